@@ -1,0 +1,311 @@
+#include "common/config.hpp"
+#include "common/atomic_file.hpp"
+#include "common/git.hpp"
+#include "common/sha256.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cstdlib>
+#include <pwd.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<long> parse_long(std::string_view s) {
+  s = trim(s);
+  if (s.empty() || s.size() > 12) return std::nullopt;
+  long v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+std::optional<double> parse_double(std::string_view s) {
+  const std::string text(trim(s));
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !(v >= 0.0 && v <= 1.0)) return std::nullopt;
+  return v;
+}
+
+fs::path home_dir(const Environment& env) {
+  if (const auto home = env.get("HOME"); home && !home->empty()) return *home;
+  if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
+  return "/";
+}
+
+// settings.json accessors that check every type.
+struct Settings {
+  rapidjson::Document doc;
+  bool usable = false;
+
+  const rapidjson::Value* find(const char* key) const {
+    if (!usable) return nullptr;
+    const auto it = doc.FindMember(key);
+    return it == doc.MemberEnd() ? nullptr : &it->value;
+  }
+  std::optional<bool> boolean(const char* key) const {
+    const auto* v = find(key);
+    return v && v->IsBool() ? std::optional<bool>(v->GetBool()) : std::nullopt;
+  }
+  std::optional<std::string> string(const char* key) const {
+    const auto* v = find(key);
+    return v && v->IsString() ? std::optional<std::string>(v->GetString()) : std::nullopt;
+  }
+  std::optional<double> number(const char* key) const {
+    const auto* v = find(key);
+    return v && v->IsNumber() ? std::optional<double>(v->GetDouble()) : std::nullopt;
+  }
+};
+
+std::optional<SearchPlan> parse_plan(std::string_view s) {
+  const std::string v = lower(trim(s));
+  if (v == "lean") return SearchPlan::lean;
+  if (v == "thorough") return SearchPlan::thorough;
+  return std::nullopt;
+}
+
+void resolve_api_key(Config& c, const Environment& env) {
+  for (const char* name :
+       {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY", "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"})
+    if (auto v = env.get(name); v && !trim(*v).empty()) {
+      c.api_key = std::string(trim(*v));
+      c.api_key_source = std::string("env ") + name;
+      return;
+    }
+  for (const char* profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
+    if (const auto text = read_small_file(c.home / profile))
+      if (auto key = api_key_from_profile(*text)) {
+        c.api_key = std::move(key);
+        c.api_key_source = std::string("~/") + profile;
+        return;
+      }
+}
+
+std::string project_map_key(const std::string& url) { return "remote:" + sha256_hex(url).substr(0, 16); }
+
+// Add `cwd → project` to project_map.json, keeping every other entry; never overwrite a map
+// that does not parse.
+void self_heal_project_map(const fs::path& map_path, const std::string& cwd,
+                           const std::string& project, const Log& log) {
+  auto done = update_file_locked(map_path, [&](const std::string& current) -> std::optional<std::string> {
+    rapidjson::Document doc;
+    doc.Parse(current.data(), current.size());
+    if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str())) return std::nullopt;
+    doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
+                  rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
+    rapidjson::StringBuffer buffer;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+    w.SetIndent(' ', 2);
+    doc.Accept(w);
+    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  });
+  if (!done) log.warn("project_map.json not updated: " + done.error().message);
+}
+
+} // namespace
+
+Environment Environment::from_process() {
+  Environment env;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const auto eq = entry.find('=');
+    if (eq != std::string_view::npos) env.vars.emplace(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  return env;
+}
+
+std::optional<std::string> Environment::get(std::string_view name) const {
+  const auto it = vars.find(name);
+  return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+std::optional<bool> parse_bool(std::string_view value) {
+  const std::string v = lower(trim(value));
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  return std::nullopt;
+}
+
+std::optional<std::string> api_key_from_profile(std::string_view text) {
+  std::optional<std::string> found;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = trim(text.substr(start, end - start));
+    start = end + 1;
+    if (line.starts_with("export ") || line.starts_with("export\t")) line = trim(line.substr(7));
+    constexpr std::string_view name = "MEM0_API_KEY=";
+    if (!line.starts_with(name)) continue;
+    std::string_view value = trim(line.substr(name.size()));
+    if (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+      const char quote = value.front();
+      const auto close = value.find(quote, 1);
+      value = close == std::string_view::npos ? value.substr(1) : value.substr(1, close - 1);
+    } else if (const auto hash = value.find(" #"); hash != std::string_view::npos) {
+      value = trim(value.substr(0, hash));
+    } else if (const auto tab_hash = value.find("\t#"); tab_hash != std::string_view::npos) {
+      value = trim(value.substr(0, tab_hash));
+    }
+    if (value.empty() || value.front() == '$') continue;
+    found = std::string(value);
+  }
+  return found;
+}
+
+Config load_config(const Environment& env) {
+  Config c;
+  c.home = home_dir(env);
+  c.mem0_dir = c.home / ".mem0";
+
+  Settings s;
+  if (const auto text = read_small_file(c.mem0_dir / "settings.json")) {
+    s.doc.Parse(text->data(), text->size());
+    s.usable = !s.doc.HasParseError() && s.doc.IsObject();
+    c.settings_status = s.doc.HasParseError() ? "invalid JSON" : s.usable ? "ok" : "not an object";
+  } else {
+    c.settings_status = "not found";
+  }
+
+  resolve_api_key(c, env);
+
+  for (const char* name : {"MEM0_USER_ID", "USER", "USERNAME"})
+    if (auto v = env.get(name); v && !trim(*v).empty()) {
+      c.user_id = std::string(trim(*v));
+      c.user_id_source = std::string("env ") + name;
+      break;
+    }
+  if (c.user_id.empty()) {
+    c.user_id = "default";
+    c.user_id_source = "default";
+  }
+
+  if (auto v = env.get("MEM0_BASE_URL"); v && !trim(*v).empty()) {
+    c.base_url = std::string(trim(*v));
+    c.base_url_source = "env MEM0_BASE_URL";
+  } else if (auto h = env.get("MEM0_HOST"); h && !trim(*h).empty()) {
+    c.base_url = std::string(trim(*h));
+    c.base_url_source = "env MEM0_HOST";
+  } else if (auto b = s.string("base_url"); b && !b->empty()) {
+    c.base_url = *b;
+    c.base_url_source = "settings.json";
+  }
+  while (c.base_url.ends_with('/')) c.base_url.pop_back();
+
+  auto flag = [&](const char* env_name, const char* key, bool fallback) {
+    if (auto v = env.get(env_name))
+      if (auto b = parse_bool(*v)) return *b;
+    if (key)
+      if (auto b = s.boolean(key)) return *b;
+    return fallback;
+  };
+  c.auto_search = flag("MEM0_AUTO_SEARCH", "auto_search", true);
+  c.prefetch = flag("MEM0_PREFETCH", nullptr, true);
+  c.global_search = flag("MEM0_GLOBAL_SEARCH", "global_search", false);
+  c.redact = flag("MEM0_REDACT", nullptr, true);
+
+  if (auto v = env.get("MEM0_RERANK")) {
+    const std::string r = lower(trim(*v));
+    c.rerank = !(r.empty() || r == "0" || r == "false" || r == "no" || r == "off");
+  }
+  if (auto v = env.get("MEM0_DEBUG")) {
+    const std::string d = lower(trim(*v));
+    c.debug = !(d.empty() || d == "0" || d == "false" || d == "no" || d == "off");
+  } else {
+    c.debug = s.boolean("debug").value_or(false);
+  }
+
+  if (auto v = env.get("MEM0_CONFIDENCE_THRESHOLD"); v && parse_double(*v)) {
+    c.threshold = *parse_double(*v);
+  } else if (auto t = s.number("confidence_threshold"); t && *t >= 0.0 && *t <= 1.0) {
+    c.threshold = *t;
+  }
+
+  if (auto v = env.get("MEM0_TIMEOUT_MS"))
+    if (auto ms = parse_long(*v)) c.timeout = std::chrono::milliseconds(std::clamp(*ms, 100L, 30000L));
+
+  if (auto v = env.get("MEM0_SEARCH_PLAN"); v && parse_plan(*v)) {
+    c.plan = *parse_plan(*v);
+  } else if (auto p = s.string("search_plan"); p && parse_plan(*p)) {
+    c.plan = *parse_plan(*p);
+  }
+
+  if (auto v = env.get("MEM0_DAILY_SEARCH_LIMIT"); v && parse_long(*v)) {
+    c.daily_limit = *parse_long(*v);
+  } else if (auto n = s.number("daily_search_limit"); n && *n >= 0) {
+    c.daily_limit = static_cast<long>(*n);
+  }
+
+  if (auto v = env.get("MEM0_STATE_DIR"); v && !trim(*v).empty())
+    c.state_dir = std::string(trim(*v));
+  else
+    c.state_dir = c.mem0_dir / "state";
+
+  for (const char* name : {"MEM0_CA_BUNDLE", "SSL_CERT_FILE"})
+    if (auto v = env.get(name); v && !trim(*v).empty()) {
+      c.ca_bundle = std::string(trim(*v));
+      break;
+    }
+  return c;
+}
+
+ProjectId resolve_project_id(const Config& config, const Environment& env, const fs::path& cwd,
+                             const Log& log) {
+  if (auto v = env.get("MEM0_PROJECT_ID"); v && !trim(*v).empty())
+    return {std::string(trim(*v)), "env MEM0_PROJECT_ID"};
+
+  const fs::path map_path = config.mem0_dir / "project_map.json";
+  rapidjson::Document map;
+  if (const auto text = read_small_file(map_path)) map.Parse(text->data(), text->size());
+  const bool map_ok = !map.HasParseError() && map.IsObject();
+  auto lookup = [&](const std::string& key) -> std::optional<std::string> {
+    if (!map_ok) return std::nullopt;
+    const auto it = map.FindMember(key.c_str());
+    if (it == map.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0)
+      return std::nullopt;
+    return std::string(it->value.GetString());
+  };
+
+  const std::string cwd_key = cwd.string();
+  if (auto id = lookup(cwd_key)) return {*id, "project_map.json (cwd)"};
+
+  const auto repo = find_repo(cwd);
+  const auto url = repo ? origin_url(*repo) : std::nullopt;
+  if (url && !url->empty()) {
+    if (auto id = lookup(project_map_key(*url))) {
+      self_heal_project_map(map_path, cwd_key, *id, log);
+      return {*id, "project_map.json (remote)"};
+    }
+    if (auto slug = remote_slug(*url); !slug.empty()) return {slug, "git remote origin"};
+  }
+  const std::string base = cwd.filename().string();
+  if (!base.empty()) return {base, "directory name"};
+  return {"unknown", "default"};
+}
+
+ApiTarget api_target(const Config& config) {
+  return {config.base_url, config.api_key.value_or(""), config.rerank, config.threshold};
+}
+
+} // namespace mem0

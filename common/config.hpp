@@ -1,0 +1,75 @@
+#pragma once
+#include "common/log.hpp"
+#include "common/mem0_api.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mem0 {
+
+// The process environment as a value, so configuration can be tested without touching it.
+struct Environment {
+  std::map<std::string, std::string, std::less<>> vars;
+
+  static Environment from_process();
+  // The value of `name`; nullopt when unset.
+  std::optional<std::string> get(std::string_view name) const;
+};
+
+enum class SearchPlan { lean, thorough };
+
+// Everything configurable (SPEC §4): environment > ~/.mem0/settings.json > default.
+struct Config {
+  std::filesystem::path home;
+  std::filesystem::path mem0_dir; // ~/.mem0
+  std::optional<std::string> api_key;
+  std::string api_key_source;
+  std::string user_id;
+  std::string user_id_source;
+  std::string base_url = "https://api.mem0.ai";
+  std::string base_url_source = "default";
+  bool auto_search = true;
+  bool prefetch = true;
+  bool rerank = true;
+  bool global_search = false;
+  bool debug = false;
+  bool redact = true;
+  double threshold = 0.3;
+  std::chrono::milliseconds timeout{5000};
+  SearchPlan plan = SearchPlan::lean;
+  long daily_limit = 0; // 0 = no cap
+  std::filesystem::path state_dir;
+  std::optional<std::string> ca_bundle;
+  std::string settings_status; // "ok", "not found", "invalid JSON", "not an object"
+};
+
+// Resolve the configuration. Reads settings.json and, only when no key is in the environment,
+// the shell profiles; never spawns a process.
+Config load_config(const Environment& env);
+
+// `1,true,yes,on` → true, `0,false,no,off` → false (case-insensitive); nullopt otherwise.
+std::optional<bool> parse_bool(std::string_view value);
+
+// The value of the last literal `MEM0_API_KEY=` line of a shell profile (optional `export`,
+// quotes and trailing comment stripped); values starting with `$` are ignored.
+std::optional<std::string> api_key_from_profile(std::string_view text);
+
+struct ProjectId {
+  std::string id;
+  std::string source;
+};
+
+// Resolve the project id for `cwd` (SPEC §4): env, project_map[cwd], project_map[remote hash]
+// (then self-heal the map with the cwd key), origin slug, basename.
+ProjectId resolve_project_id(const Config& config, const Environment& env,
+                             const std::filesystem::path& cwd, const Log& log);
+
+// The API endpoint and search options of `config`.
+ApiTarget api_target(const Config& config);
+
+} // namespace mem0

@@ -1,0 +1,26 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mem0 {
+
+// The prompt detectors of SPEC §7.3; none touches the network.
+
+// True for `Traceback`/`panic:` anywhere, a line starting with `fatal: `, or two or more lines
+// containing `Error:`, `Exception:` or `FAIL:`.
+bool detect_error(std::string_view text);
+
+// Up to `max` distinct source-file paths (`dir/name.ext` with a known extension), in order.
+std::vector<std::string> detect_paths(std::string_view text, std::size_t max = 5);
+
+// True when the user asks to resume earlier work ("where did we leave off", ...).
+bool detect_resume(std::string_view text);
+
+// True when the user asks to remember something ("remember this", ...).
+bool detect_remember(std::string_view text);
+
+// Expand a pattern with `(a|b)` groups and optional `(x )?` groups into its literal variants.
+std::vector<std::string> expand_pattern(std::string_view pattern);
+
+} // namespace mem0

@@ -1,0 +1,36 @@
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mem0 {
+
+// A repository found by reading git's own files; `git` is never spawned.
+struct GitRepo {
+  std::filesystem::path top;        // the work tree's top level
+  std::filesystem::path git_dir;    // .git, or .git/worktrees/<name> for a worktree
+  std::filesystem::path common_dir; // where `config` lives (the main .git for worktrees)
+};
+
+// Walk up from `start` to the nearest `.git` (a directory, or a `gitdir:` file).
+std::optional<GitRepo> find_repo(const std::filesystem::path& start);
+
+// The url of `[remote "<remote>"]` in git config text.
+std::optional<std::string> parse_remote_url(std::string_view config_text,
+                                            std::string_view remote = "origin");
+
+// The origin url of `repo`, read from its config.
+std::optional<std::string> origin_url(const GitRepo& repo);
+
+// The checked-out branch from HEAD, or the short commit for a detached HEAD.
+std::optional<std::string> current_branch(const GitRepo& repo);
+
+// `owner-repo` from a remote url: `git@github.com:mem0ai/mem0.git` → `mem0ai-mem0`.
+std::string remote_slug(std::string_view url);
+
+// Read a whole small file; nullopt when it cannot be read or exceeds `max_bytes`.
+std::optional<std::string> read_small_file(const std::filesystem::path& path,
+                                           std::size_t max_bytes = 1 << 20);
+
+} // namespace mem0

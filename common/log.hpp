@@ -1,0 +1,27 @@
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mem0 {
+
+// Diagnostics: warnings go to stderr (Claude Code keeps it in its debug log); with debug on,
+// every event is also appended as one timestamped line to the debug log file.
+class Log {
+public:
+  explicit Log(std::string component);
+
+  // Also append events to `path` (created private).
+  void enable_file(std::filesystem::path path);
+
+  void warn(std::string_view message) const;  // stderr, and the file when enabled
+  void debug(std::string_view message) const; // the file only, when enabled
+
+private:
+  void append(std::string_view level, std::string_view message) const;
+  std::string m_component;
+  std::optional<std::filesystem::path> m_file;
+};
+
+} // namespace mem0

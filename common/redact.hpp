@@ -1,0 +1,12 @@
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace mem0 {
+
+// Replace secrets (API keys and tokens of the SPEC §10 forms, JWTs, PEM private-key blocks and
+// the values of `password=`/`secret=`/`token=`/`api_key=` style assignments) by `[REDACTED]`.
+// Linear in the size of `text`.
+std::string redact_secrets(std::string_view text);
+
+} // namespace mem0

@@ -1,0 +1,45 @@
+#pragma once
+#include "common/http.hpp"
+#include "common/log.hpp"
+#include "common/mem0_api.hpp"
+#include "common/session_state.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mem0 {
+
+// What a plan's searches returned.
+struct PlanOutcome {
+  std::vector<std::vector<Memory>> results; // per search, in plan order; empty when it failed
+  std::vector<Error> failures;              // one per failed search
+  std::size_t sent = 0;                     // searches sent to the server
+};
+
+// Run every search of `plan` in parallel under `deadline`; failed or timed-out searches
+// contribute nothing. Logs each search's status and latency.
+PlanOutcome run_plan(HttpClient& http, const ApiTarget& api, const Identity& identity,
+                     const std::vector<SearchSpec>& plan, Deadline deadline, const Log& log);
+
+// Merge per-search results in plan order (first search's ranks first), dropping duplicate ids
+// and ids for which `skip` returns true.
+std::vector<Memory> merge_results(const std::vector<std::vector<Memory>>& results,
+                                  const std::function<bool(std::string_view id)>& skip = {});
+
+// Move memories whose type is in `types` to the front, grouped in the order of `types`, keeping
+// rank order within each group and among the rest.
+void put_types_first(std::vector<Memory>& memories, std::initializer_list<std::string_view> types);
+
+// Take up to `cap` of `candidates` that `state` has not injected yet and record them as injected.
+std::vector<Memory> claim_new(SessionState& state, const std::vector<Memory>& candidates,
+                              std::size_t cap);
+
+// The recall-problem lines for a plan's failures (SPEC §7.4), in a fixed order: key rejected,
+// rate limited, then the other failures counted.
+std::vector<std::string> recall_problem_lines(const PlanOutcome& outcome, std::size_t searches);
+
+} // namespace mem0

@@ -1,0 +1,4 @@
+#include "common/hook_runner.hpp"
+#include "hooks/on_file_read/on_file_read.hpp"
+
+int main() { return mem0::run_hook("on_file_read", "PreToolUse", mem0::on_file_read::handle); }
