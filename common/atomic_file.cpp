@@ -13,7 +13,7 @@ namespace mem0 {
 namespace fs = std::filesystem;
 namespace {
 
-Error io_error(std::string what, const fs::path& path) {
+Error io_error(std::string what, const fs::path &path) {
   return make_error(ErrorKind::io, what + " " + path.string() + ": " + std::strerror(errno));
 }
 
@@ -26,14 +26,14 @@ struct Fd {
 
 } // namespace
 
-bool ensure_private_dir(const fs::path& dir) {
+bool ensure_private_dir(const fs::path &dir) {
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return true;
   if (dir.has_parent_path() && dir.parent_path() != dir) ensure_private_dir(dir.parent_path());
   return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
-Result<void> write_file_atomic(const fs::path& path, const std::string& content) {
+Result<void> write_file_atomic(const fs::path &path, const std::string &content) {
   std::string tmp = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
   Fd out{::mkstemp(tmp.data())}; // mkstemp creates the file 0600
   if (out.fd < 0) return unexpected(io_error("cannot create temporary file for", path));
@@ -54,14 +54,15 @@ Result<void> write_file_atomic(const fs::path& path, const std::string& content)
   return {};
 }
 
-Result<void> update_file_locked(const fs::path& path, const FileChange& change,
+Result<void> update_file_locked(const fs::path &path, const FileChange &change,
                                 std::chrono::milliseconds wait) {
   const fs::path lock_path = path.string() + ".lock";
   Fd lock{::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)};
   if (lock.fd < 0) return unexpected(io_error("cannot open lock", lock_path));
   const auto give_up = std::chrono::steady_clock::now() + wait;
   while (::flock(lock.fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) return unexpected(io_error("cannot lock", lock_path));
+    if (errno != EWOULDBLOCK && errno != EINTR)
+      return unexpected(io_error("cannot lock", lock_path));
     if (std::chrono::steady_clock::now() >= give_up)
       return unexpected(make_error(ErrorKind::timeout, "lock busy: " + lock_path.string()));
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

@@ -10,17 +10,17 @@
 namespace mem0 {
 
 // Create `dir` and its missing parents, each new one private (0700).
-bool ensure_private_dir(const std::filesystem::path& dir);
+bool ensure_private_dir(const std::filesystem::path &dir);
 
 // Write `content` to `path` atomically: a private (0600) temporary file in the same directory,
 // then rename over the target, so readers see the old or the new file, never a torn one.
-Result<void> write_file_atomic(const std::filesystem::path& path, const std::string& content);
+Result<void> write_file_atomic(const std::filesystem::path &path, const std::string &content);
 
 // Read-modify-write `path` under an exclusive lock on `<path>.lock`: `change` receives the
 // current content ("" when missing) and returns the new content, or nullopt to leave the file
 // alone. Gives up (timeout error) when the lock is not free within `wait`.
-using FileChange = std::function<std::optional<std::string>(const std::string& current)>;
-Result<void> update_file_locked(const std::filesystem::path& path, const FileChange& change,
+using FileChange = std::function<std::optional<std::string>(const std::string &current)>;
+Result<void> update_file_locked(const std::filesystem::path &path, const FileChange &change,
                                 std::chrono::milliseconds wait = std::chrono::milliseconds(1000));
 
 } // namespace mem0

@@ -11,7 +11,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
-extern char** environ;
+extern char **environ;
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -19,14 +19,16 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out)
+  for (char &c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -44,15 +46,15 @@ std::optional<long> parse_long(std::string_view s) {
 std::optional<double> parse_double(std::string_view s) {
   const std::string text(trim(s));
   if (text.empty()) return std::nullopt;
-  char* end = nullptr;
+  char *end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || !(v >= 0.0 && v <= 1.0)) return std::nullopt;
   return v;
 }
 
-fs::path home_dir(const Environment& env) {
+fs::path home_dir(const Environment &env) {
   if (const auto home = env.get("HOME"); home && !home->empty()) return *home;
-  if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
+  if (const passwd *pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
   return "/";
 }
 
@@ -61,21 +63,21 @@ struct Settings {
   rapidjson::Document doc;
   bool usable = false;
 
-  const rapidjson::Value* find(const char* key) const {
+  const rapidjson::Value *find(const char *key) const {
     if (!usable) return nullptr;
     const auto it = doc.FindMember(key);
     return it == doc.MemberEnd() ? nullptr : &it->value;
   }
-  std::optional<bool> boolean(const char* key) const {
-    const auto* v = find(key);
+  std::optional<bool> boolean(const char *key) const {
+    const auto *v = find(key);
     return v && v->IsBool() ? std::optional<bool>(v->GetBool()) : std::nullopt;
   }
-  std::optional<std::string> string(const char* key) const {
-    const auto* v = find(key);
+  std::optional<std::string> string(const char *key) const {
+    const auto *v = find(key);
     return v && v->IsString() ? std::optional<std::string>(v->GetString()) : std::nullopt;
   }
-  std::optional<double> number(const char* key) const {
-    const auto* v = find(key);
+  std::optional<double> number(const char *key) const {
+    const auto *v = find(key);
     return v && v->IsNumber() ? std::optional<double>(v->GetDouble()) : std::nullopt;
   }
 };
@@ -87,15 +89,15 @@ std::optional<SearchPlan> parse_plan(std::string_view s) {
   return std::nullopt;
 }
 
-void resolve_api_key(Config& c, const Environment& env) {
-  for (const char* name :
+void resolve_api_key(Config &c, const Environment &env) {
+  for (const char *name :
        {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY", "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"})
     if (auto v = env.get(name); v && !trim(*v).empty()) {
       c.api_key = std::string(trim(*v));
       c.api_key_source = std::string("env ") + name;
       return;
     }
-  for (const char* profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
+  for (const char *profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
     if (const auto text = read_small_file(c.home / profile))
       if (auto key = api_key_from_profile(*text)) {
         c.api_key = std::move(key);
@@ -104,24 +106,28 @@ void resolve_api_key(Config& c, const Environment& env) {
       }
 }
 
-std::string project_map_key(const std::string& url) { return "remote:" + sha256_hex(url).substr(0, 16); }
+std::string project_map_key(const std::string &url) {
+  return "remote:" + sha256_hex(url).substr(0, 16);
+}
 
 // Add `cwd → project` to project_map.json, keeping every other entry; never overwrite a map
 // that does not parse.
-void self_heal_project_map(const fs::path& map_path, const std::string& cwd,
-                           const std::string& project, const Log& log) {
-  auto done = update_file_locked(map_path, [&](const std::string& current) -> std::optional<std::string> {
-    rapidjson::Document doc;
-    doc.Parse(current.data(), current.size());
-    if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str())) return std::nullopt;
-    doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
-                  rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
-    rapidjson::StringBuffer buffer;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-    w.SetIndent(' ', 2);
-    doc.Accept(w);
-    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
-  });
+void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
+                           const std::string &project, const Log &log) {
+  auto done =
+      update_file_locked(map_path, [&](const std::string &current) -> std::optional<std::string> {
+        rapidjson::Document doc;
+        doc.Parse(current.data(), current.size());
+        if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str()))
+          return std::nullopt;
+        doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
+                      rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
+        rapidjson::StringBuffer buffer;
+        rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+        w.SetIndent(' ', 2);
+        doc.Accept(w);
+        return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+      });
   if (!done) log.warn("project_map.json not updated: " + done.error().message);
 }
 
@@ -129,7 +135,7 @@ void self_heal_project_map(const fs::path& map_path, const std::string& cwd,
 
 Environment Environment::from_process() {
   Environment env;
-  for (char** e = environ; e && *e; ++e) {
+  for (char **e = environ; e && *e; ++e) {
     const std::string_view entry(*e);
     const auto eq = entry.find('=');
     if (eq != std::string_view::npos) env.vars.emplace(entry.substr(0, eq), entry.substr(eq + 1));
@@ -174,7 +180,7 @@ std::optional<std::string> api_key_from_profile(std::string_view text) {
   return found;
 }
 
-Config load_config(const Environment& env) {
+Config load_config(const Environment &env) {
   Config c;
   c.home = home_dir(env);
   c.mem0_dir = c.home / ".mem0";
@@ -190,7 +196,7 @@ Config load_config(const Environment& env) {
 
   resolve_api_key(c, env);
 
-  for (const char* name : {"MEM0_USER_ID", "USER", "USERNAME"})
+  for (const char *name : {"MEM0_USER_ID", "USER", "USERNAME"})
     if (auto v = env.get(name); v && !trim(*v).empty()) {
       c.user_id = std::string(trim(*v));
       c.user_id_source = std::string("env ") + name;
@@ -211,9 +217,10 @@ Config load_config(const Environment& env) {
     c.base_url = *b;
     c.base_url_source = "settings.json";
   }
-  while (c.base_url.ends_with('/')) c.base_url.pop_back();
+  while (c.base_url.ends_with('/'))
+    c.base_url.pop_back();
 
-  auto flag = [&](const char* env_name, const char* key, bool fallback) {
+  auto flag = [&](const char *env_name, const char *key, bool fallback) {
     if (auto v = env.get(env_name))
       if (auto b = parse_bool(*v)) return *b;
     if (key)
@@ -243,7 +250,8 @@ Config load_config(const Environment& env) {
   }
 
   if (auto v = env.get("MEM0_TIMEOUT_MS"))
-    if (auto ms = parse_long(*v)) c.timeout = std::chrono::milliseconds(std::clamp(*ms, 100L, 30000L));
+    if (auto ms = parse_long(*v))
+      c.timeout = std::chrono::milliseconds(std::clamp(*ms, 100L, 30000L));
 
   if (auto v = env.get("MEM0_SEARCH_PLAN"); v && parse_plan(*v)) {
     c.plan = *parse_plan(*v);
@@ -262,7 +270,7 @@ Config load_config(const Environment& env) {
   else
     c.state_dir = c.mem0_dir / "state";
 
-  for (const char* name : {"MEM0_CA_BUNDLE", "SSL_CERT_FILE"})
+  for (const char *name : {"MEM0_CA_BUNDLE", "SSL_CERT_FILE"})
     if (auto v = env.get(name); v && !trim(*v).empty()) {
       c.ca_bundle = std::string(trim(*v));
       break;
@@ -270,8 +278,8 @@ Config load_config(const Environment& env) {
   return c;
 }
 
-ProjectId resolve_project_id(const Config& config, const Environment& env, const fs::path& cwd,
-                             const Log& log) {
+ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
+                             const Log &log) {
   if (auto v = env.get("MEM0_PROJECT_ID"); v && !trim(*v).empty())
     return {std::string(trim(*v)), "env MEM0_PROJECT_ID"};
 
@@ -279,7 +287,7 @@ ProjectId resolve_project_id(const Config& config, const Environment& env, const
   rapidjson::Document map;
   if (const auto text = read_small_file(map_path)) map.Parse(text->data(), text->size());
   const bool map_ok = !map.HasParseError() && map.IsObject();
-  auto lookup = [&](const std::string& key) -> std::optional<std::string> {
+  auto lookup = [&](const std::string &key) -> std::optional<std::string> {
     if (!map_ok) return std::nullopt;
     const auto it = map.FindMember(key.c_str());
     if (it == map.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0)
@@ -304,7 +312,7 @@ ProjectId resolve_project_id(const Config& config, const Environment& env, const
   return {"unknown", "default"};
 }
 
-ApiTarget api_target(const Config& config) {
+ApiTarget api_target(const Config &config) {
   return {config.base_url, config.api_key.value_or(""), config.rerank, config.threshold};
 }
 

@@ -50,7 +50,7 @@ struct Config {
 
 // Resolve the configuration. Reads settings.json and, only when no key is in the environment,
 // the shell profiles; never spawns a process.
-Config load_config(const Environment& env);
+Config load_config(const Environment &env);
 
 // `1,true,yes,on` → true, `0,false,no,off` → false (case-insensitive); nullopt otherwise.
 std::optional<bool> parse_bool(std::string_view value);
@@ -66,10 +66,10 @@ struct ProjectId {
 
 // Resolve the project id for `cwd` (SPEC §4): env, project_map[cwd], project_map[remote hash]
 // (then self-heal the map with the cwd key), origin slug, basename.
-ProjectId resolve_project_id(const Config& config, const Environment& env,
-                             const std::filesystem::path& cwd, const Log& log);
+ProjectId resolve_project_id(const Config &config, const Environment &env,
+                             const std::filesystem::path &cwd, const Log &log);
 
 // The API endpoint and search options of `config`.
-ApiTarget api_target(const Config& config);
+ApiTarget api_target(const Config &config);
 
 } // namespace mem0

@@ -7,8 +7,8 @@ namespace mem0 {
 namespace {
 
 constexpr std::string_view k_extensions[] = {
-    "py", "ts",  "tsx",  "js",  "jsx", "rs", "go",  "rb",  "java", "sh", "yaml", "yml", "json",
-    "toml", "md", "sql", "css", "html", "c", "cc", "cpp", "h", "hpp"};
+    "py",   "ts",   "tsx", "js",  "jsx", "rs",   "go", "rb", "java", "sh", "yaml", "yml",
+    "json", "toml", "md",  "sql", "css", "html", "c",  "cc", "cpp",  "h",  "hpp"};
 
 bool is_word(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -17,7 +17,7 @@ bool is_path_char(char c) { return is_word(c) || c == '.' || c == '/' || c == '-
 
 std::string ascii_lower(std::string_view text) {
   std::string out(text);
-  for (char& c : out)
+  for (char &c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
 }
@@ -28,7 +28,8 @@ bool matches_at(std::string_view text, std::size_t i, std::string_view pattern) 
     if (i >= text.size()) return false;
     if (p == '.') {
       ++i;
-      while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+      while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+        ++i;
     } else if (text[i++] != p) {
       return false;
     }
@@ -36,10 +37,10 @@ bool matches_at(std::string_view text, std::size_t i, std::string_view pattern) 
   return true;
 }
 
-bool contains_any(std::string_view text, const std::vector<std::string>& variants) {
+bool contains_any(std::string_view text, const std::vector<std::string> &variants) {
   const std::string lowered = ascii_lower(text);
   for (std::size_t i = 0; i < lowered.size(); ++i)
-    for (const auto& v : variants)
+    for (const auto &v : variants)
       if (matches_at(lowered, i, v)) return true;
   return false;
 }
@@ -47,7 +48,8 @@ bool contains_any(std::string_view text, const std::vector<std::string>& variant
 std::vector<std::string> expand_all(std::initializer_list<std::string_view> patterns) {
   std::vector<std::string> out;
   for (auto p : patterns)
-    for (auto& v : expand_pattern(p)) out.push_back(std::move(v));
+    for (auto &v : expand_pattern(p))
+      out.push_back(std::move(v));
   return out;
 }
 
@@ -57,7 +59,8 @@ std::vector<std::string> expand_pattern(std::string_view pattern) {
   std::vector<std::string> out{""};
   for (std::size_t i = 0; i < pattern.size();) {
     if (pattern[i] != '(') {
-      for (auto& v : out) v += pattern[i];
+      for (auto &v : out)
+        v += pattern[i];
       ++i;
       continue;
     }
@@ -76,8 +79,9 @@ std::vector<std::string> expand_pattern(std::string_view pattern) {
       ++i;
     }
     std::vector<std::string> next;
-    for (const auto& v : out)
-      for (auto alt : alternatives) next.push_back(v + std::string(alt));
+    for (const auto &v : out)
+      for (auto alt : alternatives)
+        next.push_back(v + std::string(alt));
     out = std::move(next);
   }
   return out;
@@ -113,7 +117,8 @@ std::vector<std::string> detect_paths(std::string_view text, std::size_t max) {
       continue;
     }
     std::size_t run_end = i;
-    while (run_end < text.size() && is_path_char(text[run_end])) ++run_end;
+    while (run_end < text.size() && is_path_char(text[run_end]))
+      ++run_end;
     std::size_t match_end = 0;
     for (std::size_t dot = run_end; dot-- > i + 1 && !match_end;) {
       if (text[dot] != '.') continue;

@@ -10,7 +10,7 @@ constexpr std::string_view k_replacement = "\xEF\xBF\xBD"; // U+FFFD
 constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";    // …
 
 // Decode one UTF-8 sequence at `text[i]`; return its length, or 0 when it is invalid.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i, char32_t& cp) {
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i, char32_t &cp) {
   const auto b0 = static_cast<unsigned char>(text[i]);
   std::size_t len = 0;
   if (b0 < 0x80) {
@@ -61,18 +61,19 @@ std::string defuse_reminder_tags(std::string text) {
     if (text[i] != '<') continue;
     std::size_t j = i + 1;
     if (j < text.size() && text[j] == '/') ++j;
-    while (j < text.size() && text[j] == ' ') ++j;
+    while (j < text.size() && text[j] == ' ')
+      ++j;
     if (iequals_at(text, j, tag)) text.replace(i, 1, "\xEF\xBC\x9C"); // U+FF1C FULLWIDTH <
   }
   return text;
 }
 
-std::string memory_type(const Memory& memory) {
+std::string memory_type(const Memory &memory) {
   const std::string type = truncate_code_points(clean_text(memory.type), 40);
   return type.empty() ? "unknown" : type;
 }
 
-std::string memory_text(const Memory& memory, std::size_t max_code_points) {
+std::string memory_text(const Memory &memory, std::size_t max_code_points) {
   return truncate_code_points(clean_text(memory.text), max_code_points);
 }
 
@@ -110,7 +111,8 @@ std::string clean_text(std::string_view text) {
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
   std::size_t end = max_bytes;
-  while (end > 0 && is_continuation(text[end])) --end;
+  while (end > 0 && is_continuation(text[end]))
+    --end;
   return text.substr(0, end);
 }
 
@@ -126,7 +128,8 @@ std::string truncate_code_points(std::string_view text, std::size_t max_code_poi
 
 std::string id8(std::string_view id) {
   std::string out(id.substr(0, 8));
-  for (char& c : out) c = ascii_lower(c);
+  for (char &c : out)
+    c = ascii_lower(c);
   return out;
 }
 
@@ -152,7 +155,8 @@ std::optional<std::chrono::system_clock::time_point> parse_iso8601(std::string_v
   if (pos < s.size() && s[pos] == '.') {
     ++pos;
     const std::size_t start = pos;
-    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') ++pos;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9')
+      ++pos;
     if (pos == start) return std::nullopt; // fractions are dropped: ages need no sub-second
   }
   std::chrono::seconds offset{0};
@@ -187,43 +191,44 @@ std::string format_age(std::chrono::seconds age) {
   return std::to_string(days / 30) + "mo ago";
 }
 
-std::string context_line(const Memory& memory) {
+std::string context_line(const Memory &memory) {
   return "- [" + memory_type(memory) + "] " + memory_text(memory, 200) +
          " [mem0:" + id8(memory.id) + "]";
 }
 
-std::string file_line(const Memory& memory, std::chrono::system_clock::time_point now) {
+std::string file_line(const Memory &memory, std::chrono::system_clock::time_point now) {
   std::string age;
   if (const auto created = parse_iso8601(memory.created_at))
-    age = "(" +
-          format_age(std::chrono::duration_cast<std::chrono::seconds>(now - *created)) +
-          ") ";
+    age = "(" + format_age(std::chrono::duration_cast<std::chrono::seconds>(now - *created)) + ") ";
   return "- [" + memory_type(memory) + "] " + age + memory_text(memory, 150) +
          " [mem0:" + id8(memory.id) + "]";
 }
 
-std::string peek_line(std::size_t number, const Memory& memory) {
+std::string peek_line(std::size_t number, const Memory &memory) {
   std::string date;
   if (parse_iso8601(memory.created_at)) date = " (" + memory.created_at.substr(0, 10) + ")";
-  return std::to_string(number) + ". [" + memory_type(memory) + "] " +
-         memory_text(memory, 80) + date + " [mem0:" + id8(memory.id) + "]";
+  return std::to_string(number) + ". [" + memory_type(memory) + "] " + memory_text(memory, 80) +
+         date + " [mem0:" + id8(memory.id) + "]";
 }
 
-std::string fit_budget(const std::vector<std::string>& head,
-                       const std::vector<std::string>& memory_lines,
-                       const std::vector<std::string>& tail, std::size_t budget) {
+std::string fit_budget(const std::vector<std::string> &head,
+                       const std::vector<std::string> &memory_lines,
+                       const std::vector<std::string> &tail, std::size_t budget) {
   auto join = [&](std::size_t kept) {
     std::string out;
-    auto add = [&out](const std::string& line) {
+    auto add = [&out](const std::string &line) {
       if (!out.empty()) out += '\n';
       out += line;
     };
-    for (const auto& line : head) add(line);
-    for (std::size_t i = 0; i < kept; ++i) add(memory_lines[i]);
+    for (const auto &line : head)
+      add(line);
+    for (std::size_t i = 0; i < kept; ++i)
+      add(memory_lines[i]);
     if (kept < memory_lines.size())
       add("(\xE2\x80\xA6 " + std::to_string(memory_lines.size() - kept) +
           " more memories trimmed)");
-    for (const auto& line : tail) add(line);
+    for (const auto &line : tail)
+      add(line);
     return out;
   };
   for (std::size_t kept = memory_lines.size();; --kept) {

@@ -30,21 +30,20 @@ std::optional<std::chrono::system_clock::time_point> parse_iso8601(std::string_v
 std::string format_age(std::chrono::seconds age);
 
 // `- [type] text200 [mem0:id8]`
-std::string context_line(const Memory& memory);
+std::string context_line(const Memory &memory);
 
 // `- [type] (age) text150 [mem0:id8]`; the age is omitted when `created_at` is unusable.
-std::string file_line(const Memory& memory, std::chrono::system_clock::time_point now);
+std::string file_line(const Memory &memory, std::chrono::system_clock::time_point now);
 
 // `N. [type] text80 (YYYY-MM-DD) [mem0:id8]`; the date is omitted when missing.
-std::string peek_line(std::size_t number, const Memory& memory);
+std::string peek_line(std::size_t number, const Memory &memory);
 
 inline constexpr std::size_t k_context_budget = 9500;
 
 // Join `head` (fixed lines), `memory_lines` and `tail` with newlines, dropping memory lines from
 // the end (and noting how many) until the text fits in `budget` bytes.
-std::string fit_budget(const std::vector<std::string>& head,
-                       const std::vector<std::string>& memory_lines,
-                       const std::vector<std::string>& tail,
-                       std::size_t budget = k_context_budget);
+std::string fit_budget(const std::vector<std::string> &head,
+                       const std::vector<std::string> &memory_lines,
+                       const std::vector<std::string> &tail, std::size_t budget = k_context_budget);
 
 } // namespace mem0

@@ -10,15 +10,17 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
     s.remove_suffix(1);
   return s;
 }
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out)
+  for (char &c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
 }
@@ -43,7 +45,7 @@ std::string config_value(std::string_view raw) {
   return std::string(trim(out));
 }
 
-fs::path resolve(const fs::path& base, std::string_view relative) {
+fs::path resolve(const fs::path &base, std::string_view relative) {
   fs::path p(relative);
   return (p.is_absolute() ? p : base / p).lexically_normal();
 }
@@ -53,16 +55,17 @@ fs::path resolve(const fs::path& base, std::string_view relative) {
 std::optional<std::string> read_small_file(const fs::path& path, std::size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
+  // Grow as data arrives: small files stay cheap however large the bound.
   std::string data;
-  data.resize(max_bytes + 1);
-  in.read(data.data(), static_cast<std::streamsize>(data.size()));
-  const auto n = static_cast<std::size_t>(in.gcount());
-  if (n > max_bytes) return std::nullopt;
-  data.resize(n);
+  char buffer[16384];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    data.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (data.size() > max_bytes) return std::nullopt;
+  }
   return data;
 }
 
-std::optional<GitRepo> find_repo(const fs::path& start) {
+std::optional<GitRepo> find_repo(const fs::path &start) {
   std::error_code ec;
   fs::path dir = start.is_absolute() ? start : fs::absolute(start, ec);
   for (dir = dir.lexically_normal();; dir = dir.parent_path()) {
@@ -92,9 +95,11 @@ std::optional<std::string> parse_remote_url(std::string_view text, std::string_v
     if (line.front() == '[') {
       // [remote "origin"]: the section name is case-insensitive, the subsection is not.
       const auto close = line.find(']');
-      const std::string_view header = trim(line.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
+      const std::string_view header = trim(
+          line.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
       const auto quote = header.find('"');
-      in_section = quote != std::string_view::npos && lower(trim(header.substr(0, quote))) == "remote" &&
+      in_section = quote != std::string_view::npos &&
+                   lower(trim(header.substr(0, quote))) == "remote" &&
                    header.substr(quote) == "\"" + std::string(remote) + "\"";
       continue;
     }
@@ -106,13 +111,13 @@ std::optional<std::string> parse_remote_url(std::string_view text, std::string_v
   return std::nullopt;
 }
 
-std::optional<std::string> origin_url(const GitRepo& repo) {
+std::optional<std::string> origin_url(const GitRepo &repo) {
   const auto text = read_small_file(repo.common_dir / "config");
   if (!text) return std::nullopt;
   return parse_remote_url(*text);
 }
 
-std::optional<std::string> current_branch(const GitRepo& repo) {
+std::optional<std::string> current_branch(const GitRepo &repo) {
   const auto text = read_small_file(repo.git_dir / "HEAD", 4096);
   if (!text) return std::nullopt;
   const std::string_view head = trim(*text);
@@ -125,7 +130,8 @@ std::optional<std::string> current_branch(const GitRepo& repo) {
 
 std::string remote_slug(std::string_view url) {
   std::string s(trim(url));
-  while (!s.empty() && s.back() == '/') s.pop_back();
+  while (!s.empty() && s.back() == '/')
+    s.pop_back();
   if (s.ends_with(".git")) s.resize(s.size() - 4);
   for (std::string_view scheme : {"https://", "http://", "ssh://", "git://"})
     if (s.starts_with(scheme)) {
@@ -141,9 +147,11 @@ std::string remote_slug(std::string_view url) {
     start = slash + 1;
   }
   std::string slug;
-  if (parts.size() >= 2) slug = parts[parts.size() - 2] + "-" + parts.back();
-  else if (!parts.empty()) slug = parts.back();
-  for (char& c : slug)
+  if (parts.size() >= 2)
+    slug = parts[parts.size() - 2] + "-" + parts.back();
+  else if (!parts.empty())
+    slug = parts.back();
+  for (char &c : slug)
     if (c == '/' || c == ':') c = '-';
   return slug;
 }

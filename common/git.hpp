@@ -14,23 +14,23 @@ struct GitRepo {
 };
 
 // Walk up from `start` to the nearest `.git` (a directory, or a `gitdir:` file).
-std::optional<GitRepo> find_repo(const std::filesystem::path& start);
+std::optional<GitRepo> find_repo(const std::filesystem::path &start);
 
 // The url of `[remote "<remote>"]` in git config text.
 std::optional<std::string> parse_remote_url(std::string_view config_text,
                                             std::string_view remote = "origin");
 
 // The origin url of `repo`, read from its config.
-std::optional<std::string> origin_url(const GitRepo& repo);
+std::optional<std::string> origin_url(const GitRepo &repo);
 
 // The checked-out branch from HEAD, or the short commit for a detached HEAD.
-std::optional<std::string> current_branch(const GitRepo& repo);
+std::optional<std::string> current_branch(const GitRepo &repo);
 
 // `owner-repo` from a remote url: `git@github.com:mem0ai/mem0.git` → `mem0ai-mem0`.
 std::string remote_slug(std::string_view url);
 
 // Read a whole small file; nullopt when it cannot be read or exceeds `max_bytes`.
-std::optional<std::string> read_small_file(const std::filesystem::path& path,
+std::optional<std::string> read_small_file(const std::filesystem::path &path,
                                            std::size_t max_bytes = 1 << 20);
 
 } // namespace mem0

@@ -11,7 +11,7 @@
 namespace mem0 {
 namespace {
 
-std::string string_field(const rapidjson::Value& object, const char* name) {
+std::string string_field(const rapidjson::Value &object, const char *name) {
   const auto it = object.FindMember(name);
   if (it == object.MemberEnd() || !it->value.IsString()) return {};
   return {it->value.GetString(), it->value.GetStringLength()};
@@ -23,7 +23,8 @@ std::string read_bounded(int fd, Deadline deadline, std::size_t cap) {
   std::string data;
   char buffer[65536];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0) break;
     pollfd p{fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
@@ -43,9 +44,11 @@ Result<HookInput> parse_hook_input(std::string_view json) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError())
-    return unexpected(make_error(ErrorKind::bad_response,
-                                 "hook input is not JSON (offset " + std::to_string(doc.GetErrorOffset()) + ")"));
-  if (!doc.IsObject()) return unexpected(make_error(ErrorKind::bad_response, "hook input is not a JSON object"));
+    return unexpected(
+        make_error(ErrorKind::bad_response,
+                   "hook input is not JSON (offset " + std::to_string(doc.GetErrorOffset()) + ")"));
+  if (!doc.IsObject())
+    return unexpected(make_error(ErrorKind::bad_response, "hook input is not a JSON object"));
   HookInput in;
   in.session_id = string_field(doc, "session_id");
   in.cwd = string_field(doc, "cwd");

@@ -17,9 +17,9 @@ struct HookInput {
   std::string session_id;
   std::string cwd;
   std::string hook_event_name;
-  std::string prompt;     // UserPromptSubmit
-  std::string tool_name;  // PreToolUse
-  std::string file_path;  // PreToolUse: tool_input.file_path
+  std::string prompt;    // UserPromptSubmit
+  std::string tool_name; // PreToolUse
+  std::string file_path; // PreToolUse: tool_input.file_path
 };
 
 // Read `fd` to EOF, keeping at most `cap` bytes and ignoring the rest; gives up at `deadline`.

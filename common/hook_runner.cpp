@@ -7,21 +7,24 @@
 
 namespace mem0 {
 
-std::string session_of(const HookInput& input, const Environment& env) {
+std::string session_of(const HookInput &input, const Environment &env) {
   if (!input.session_id.empty()) return input.session_id;
   return env.get("CLAUDE_CODE_SESSION_ID").value_or("");
 }
 
-std::filesystem::path cwd_of(const HookInput& input, const Environment& env) {
+std::filesystem::path cwd_of(const HookInput &input, const Environment &env) {
   std::filesystem::path cwd;
-  if (!input.cwd.empty()) cwd = input.cwd;
-  else if (auto dir = env.get("CLAUDE_PROJECT_DIR"); dir && !dir->empty()) cwd = *dir;
+  if (!input.cwd.empty())
+    cwd = input.cwd;
+  else if (auto dir = env.get("CLAUDE_PROJECT_DIR"); dir && !dir->empty())
+    cwd = *dir;
   else {
     std::error_code ec;
     cwd = std::filesystem::current_path(ec);
   }
   cwd = cwd.lexically_normal();
-  if (cwd.has_relative_path() && !cwd.has_filename()) cwd = cwd.parent_path(); // drop a trailing '/'
+  if (cwd.has_relative_path() && !cwd.has_filename())
+    cwd = cwd.parent_path(); // drop a trailing '/'
   return cwd;
 }
 
@@ -30,8 +33,8 @@ std::string daily_limit_line(long limit) {
          ") reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
 }
 
-AutoSearch run_automatic(const HookContext& ctx, StateStore& store, const Identity& identity,
-                         const std::vector<SearchSpec>& plan) {
+AutoSearch run_automatic(const HookContext &ctx, StateStore &store, const Identity &identity,
+                         const std::vector<SearchSpec> &plan) {
   AutoSearch result;
   const std::string today = utc_day(ctx.now());
   if (ctx.config.daily_limit > 0 && store.searches_on(today) >= ctx.config.daily_limit) {
@@ -40,20 +43,22 @@ AutoSearch run_automatic(const HookContext& ctx, StateStore& store, const Identi
     result.limit_reached = true;
     return result;
   }
-  result.outcome = run_plan(ctx.http, api_target(ctx.config), identity, plan, ctx.deadline, ctx.log);
+  result.outcome =
+      run_plan(ctx.http, api_target(ctx.config), identity, plan, ctx.deadline, ctx.log);
   if (result.outcome.sent > 0)
     if (auto counted = store.add_searches(today, static_cast<long>(result.outcome.sent)); !counted)
       ctx.log.warn("search count not saved: " + counted.error().message);
   return result;
 }
 
-int run_hook(std::string_view component, std::string_view event, const HookHandler& handler) {
+int run_hook(std::string_view component, std::string_view event, const HookHandler &handler) {
   const auto started = SteadyClock::now();
   Log log{std::string(component)};
   try {
     const Environment env = Environment::from_process();
     const Config config = load_config(env);
-    if (config.debug && ensure_private_dir(config.mem0_dir)) log.enable_file(config.mem0_dir / "hooks.log");
+    if (config.debug && ensure_private_dir(config.mem0_dir))
+      log.enable_file(config.mem0_dir / "hooks.log");
     const Deadline deadline = started + config.timeout;
     const std::string raw = read_bounded(STDIN_FILENO, deadline);
     auto input = parse_hook_input(raw);
@@ -73,7 +78,7 @@ int run_hook(std::string_view component, std::string_view event, const HookHandl
       std::fwrite(out.data(), 1, out.size(), stdout);
       std::fflush(stdout);
     }
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     log.warn(std::string("internal error: ") + e.what());
   } catch (...) {
     log.warn("internal error");

@@ -17,27 +17,27 @@ namespace mem0 {
 
 // Everything a hook handler may touch, passed in so tests can substitute fakes.
 struct HookContext {
-  const Environment& env;
-  const Config& config;
-  HttpClient& http;
-  const Log& log;
+  const Environment &env;
+  const Config &config;
+  HttpClient &http;
+  const Log &log;
   Deadline deadline;
   std::function<std::chrono::system_clock::time_point()> now = std::chrono::system_clock::now;
 };
 
 // A handler returns the additionalContext text; empty means "print nothing".
-using HookHandler = std::function<std::string(const HookInput&, const HookContext&)>;
+using HookHandler = std::function<std::string(const HookInput &, const HookContext &)>;
 
 // The one place that turns a handler into process behaviour: read stdin, load the
 // configuration, run `handler`, print at most one JSON object for `event`, and return 0 whatever
 // happens (bad input, no key, network, internal errors are logged, never raised).
-int run_hook(std::string_view component, std::string_view event, const HookHandler& handler);
+int run_hook(std::string_view component, std::string_view event, const HookHandler &handler);
 
 // The session a hook belongs to: the input's session_id, else CLAUDE_CODE_SESSION_ID.
-std::string session_of(const HookInput& input, const Environment& env);
+std::string session_of(const HookInput &input, const Environment &env);
 
 // The working directory: the input's cwd, else CLAUDE_PROJECT_DIR, else the process cwd.
-std::filesystem::path cwd_of(const HookInput& input, const Environment& env);
+std::filesystem::path cwd_of(const HookInput &input, const Environment &env);
 
 // Outcome of the automatic searches of one hook invocation.
 struct AutoSearch {
@@ -47,8 +47,8 @@ struct AutoSearch {
 
 // Run `plan` as automatic searches: skipped when the daily cap is reached, otherwise run under
 // the context's deadline and counted for today (UTC).
-AutoSearch run_automatic(const HookContext& ctx, StateStore& store, const Identity& identity,
-                         const std::vector<SearchSpec>& plan);
+AutoSearch run_automatic(const HookContext &ctx, StateStore &store, const Identity &identity,
+                         const std::vector<SearchSpec> &plan);
 
 // `mem0: daily search limit (N) reached — recall paused until tomorrow (UTC)`
 std::string daily_limit_line(long limit);

@@ -1,13 +1,80 @@
 #include "common/http.hpp"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cctype>
-#include <memory>
 
 namespace mem0 {
 namespace {
+
+// libcurl is loaded on first use rather than linked: mapping it and its ~35 dependencies costs
+// about 5 ms and 9 MB at start-up, which invocations that never reach the network must not pay.
+struct Curl {
+  decltype(&curl_global_init) global_init;
+  decltype(&curl_multi_init) multi_init;
+  decltype(&curl_multi_cleanup) multi_cleanup;
+  decltype(&curl_multi_setopt) multi_setopt;
+  decltype(&curl_multi_add_handle) multi_add_handle;
+  decltype(&curl_multi_remove_handle) multi_remove_handle;
+  decltype(&curl_multi_perform) multi_perform;
+  decltype(&curl_multi_poll) multi_poll;
+  decltype(&curl_multi_info_read) multi_info_read;
+  decltype(&curl_easy_init) easy_init;
+  decltype(&curl_easy_setopt) easy_setopt;
+  decltype(&curl_easy_getinfo) easy_getinfo;
+  decltype(&curl_easy_cleanup) easy_cleanup;
+  decltype(&curl_easy_strerror) easy_strerror;
+  decltype(&curl_slist_append) slist_append;
+  decltype(&curl_slist_free_all) slist_free_all;
+};
+
+template <class F> bool bind(void* lib, const char* name, F& fn) {
+  fn = reinterpret_cast<F>(dlsym(lib, name));
+  return fn != nullptr;
+}
+
+// The loaded and initialised libcurl, or nullptr (with `why`) when it cannot be had.
+const Curl* load_curl(std::string& why) {
+  static std::string error;
+  static const Curl* curl = [&]() -> const Curl* {
+    void* lib = nullptr;
+    for (const char* name : {"libcurl.so.4", "libcurl.4.dylib", "libcurl.so", "libcurl.dylib"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+      error = std::string("cannot load libcurl: ") + dlerror();
+      return nullptr;
+    }
+    static Curl c{};
+    const bool ok =
+        bind(lib, "curl_global_init", c.global_init) && bind(lib, "curl_multi_init", c.multi_init) &&
+        bind(lib, "curl_multi_cleanup", c.multi_cleanup) &&
+        bind(lib, "curl_multi_setopt", c.multi_setopt) &&
+        bind(lib, "curl_multi_add_handle", c.multi_add_handle) &&
+        bind(lib, "curl_multi_remove_handle", c.multi_remove_handle) &&
+        bind(lib, "curl_multi_perform", c.multi_perform) &&
+        bind(lib, "curl_multi_poll", c.multi_poll) &&
+        bind(lib, "curl_multi_info_read", c.multi_info_read) &&
+        bind(lib, "curl_easy_init", c.easy_init) && bind(lib, "curl_easy_setopt", c.easy_setopt) &&
+        bind(lib, "curl_easy_getinfo", c.easy_getinfo) &&
+        bind(lib, "curl_easy_cleanup", c.easy_cleanup) &&
+        bind(lib, "curl_easy_strerror", c.easy_strerror) &&
+        bind(lib, "curl_slist_append", c.slist_append) &&
+        bind(lib, "curl_slist_free_all", c.slist_free_all);
+    if (!ok) {
+      error = "libcurl is too old (curl_multi_poll needs 7.66)";
+      return nullptr;
+    }
+    if (c.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+      error = "curl_global_init failed";
+      return nullptr;
+    }
+    return &c;
+  }();
+  why = error;
+  return curl;
+}
 
 struct Transfer {
   std::string body;
@@ -42,22 +109,49 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   return size * count;
 }
 
-bool ensure_global_init() {
-  static const bool ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
-  return ok;
-}
-
 long remaining_ms(Deadline deadline) {
   const auto left =
       std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
   return std::max<long>(0, static_cast<long>(left.count()));
 }
 
-Error transport_error(CURLcode code, const Transfer& t) {
-  if (t.too_large)
-    return make_error(ErrorKind::bad_response, "response larger than 4 MiB");
+Error transport_error(const Curl& curl, CURLcode code, const Transfer& t) {
+  if (t.too_large) return make_error(ErrorKind::bad_response, "response larger than 4 MiB");
   if (code == CURLE_OPERATION_TIMEDOUT) return make_error(ErrorKind::timeout, "deadline reached");
-  return make_error(ErrorKind::transport, curl_easy_strerror(code));
+  return make_error(ErrorKind::transport, curl.easy_strerror(code));
+}
+
+// Configure one easy handle for `r`; the handle reports into `t`.
+void configure(const Curl& curl, const HttpRequest& r, Transfer& t, long budget_ms,
+               const std::optional<std::string>& ca_bundle) {
+  CURL* e = t.easy;
+  for (const auto& h : r.headers) t.headers = curl.slist_append(t.headers, h.c_str());
+  curl.easy_setopt(e, CURLOPT_URL, r.url.c_str());
+  curl.easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
+  if (r.method == "POST") {
+    curl.easy_setopt(e, CURLOPT_POSTFIELDS, r.body.data());
+    curl.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
+  } else if (r.method != "GET") {
+    curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+  }
+  curl.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); // the token must not travel to another host
+  curl.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl.easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+  if (ca_bundle) curl.easy_setopt(e, CURLOPT_CAINFO, ca_bundle->c_str());
+  curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, budget_ms);
+  curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, budget_ms);
+  // Over TLS, wait for the first connection to learn whether it multiplexes (HTTP/2) so parallel
+  // searches share one handshake; plain HTTP/1.1 would only serialise them.
+  if (r.url.starts_with("https://")) curl.easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+  curl.easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
+  curl.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+  curl.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+  curl.easy_setopt(e, CURLOPT_WRITEDATA, &t);
+  curl.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+  curl.easy_setopt(e, CURLOPT_HEADERDATA, &t);
+  curl.easy_setopt(e, CURLOPT_PRIVATE, &t);
 }
 
 } // namespace
@@ -82,87 +176,67 @@ std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequ
                                                       Deadline deadline) {
   std::vector<Result<HttpResponse>> results;
   if (requests.empty()) return results;
-  if (!ensure_global_init()) {
-    results.assign(requests.size(), unexpected(make_error(ErrorKind::transport, "curl init failed")));
+  std::string why;
+  const Curl* curl = load_curl(why);
+  if (!curl) {
+    results.assign(requests.size(), unexpected(make_error(ErrorKind::transport, why)));
     return results;
   }
   const auto started = SteadyClock::now();
-  std::unique_ptr<CURLM, decltype(&curl_multi_cleanup)> multi(curl_multi_init(),
-                                                              curl_multi_cleanup);
-  curl_multi_setopt(multi.get(), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+  CURLM* multi = curl->multi_init();
+  if (!multi) {
+    results.assign(requests.size(), unexpected(make_error(ErrorKind::transport, "curl_multi_init failed")));
+    return results;
+  }
+  curl->multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
   std::vector<Transfer> transfers(requests.size());
-
   const long budget = std::max<long>(1, remaining_ms(deadline));
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    const HttpRequest& r = requests[i];
     Transfer& t = transfers[i];
-    t.easy = curl_easy_init();
+    t.easy = curl->easy_init();
     if (!t.easy) {
       t.result = unexpected(make_error(ErrorKind::transport, "curl_easy_init failed"));
       continue;
     }
-    for (const auto& h : r.headers) t.headers = curl_slist_append(t.headers, h.c_str());
-    curl_easy_setopt(t.easy, CURLOPT_URL, r.url.c_str());
-    curl_easy_setopt(t.easy, CURLOPT_HTTPHEADER, t.headers);
-    if (r.method == "POST") {
-      curl_easy_setopt(t.easy, CURLOPT_POSTFIELDS, r.body.data());
-      curl_easy_setopt(t.easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
-    } else if (r.method != "GET") {
-      curl_easy_setopt(t.easy, CURLOPT_CUSTOMREQUEST, r.method.c_str());
-    }
-    curl_easy_setopt(t.easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(t.easy, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(t.easy, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(t.easy, CURLOPT_SSL_VERIFYHOST, 2L);
-    if (m_ca_bundle) curl_easy_setopt(t.easy, CURLOPT_CAINFO, m_ca_bundle->c_str());
-    curl_easy_setopt(t.easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(t.easy, CURLOPT_TIMEOUT_MS, budget);
-    curl_easy_setopt(t.easy, CURLOPT_CONNECTTIMEOUT_MS, budget);
-    curl_easy_setopt(t.easy, CURLOPT_PIPEWAIT, 1L);
-    curl_easy_setopt(t.easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
-    curl_easy_setopt(t.easy, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(t.easy, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(t.easy, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(t.easy, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(t.easy, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(t.easy, CURLOPT_PRIVATE, &t);
-    curl_multi_add_handle(multi.get(), t.easy);
+    configure(*curl, requests[i], t, budget, m_ca_bundle);
+    curl->multi_add_handle(multi, t.easy);
   }
 
   // Drive the transfers until all are done or the deadline passes; unfinished ones time out.
   for (int running = 1;;) {
-    if (curl_multi_perform(multi.get(), &running) != CURLM_OK) break;
+    if (curl->multi_perform(multi, &running) != CURLM_OK) break;
     int queued = 0;
-    while (CURLMsg* msg = curl_multi_info_read(multi.get(), &queued)) {
+    while (CURLMsg* msg = curl->multi_info_read(multi, &queued)) {
       if (msg->msg != CURLMSG_DONE) continue;
       Transfer* t = nullptr;
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
+      curl->easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
       if (msg->data.result != CURLE_OK) {
-        t->result = unexpected(transport_error(msg->data.result, *t));
+        t->result = unexpected(transport_error(*curl, msg->data.result, *t));
         continue;
       }
       HttpResponse response;
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &response.status);
+      curl->easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &response.status);
       response.body = std::move(t->body);
       response.retry_after = t->retry_after;
-      response.latency = std::chrono::duration_cast<std::chrono::milliseconds>(
-          SteadyClock::now() - started);
+      response.latency =
+          std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - started);
       t->result = std::move(response);
     }
     const long left = remaining_ms(deadline);
     if (running == 0 || left <= 0) break;
-    curl_multi_poll(multi.get(), nullptr, 0, static_cast<int>(std::min<long>(left, 1000)), nullptr);
+    curl->multi_poll(multi, nullptr, 0, static_cast<int>(std::min<long>(left, 1000)), nullptr);
   }
 
   for (auto& t : transfers) {
     if (!t.result) t.result = unexpected(make_error(ErrorKind::timeout, "deadline reached"));
     if (t.easy) {
-      curl_multi_remove_handle(multi.get(), t.easy);
-      curl_easy_cleanup(t.easy);
+      curl->multi_remove_handle(multi, t.easy);
+      curl->easy_cleanup(t.easy);
     }
-    curl_slist_free_all(t.headers);
+    curl->slist_free_all(t.headers);
     results.push_back(std::move(*t.result));
   }
+  curl->multi_cleanup(multi);
   return results;
 }
 

@@ -34,7 +34,7 @@ public:
   virtual ~HttpClient() = default;
   // Run all `requests` in parallel; never blocks past `deadline`. Result i belongs to request i;
   // an error here is a transport failure, a timeout or an oversized body, never an HTTP status.
-  virtual std::vector<Result<HttpResponse>> run(const std::vector<HttpRequest>& requests,
+  virtual std::vector<Result<HttpResponse>> run(const std::vector<HttpRequest> &requests,
                                                 Deadline deadline) = 0;
 };
 
@@ -43,7 +43,7 @@ public:
 class CurlHttpClient final : public HttpClient {
 public:
   explicit CurlHttpClient(std::optional<std::string> ca_bundle = std::nullopt);
-  std::vector<Result<HttpResponse>> run(const std::vector<HttpRequest>& requests,
+  std::vector<Result<HttpResponse>> run(const std::vector<HttpRequest> &requests,
                                         Deadline deadline) override;
 
 private:

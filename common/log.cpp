@@ -31,7 +31,8 @@ void Log::append(std::string_view level, std::string_view message) const {
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 static_cast<int>(ms.count() % 1000));
   std::string line = std::string(stamp) + " " + m_component + " " + std::string(level) + " ";
-  for (char c : message) line += (c == '\n' || c == '\r') ? ' ' : c;
+  for (char c : message)
+    line += (c == '\n' || c == '\r') ? ' ' : c;
   line += '\n';
   // O_APPEND keeps lines of concurrent hook processes whole.
   const int fd = ::open(m_file->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);

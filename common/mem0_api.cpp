@@ -9,19 +9,19 @@ namespace {
 
 using rapidjson::Value;
 
-std::optional<std::string_view> string_member(const Value& object, const char* name) {
+std::optional<std::string_view> string_member(const Value &object, const char *name) {
   const auto it = object.FindMember(name);
   if (it == object.MemberEnd() || !it->value.IsString()) return std::nullopt;
   return std::string_view(it->value.GetString(), it->value.GetStringLength());
 }
 
 bool is_id_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_';
 }
 
 // Turn one result item into a Memory; nullopt when it lacks a usable id or text.
-std::optional<Memory> parse_item(const Value& item) {
+std::optional<Memory> parse_item(const Value &item) {
   if (!item.IsObject()) return std::nullopt;
   const auto id = string_member(item, "id");
   const auto text = string_member(item, "memory");
@@ -51,14 +51,14 @@ std::string server_message(std::string_view body) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
   if (!doc.HasParseError() && doc.IsObject())
-    for (const char* key : {"detail", "error", "message"})
+    for (const char *key : {"detail", "error", "message"})
       if (const auto text = string_member(doc, key)) return std::string(text->substr(0, 200));
   return {};
 }
 
-void write_filters(rapidjson::Writer<rapidjson::StringBuffer>& w, const SearchSpec& spec,
-                   const Identity& identity) {
-  auto leaf = [&w](const char* key, std::string_view value) {
+void write_filters(rapidjson::Writer<rapidjson::StringBuffer> &w, const SearchSpec &spec,
+                   const Identity &identity) {
+  auto leaf = [&w](const char *key, std::string_view value) {
     w.StartObject();
     w.Key(key);
     w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
@@ -98,7 +98,7 @@ std::string_view to_string(ErrorKind kind) {
   return "unknown";
 }
 
-std::string search_body(const SearchSpec& spec, const Identity& identity, bool rerank,
+std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                         double threshold) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
@@ -119,27 +119,31 @@ std::string search_body(const SearchSpec& spec, const Identity& identity, bool r
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-static std::vector<std::string> api_headers(const ApiTarget& api) {
+static std::vector<std::string> api_headers(const ApiTarget &api) {
   return {"Authorization: Token " + api.api_key, "Content-Type: application/json",
           "Accept: application/json", "User-Agent: " + std::string(k_user_agent)};
 }
 
-HttpRequest search_request(const ApiTarget& api, const SearchSpec& spec, const Identity& identity) {
+HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity) {
   return {"POST", api.base_url + "/v3/memories/search/", api_headers(api),
           search_body(spec, identity, api.rerank, api.threshold)};
 }
 
-HttpRequest get_memory_request(const ApiTarget& api, std::string_view id) {
+HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
   return {"GET", api.base_url + "/v1/memories/" + std::string(id) + "/", api_headers(api), {}};
 }
 
-Error classify_status(const HttpResponse& response) {
+Error classify_status(const HttpResponse &response) {
   const long s = response.status;
   ErrorKind kind = ErrorKind::bad_response; // 1xx/3xx: redirects are never followed
-  if (s == 401 || s == 403) kind = ErrorKind::unauthorized;
-  else if (s == 429) kind = ErrorKind::rate_limited;
-  else if (s >= 500) kind = ErrorKind::server;
-  else if (s >= 400) kind = ErrorKind::client;
+  if (s == 401 || s == 403)
+    kind = ErrorKind::unauthorized;
+  else if (s == 429)
+    kind = ErrorKind::rate_limited;
+  else if (s >= 500)
+    kind = ErrorKind::server;
+  else if (s >= 400)
+    kind = ErrorKind::client;
   std::string message = "HTTP " + std::to_string(s);
   if (const std::string detail = server_message(response.body); !detail.empty())
     message += ": " + detail;
@@ -148,17 +152,17 @@ Error classify_status(const HttpResponse& response) {
   return e;
 }
 
-Result<std::vector<Memory>> parse_search_response(const HttpResponse& response) {
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) {
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   doc.Parse(response.body.data(), response.body.size());
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
-  const Value* items = nullptr;
+  const Value *items = nullptr;
   if (doc.IsArray()) {
     items = &doc;
   } else if (doc.IsObject()) {
-    for (const char* key : {"results", "memories"})
+    for (const char *key : {"results", "memories"})
       if (const auto it = doc.FindMember(key); it != doc.MemberEnd() && it->value.IsArray()) {
         items = &it->value;
         break;
@@ -168,12 +172,12 @@ Result<std::vector<Memory>> parse_search_response(const HttpResponse& response) 
     return unexpected(
         make_error(ErrorKind::bad_response, "response has no results array", response.status));
   std::vector<Memory> out;
-  for (const auto& item : items->GetArray())
+  for (const auto &item : items->GetArray())
     if (auto m = parse_item(item)) out.push_back(std::move(*m));
   return out;
 }
 
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse& response) {
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response) {
   if (response.status == 404) return std::optional<Memory>{};
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
@@ -182,21 +186,24 @@ Result<std::optional<Memory>> parse_memory_response(const HttpResponse& response
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
   auto m = parse_item(doc);
   if (!m)
-    return unexpected(make_error(ErrorKind::bad_response, "response is not a memory", response.status));
+    return unexpected(
+        make_error(ErrorKind::bad_response, "response is not a memory", response.status));
   return std::optional<Memory>(std::move(*m));
 }
 
 std::optional<std::string> refuse_base_url(std::string_view url) {
   if (url.starts_with("https://")) return std::nullopt;
-  if (!url.starts_with("http://")) return "base URL must start with https:// (got '" + std::string(url.substr(0, 60)) + "')";
+  if (!url.starts_with("http://"))
+    return "base URL must start with https:// (got '" + std::string(url.substr(0, 60)) + "')";
   std::string_view host = url.substr(7);
   host = host.substr(0, host.find('/'));
   if (const auto at = host.rfind('@'); at != std::string_view::npos) host.remove_prefix(at + 1);
-  if (host.starts_with("[")) host = host.substr(0, host.find(']') + 1);
-  else host = host.substr(0, host.find(':'));
+  if (host.starts_with("["))
+    host = host.substr(0, host.find(']') + 1);
+  else
+    host = host.substr(0, host.find(':'));
   const bool ipv4_loopback =
-      host.starts_with("127.") &&
-      host.find_first_not_of("0123456789.") == std::string_view::npos;
+      host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
   if (host == "localhost" || host == "[::1]" || ipv4_loopback) return std::nullopt;
   return "refusing http:// to non-loopback host '" + std::string(host) + "': use https://";
 }

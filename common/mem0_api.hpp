@@ -46,24 +46,24 @@ inline constexpr std::string_view k_user_agent = "mem0-native-hooks/0.1.0";
 
 // The JSON body of a search: query, filters (SPEC §5), top_k, threshold, and `"rerank": true`
 // only when rerank is on.
-std::string search_body(const SearchSpec& spec, const Identity& identity, bool rerank,
+std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                         double threshold);
 
 // POST {base}/v3/memories/search/ with the token header.
-HttpRequest search_request(const ApiTarget& api, const SearchSpec& spec, const Identity& identity);
+HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity);
 
 // GET {base}/v1/memories/{id}/
-HttpRequest get_memory_request(const ApiTarget& api, std::string_view id);
+HttpRequest get_memory_request(const ApiTarget &api, std::string_view id);
 
 // Classify a non-2xx response into an Error (status, Retry-After and the server's message).
-Error classify_status(const HttpResponse& response);
+Error classify_status(const HttpResponse &response);
 
 // Parse a search response: `{"results": [...]}`, `{"memories": [...]}` or a bare array.
 // Malformed items are skipped; a non-2xx status or an unusable body is an Error.
-Result<std::vector<Memory>> parse_search_response(const HttpResponse& response);
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response);
 
 // Parse a single-memory response; 404 is "not found" (nullopt), not an error.
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse& response);
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response);
 
 // Refuse base URLs that would send the key in clear text to another machine: only https://, or
 // http:// to a loopback host. Returns the reason when refused.

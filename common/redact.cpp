@@ -16,7 +16,8 @@ char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' +
 
 template <class Pred> std::size_t span(std::string_view text, std::size_t i, Pred pred) {
   std::size_t j = i;
-  while (j < text.size() && pred(text[j])) ++j;
+  while (j < text.size() && pred(text[j]))
+    ++j;
   return j - i;
 }
 
@@ -45,7 +46,7 @@ const std::array<Prefixed, 12> k_prefixed{{
 
 // Length of a prefixed token starting at `i`, or 0.
 std::size_t match_prefixed(std::string_view text, std::size_t i) {
-  for (const auto& p : k_prefixed) {
+  for (const auto &p : k_prefixed) {
     if (text.substr(i, p.prefix.size()) != p.prefix) continue;
     const std::size_t body = span(text, i + p.prefix.size(), p.body);
     if (body < p.min_body) continue;
@@ -88,10 +89,11 @@ std::size_t match_pem(std::string_view text, std::size_t i) {
 
 bool is_secret_name(std::string_view name) {
   static constexpr std::array<std::string_view, 10> suffixes{
-      "password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
-      "private_key", "credentials"};
+      "password", "passwd",  "secret",     "token",       "api_key",
+      "apikey",   "api-key", "access_key", "private_key", "credentials"};
   std::string lowered;
-  for (char c : name) lowered += lower(c);
+  for (char c : name)
+    lowered += lower(c);
   for (auto s : suffixes)
     if (lowered.size() >= s.size() && lowered.compare(lowered.size() - s.size(), s.size(), s) == 0)
       return true;
@@ -102,15 +104,17 @@ bool is_secret_name(std::string_view name) {
 // [start, end) of its value; {0, 0} otherwise.
 std::pair<std::size_t, std::size_t> match_assignment(std::string_view text, std::size_t i) {
   std::size_t name_end = i;
-  while (name_end > 0 && (text[name_end - 1] == ' ' || text[name_end - 1] == '"' ||
-                          text[name_end - 1] == '\''))
+  while (name_end > 0 &&
+         (text[name_end - 1] == ' ' || text[name_end - 1] == '"' || text[name_end - 1] == '\''))
     --name_end;
   std::size_t name_start = name_end;
-  while (name_start > 0 && is_token_char(text[name_start - 1])) --name_start;
+  while (name_start > 0 && is_token_char(text[name_start - 1]))
+    --name_start;
   if (name_start == name_end || !is_secret_name(text.substr(name_start, name_end - name_start)))
     return {0, 0};
   std::size_t v = i + 1;
-  while (v < text.size() && text[v] == ' ') ++v;
+  while (v < text.size() && text[v] == ' ')
+    ++v;
   char quote = 0;
   if (v < text.size() && (text[v] == '"' || text[v] == '\'')) quote = text[v++];
   std::size_t e = v;

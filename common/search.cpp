@@ -5,8 +5,8 @@
 
 namespace mem0 {
 
-PlanOutcome run_plan(HttpClient& http, const ApiTarget& api, const Identity& identity,
-                     const std::vector<SearchSpec>& plan, Deadline deadline, const Log& log) {
+PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &identity,
+                     const std::vector<SearchSpec> &plan, Deadline deadline, const Log &log) {
   PlanOutcome outcome;
   outcome.results.resize(plan.size());
   if (plan.empty()) return outcome;
@@ -16,7 +16,8 @@ PlanOutcome run_plan(HttpClient& http, const ApiTarget& api, const Identity& ide
     return outcome;
   }
   std::vector<HttpRequest> requests;
-  for (const auto& spec : plan) requests.push_back(search_request(api, spec, identity));
+  for (const auto &spec : plan)
+    requests.push_back(search_request(api, spec, identity));
   outcome.sent = requests.size();
   auto responses = http.run(requests, deadline);
   for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -39,31 +40,31 @@ PlanOutcome run_plan(HttpClient& http, const ApiTarget& api, const Identity& ide
   return outcome;
 }
 
-std::vector<Memory> merge_results(const std::vector<std::vector<Memory>>& results,
-                                  const std::function<bool(std::string_view)>& skip) {
+std::vector<Memory> merge_results(const std::vector<std::vector<Memory>> &results,
+                                  const std::function<bool(std::string_view)> &skip) {
   std::vector<Memory> merged;
   std::set<std::string, std::less<>> seen;
-  for (const auto& list : results)
-    for (const auto& m : list) {
+  for (const auto &list : results)
+    for (const auto &m : list) {
       if (!seen.insert(m.id).second || (skip && skip(m.id))) continue;
       merged.push_back(m);
     }
   return merged;
 }
 
-void put_types_first(std::vector<Memory>& memories, std::initializer_list<std::string_view> types) {
-  auto rank = [&](const Memory& m) {
+void put_types_first(std::vector<Memory> &memories, std::initializer_list<std::string_view> types) {
+  auto rank = [&](const Memory &m) {
     const auto it = std::find(types.begin(), types.end(), m.type);
     return static_cast<std::size_t>(it - types.begin());
   };
   std::stable_sort(memories.begin(), memories.end(),
-                   [&](const Memory& a, const Memory& b) { return rank(a) < rank(b); });
+                   [&](const Memory &a, const Memory &b) { return rank(a) < rank(b); });
 }
 
-std::vector<Memory> claim_new(SessionState& state, const std::vector<Memory>& candidates,
+std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,
                               std::size_t cap) {
   std::vector<Memory> claimed;
-  for (const auto& m : candidates) {
+  for (const auto &m : candidates) {
     if (claimed.size() >= cap) break;
     if (state.was_injected(m.id)) continue;
     state.injected.push_back(m.id);
@@ -72,18 +73,19 @@ std::vector<Memory> claim_new(SessionState& state, const std::vector<Memory>& ca
   return claimed;
 }
 
-std::vector<std::string> recall_problem_lines(const PlanOutcome& outcome, std::size_t searches) {
+std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::size_t searches) {
   std::vector<std::string> lines;
   std::size_t other = 0;
   std::string other_kinds;
   bool unauthorized = false, rate_limited = false;
   std::optional<std::chrono::seconds> retry_after;
-  for (const auto& e : outcome.failures) {
+  for (const auto &e : outcome.failures) {
     if (e.kind == ErrorKind::unauthorized) {
       unauthorized = true;
     } else if (e.kind == ErrorKind::rate_limited) {
       rate_limited = true;
-      if (e.retry_after) retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)), *e.retry_after);
+      if (e.retry_after)
+        retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)), *e.retry_after);
     } else {
       ++other;
       const std::string kind(to_string(e.kind));

@@ -22,24 +22,24 @@ struct PlanOutcome {
 
 // Run every search of `plan` in parallel under `deadline`; failed or timed-out searches
 // contribute nothing. Logs each search's status and latency.
-PlanOutcome run_plan(HttpClient& http, const ApiTarget& api, const Identity& identity,
-                     const std::vector<SearchSpec>& plan, Deadline deadline, const Log& log);
+PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &identity,
+                     const std::vector<SearchSpec> &plan, Deadline deadline, const Log &log);
 
 // Merge per-search results in plan order (first search's ranks first), dropping duplicate ids
 // and ids for which `skip` returns true.
-std::vector<Memory> merge_results(const std::vector<std::vector<Memory>>& results,
-                                  const std::function<bool(std::string_view id)>& skip = {});
+std::vector<Memory> merge_results(const std::vector<std::vector<Memory>> &results,
+                                  const std::function<bool(std::string_view id)> &skip = {});
 
 // Move memories whose type is in `types` to the front, grouped in the order of `types`, keeping
 // rank order within each group and among the rest.
-void put_types_first(std::vector<Memory>& memories, std::initializer_list<std::string_view> types);
+void put_types_first(std::vector<Memory> &memories, std::initializer_list<std::string_view> types);
 
 // Take up to `cap` of `candidates` that `state` has not injected yet and record them as injected.
-std::vector<Memory> claim_new(SessionState& state, const std::vector<Memory>& candidates,
+std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,
                               std::size_t cap);
 
 // The recall-problem lines for a plan's failures (SPEC §7.4), in a fixed order: key rejected,
 // rate limited, then the other failures counted.
-std::vector<std::string> recall_problem_lines(const PlanOutcome& outcome, std::size_t searches);
+std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::size_t searches);
 
 } // namespace mem0

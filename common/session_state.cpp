@@ -17,22 +17,23 @@ constexpr auto k_session_lifetime = std::chrono::hours(24 * 7);
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void write_string(Writer& w, std::string_view s) {
+void write_string(Writer &w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
 bool safe_name(std::string_view s) {
   return !s.empty() && s.size() <= 128 && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_';
   });
 }
 
-void remove_idle_sessions(const fs::path& dir) {
+void remove_idle_sessions(const fs::path &dir) {
   std::error_code ec;
   const auto cutoff = fs::file_time_type::clock::now() - k_session_lifetime;
-  for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff) fs::remove(entry.path(), ec);
+  for (const auto &entry : fs::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff)
+      fs::remove(entry.path(), ec);
 }
 
 } // namespace
@@ -47,10 +48,10 @@ SessionState parse_session_state(std::string_view json) {
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) return s;
   if (const auto it = doc.FindMember("injected"); it != doc.MemberEnd() && it->value.IsArray())
-    for (const auto& v : it->value.GetArray())
+    for (const auto &v : it->value.GetArray())
       if (v.IsString()) s.injected.emplace_back(v.GetString(), v.GetStringLength());
   if (const auto it = doc.FindMember("files"); it != doc.MemberEnd() && it->value.IsObject())
-    for (const auto& m : it->value.GetObject())
+    for (const auto &m : it->value.GetObject())
       if (m.value.IsString()) s.files[m.name.GetString()] = m.value.GetString();
   if (const auto it = doc.FindMember("rubric_shown"); it != doc.MemberEnd() && it->value.IsBool())
     s.rubric_shown = it->value.GetBool();
@@ -62,17 +63,18 @@ SessionState parse_session_state(std::string_view json) {
   return s;
 }
 
-std::string serialize_session_state(const SessionState& s) {
+std::string serialize_session_state(const SessionState &s) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
   w.Key("injected");
   w.StartArray();
-  for (const auto& id : s.injected) write_string(w, id);
+  for (const auto &id : s.injected)
+    write_string(w, id);
   w.EndArray();
   w.Key("files");
   w.StartObject();
-  for (const auto& [path, version] : s.files) {
+  for (const auto &[path, version] : s.files) {
     w.Key(path.data(), static_cast<rapidjson::SizeType>(path.size()));
     write_string(w, version);
   }
@@ -90,7 +92,8 @@ std::string serialize_session_state(const SessionState& s) {
 StateStore::StateStore(fs::path dir) : m_dir(std::move(dir)) {}
 
 fs::path StateStore::session_path(std::string_view session) const {
-  const std::string name = safe_name(session) ? std::string(session) : sha256_hex(session).substr(0, 32);
+  const std::string name =
+      safe_name(session) ? std::string(session) : sha256_hex(session).substr(0, 32);
   return m_dir / "sessions" / (name + ".json");
 }
 
@@ -100,7 +103,7 @@ SessionState StateStore::load(std::string_view session) const {
 }
 
 Result<SessionState> StateStore::update(std::string_view session,
-                                        const std::function<void(SessionState&)>& change) {
+                                        const std::function<void(SessionState &)> &change) {
   const fs::path path = session_path(session);
   std::error_code ec;
   const bool is_new = !fs::exists(path, ec);
@@ -108,7 +111,7 @@ Result<SessionState> StateStore::update(std::string_view session,
     return unexpected(make_error(ErrorKind::io, "cannot create " + path.parent_path().string()));
   if (is_new) remove_idle_sessions(path.parent_path());
   SessionState result;
-  auto done = update_file_locked(path, [&](const std::string& current) {
+  auto done = update_file_locked(path, [&](const std::string &current) {
     result = parse_session_state(current);
     change(result);
     return std::optional<std::string>(serialize_session_state(result));
@@ -130,19 +133,20 @@ long StateStore::searches_on(std::string_view day) const {
 Result<void> StateStore::add_searches(std::string_view day, long count) {
   if (!ensure_private_dir(m_dir))
     return unexpected(make_error(ErrorKind::io, "cannot create " + m_dir.string()));
-  return update_file_locked(m_dir / "usage.json", [&](const std::string& current) {
+  return update_file_locked(m_dir / "usage.json", [&](const std::string &current) {
     std::map<std::string, long> days;
     rapidjson::Document doc;
     doc.Parse(current.data(), current.size());
     if (!doc.HasParseError() && doc.IsObject())
-      for (const auto& m : doc.GetObject())
+      for (const auto &m : doc.GetObject())
         if (m.value.IsInt64()) days[m.name.GetString()] = static_cast<long>(m.value.GetInt64());
     days[std::string(day)] += count;
-    while (days.size() > 31) days.erase(days.begin()); // "YYYY-MM-DD" sorts by date
+    while (days.size() > 31)
+      days.erase(days.begin()); // "YYYY-MM-DD" sorts by date
     rapidjson::StringBuffer buffer;
     Writer w(buffer);
     w.StartObject();
-    for (const auto& [d, n] : days) {
+    for (const auto &[d, n] : days) {
       w.Key(d.data(), static_cast<rapidjson::SizeType>(d.size()));
       w.Int64(n);
     }
@@ -154,7 +158,7 @@ Result<void> StateStore::add_searches(std::string_view day, long count) {
 std::vector<SessionState> StateStore::all_sessions() const {
   std::vector<SessionState> out;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(m_dir / "sessions", ec))
+  for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec))
     if (entry.path().extension() == ".json")
       if (const auto text = read_small_file(entry.path(), 16 << 20))
         out.push_back(parse_session_state(*text));

@@ -14,8 +14,8 @@ namespace mem0 {
 // What one Claude Code session has seen (SPEC §6.3). The injected ids double as the id8 map:
 // a `[mem0:id8]` citation resolves to the injected id it prefixes.
 struct SessionState {
-  std::vector<std::string> injected;         // full ids, in injection order
-  std::map<std::string, std::string> files;  // path → "mtime:size" of the version looked up
+  std::vector<std::string> injected;        // full ids, in injection order
+  std::map<std::string, std::string> files; // path → "mtime:size" of the version looked up
   bool rubric_shown = false;
   bool limit_notice_shown = false;
   long prompts = 0;
@@ -25,7 +25,7 @@ struct SessionState {
 
 // Parse / serialise a session file; unreadable content gives an empty state.
 SessionState parse_session_state(std::string_view json);
-std::string serialize_session_state(const SessionState& state);
+std::string serialize_session_state(const SessionState &state);
 
 // Session files and the daily search counter under a private state dir.
 class StateStore {
@@ -39,7 +39,7 @@ public:
   // atomically; returns the state as changed. Also removes session files idle for 7 days when
   // it creates a new one.
   Result<SessionState> update(std::string_view session,
-                              const std::function<void(SessionState&)>& change);
+                              const std::function<void(SessionState &)> &change);
 
   // Automatic searches counted for `day` ("YYYY-MM-DD", UTC).
   long searches_on(std::string_view day) const;
@@ -50,7 +50,7 @@ public:
   // Every stored session's state, for resolving citations across sessions.
   std::vector<SessionState> all_sessions() const;
 
-  const std::filesystem::path& dir() const { return m_dir; }
+  const std::filesystem::path &dir() const { return m_dir; }
 
 private:
   std::filesystem::path session_path(std::string_view session) const;

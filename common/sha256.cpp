@@ -18,7 +18,7 @@ constexpr std::array<std::uint32_t, 64> k_round{
 
 constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
-void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
+void compress(std::array<std::uint32_t, 8> &h, const unsigned char *block) {
   std::array<std::uint32_t, 64> w{};
   for (int i = 0; i < 16; ++i)
     w[i] = (std::uint32_t(block[4 * i]) << 24) | (std::uint32_t(block[4 * i + 1]) << 16) |
@@ -32,7 +32,8 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
   for (int i = 0; i < 64; ++i) {
     const std::uint32_t t1 =
         hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k_round[i] + w[i];
-    const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    const std::uint32_t t2 =
+        (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     hh = g;
     g = f;
     f = e;
@@ -43,7 +44,8 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
     a = t1 + t2;
   }
   const std::array<std::uint32_t, 8> add{a, b, c, d, e, f, g, hh};
-  for (int i = 0; i < 8; ++i) h[i] += add[i];
+  for (int i = 0; i < 8; ++i)
+    h[i] += add[i];
 }
 
 } // namespace
@@ -53,15 +55,18 @@ std::string sha256_hex(std::string_view data) {
                                  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   std::string padded(data);
   padded += static_cast<char>(0x80);
-  while (padded.size() % 64 != 56) padded += '\0';
+  while (padded.size() % 64 != 56)
+    padded += '\0';
   const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-  for (int i = 7; i >= 0; --i) padded += static_cast<char>((bits >> (8 * i)) & 0xff);
+  for (int i = 7; i >= 0; --i)
+    padded += static_cast<char>((bits >> (8 * i)) & 0xff);
   for (std::size_t off = 0; off < padded.size(); off += 64)
-    compress(h, reinterpret_cast<const unsigned char*>(padded.data() + off));
+    compress(h, reinterpret_cast<const unsigned char *>(padded.data() + off));
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
   for (std::uint32_t word : h)
-    for (int shift = 28; shift >= 0; shift -= 4) out += hex[(word >> shift) & 0xf];
+    for (int shift = 28; shift >= 0; shift -= 4)
+      out += hex[(word >> shift) & 0xf];
   return out;
 }
 

@@ -14,18 +14,18 @@ namespace {
 
 constexpr std::array<std::string_view, 19> k_skipped_extensions{
     "png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "pdf", "woff", "woff2",
-    "ttf", "eot", "zip", "gz",  "tar", "jar", "lock", "sum", "map"};
-constexpr std::array<std::string_view, 6> k_skipped_dirs{
-    "node_modules", ".git", "__pycache__", ".venv", "dist", "build"};
+    "ttf", "eot", "zip",  "gz",  "tar", "jar", "lock", "sum", "map"};
+constexpr std::array<std::string_view, 6> k_skipped_dirs{"node_modules", ".git", "__pycache__",
+                                                         ".venv",        "dist", "build"};
 
 std::string lower(std::string s) {
-  for (char& c : s)
+  for (char &c : s)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
 }
 
 // `path` relative to `root` when it lies inside it.
-std::optional<fs::path> inside(const fs::path& path, const fs::path& root) {
+std::optional<fs::path> inside(const fs::path &path, const fs::path &root) {
   const fs::path rel = path.lexically_relative(root);
   if (rel.empty() || *rel.begin() == "..") return std::nullopt;
   return rel;
@@ -33,7 +33,7 @@ std::optional<fs::path> inside(const fs::path& path, const fs::path& root) {
 
 } // namespace
 
-std::optional<std::string> skipped_by_name(const fs::path& path) {
+std::optional<std::string> skipped_by_name(const fs::path &path) {
   const std::string name = lower(path.filename().string());
   if (name.ends_with(".min.js") || name.ends_with(".min.css")) return "minified file";
   const auto dot = name.rfind('.');
@@ -43,30 +43,33 @@ std::optional<std::string> skipped_by_name(const fs::path& path) {
         k_skipped_extensions.end())
       return "binary or generated file (." + std::string(ext) + ")";
   }
-  for (const auto& part : path.parent_path())
-    if (std::find(k_skipped_dirs.begin(), k_skipped_dirs.end(), part.string()) != k_skipped_dirs.end())
+  for (const auto &part : path.parent_path())
+    if (std::find(k_skipped_dirs.begin(), k_skipped_dirs.end(), part.string()) !=
+        k_skipped_dirs.end())
       return "inside " + part.string() + "/";
   return std::nullopt;
 }
 
-FileVersion stat_file(const fs::path& path) {
+FileVersion stat_file(const fs::path &path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {"", std::string("cannot stat: ") + std::strerror(errno)};
+  if (::stat(path.c_str(), &st) != 0)
+    return {"", std::string("cannot stat: ") + std::strerror(errno)};
   if (!S_ISREG(st.st_mode)) return {"", "not a regular file"};
   if (static_cast<std::uintmax_t>(st.st_size) < k_min_file_bytes)
     return {"", "smaller than " + std::to_string(k_min_file_bytes) + " bytes"};
-  const long long mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  const long long mtime_ns =
+      static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
   return {std::to_string(mtime_ns) + ":" + std::to_string(st.st_size), ""};
 }
 
-std::string relative_to_project(const fs::path& file, const fs::path& cwd) {
+std::string relative_to_project(const fs::path &file, const fs::path &cwd) {
   if (const auto repo = find_repo(cwd))
     if (const auto rel = inside(file, repo->top)) return rel->string();
   if (const auto rel = inside(file, cwd)) return rel->string();
   return file.string();
 }
 
-std::vector<SearchSpec> build_plan(const std::string& rel, const Config& config) {
+std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config) {
   const std::string base = fs::path(rel).filename().string();
   const std::string query = base == rel || base.empty() ? rel : rel + " " + base;
   const Scope scope = config.global_search ? Scope::global : Scope::project;
@@ -78,8 +81,8 @@ std::vector<SearchSpec> build_plan(const std::string& rel, const Config& config)
   return plan;
 }
 
-std::string handle(const HookInput& input, const HookContext& ctx) {
-  const Config& config = ctx.config;
+std::string handle(const HookInput &input, const HookContext &ctx) {
+  const Config &config = ctx.config;
   auto gated = [&](std::string_view why) {
     ctx.log.debug("read gated: " + std::string(why));
     return std::string();
@@ -105,10 +108,11 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
 
   const std::string rel = clean_text(relative_to_project(file, cwd));
   const auto plan = build_plan(rel, config);
-  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id, session};
+  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
+                          session};
   const AutoSearch run = run_automatic(ctx, store, identity, plan);
-  std::vector<Memory> candidates =
-      merge_results(run.outcome.results, [&](std::string_view id) { return seen.was_injected(id); });
+  std::vector<Memory> candidates = merge_results(
+      run.outcome.results, [&](std::string_view id) { return seen.was_injected(id); });
   put_types_first(candidates, {"convention", "decision"});
 
   // Remember this version only when a search answered, so a failed lookup is tried again.
@@ -116,9 +120,10 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
   std::vector<Memory> shown;
   bool show_limit = run.limit_reached && !seen.limit_notice_shown;
   if (session.empty()) {
-    shown.assign(candidates.begin(), candidates.begin() + std::min(candidates.size(), k_max_memories));
+    shown.assign(candidates.begin(),
+                 candidates.begin() + std::min(candidates.size(), k_max_memories));
   } else {
-    auto stored = store.update(session, [&](SessionState& s) {
+    auto stored = store.update(session, [&](SessionState &s) {
       shown = claim_new(s, candidates, k_max_memories);
       if (answered) s.files[key] = version.version;
       show_limit = run.limit_reached && !s.limit_notice_shown;
@@ -126,7 +131,8 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
     });
     if (!stored) {
       ctx.log.warn("session state not saved: " + stored.error().message);
-      shown.assign(candidates.begin(), candidates.begin() + std::min(candidates.size(), k_max_memories));
+      shown.assign(candidates.begin(),
+                   candidates.begin() + std::min(candidates.size(), k_max_memories));
     }
   }
 
@@ -134,10 +140,12 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
   std::vector<std::string> tail = recall_problem_lines(run.outcome, plan.size());
   if (show_limit) tail.push_back(daily_limit_line(config.daily_limit));
   if (!shown.empty()) {
-    head = {"Prior work on `" + rel + "` \xE2\x80\x94 " + std::to_string(shown.size()) + " memories found.",
+    head = {"Prior work on `" + rel + "` \xE2\x80\x94 " + std::to_string(shown.size()) +
+                " memories found.",
             "Need details? Use `search_memories` with the memory ID.", ""};
     const auto now = ctx.now();
-    for (const auto& m : shown) lines.push_back(file_line(m, now));
+    for (const auto &m : shown)
+      lines.push_back(file_line(m, now));
   }
   if (head.empty() && tail.empty()) return {};
   return fit_budget(head, lines, tail);

@@ -17,7 +17,7 @@ inline constexpr std::uintmax_t k_min_file_bytes = 1500;
 
 // Why `path` is never looked up by name alone (binary, generated or vendored: SPEC §8.1), or
 // nullopt when its name is fine.
-std::optional<std::string> skipped_by_name(const std::filesystem::path& path);
+std::optional<std::string> skipped_by_name(const std::filesystem::path &path);
 
 // The version of a regular file of at least 1,500 bytes ("mtime_ns:size"), found with `stat`
 // only; otherwise the reason it is gated (missing, not regular, too small, ...).
@@ -25,16 +25,17 @@ struct FileVersion {
   std::string version;
   std::string gated; // non-empty when gated
 };
-FileVersion stat_file(const std::filesystem::path& path);
+FileVersion stat_file(const std::filesystem::path &path);
 
 // `file` relative to the project root (git top level of `cwd`, else `cwd`); the absolute path
 // when the file lies outside both.
-std::string relative_to_project(const std::filesystem::path& file, const std::filesystem::path& cwd);
+std::string relative_to_project(const std::filesystem::path &file,
+                                const std::filesystem::path &cwd);
 
 // The searches for a file (SPEC §8.2): query "rel base" (just rel when equal).
-std::vector<SearchSpec> build_plan(const std::string& rel, const Config& config);
+std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config);
 
 // Handle one PreToolUse(Read) event; returns the additionalContext ("" for no output).
-std::string handle(const HookInput& input, const HookContext& ctx);
+std::string handle(const HookInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_file_read

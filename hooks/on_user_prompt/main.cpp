@@ -1,4 +1,6 @@
 #include "common/hook_runner.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
-int main() { return mem0::run_hook("on_user_prompt", "UserPromptSubmit", mem0::on_user_prompt::handle); }
+int main() {
+  return mem0::run_hook("on_user_prompt", "UserPromptSubmit", mem0::on_user_prompt::handle);
+}

@@ -24,8 +24,8 @@ constexpr std::string_view k_error =
     "task_learning type filters.";
 
 std::size_t code_points(std::string_view s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 std::string_view trim(std::string_view s) {
@@ -34,9 +34,10 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, s.find_last_not_of(" \t\r\n\f\v") - first + 1);
 }
 
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+std::string join(const std::vector<std::string> &parts, std::string_view sep) {
   std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : std::string(sep)) + p;
+  for (const auto &p : parts)
+    out += (out.empty() ? "" : std::string(sep)) + p;
   return out;
 }
 
@@ -54,13 +55,14 @@ PromptAnalysis analyze(std::string_view prompt, bool redact) {
   a.resume = detect_resume(window);
   a.remember = detect_remember(window);
   a.paths = detect_paths(window);
-  for (auto& p : a.paths) p = std::string(utf8_prefix(p, 200));
+  for (auto &p : a.paths)
+    p = std::string(utf8_prefix(p, 200));
   const std::string text = redact ? redact_secrets(prompt) : std::string(prompt);
   a.query = std::string(utf8_prefix(clean_text(text), k_max_query_bytes));
   return a;
 }
 
-std::vector<SearchSpec> build_plan(const PromptAnalysis& a, const Config& config) {
+std::vector<SearchSpec> build_plan(const PromptAnalysis &a, const Config &config) {
   const Scope scope = config.global_search ? Scope::global : Scope::project;
   if (a.resume)
     return {{"session state current task", "session_state", 3, scope},
@@ -75,8 +77,8 @@ std::vector<SearchSpec> build_plan(const PromptAnalysis& a, const Config& config
   return plan;
 }
 
-std::string handle(const HookInput& input, const HookContext& ctx) {
-  const Config& config = ctx.config;
+std::string handle(const HookInput &input, const HookContext &ctx) {
+  const Config &config = ctx.config;
   if (is_gated(input.prompt)) {
     ctx.log.debug("prompt gated (short or slash command)");
     return {};
@@ -97,14 +99,15 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
   if (config.auto_search) {
     const auto plan = build_plan(analysis, config);
     if (!plan.empty()) {
-      const Identity identity{config.user_id,
-                              resolve_project_id(config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
-                              session};
+      const Identity identity{
+          config.user_id, resolve_project_id(config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
+          session};
       AutoSearch run = run_automatic(ctx, store, identity, plan);
       limit_reached = run.limit_reached;
       outcome = std::move(run.outcome);
       searches = plan.size();
-      candidates = merge_results(outcome.results, [&](std::string_view id) { return seen.was_injected(id); });
+      candidates = merge_results(outcome.results,
+                                 [&](std::string_view id) { return seen.was_injected(id); });
       if (config.plan == SearchPlan::lean && analysis.error && !analysis.resume)
         put_types_first(candidates, {"anti_pattern", "task_learning"});
     }
@@ -117,9 +120,10 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
   bool show_rubric = !seen.rubric_shown;
   bool show_limit = limit_reached && !seen.limit_notice_shown;
   if (session.empty()) {
-    shown.assign(candidates.begin(), candidates.begin() + std::min(candidates.size(), k_max_memories));
+    shown.assign(candidates.begin(),
+                 candidates.begin() + std::min(candidates.size(), k_max_memories));
   } else {
-    auto stored = store.update(session, [&](SessionState& s) {
+    auto stored = store.update(session, [&](SessionState &s) {
       shown = claim_new(s, candidates, k_max_memories);
       show_rubric = !s.rubric_shown;
       show_limit = limit_reached && !s.limit_notice_shown;
@@ -129,7 +133,8 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
     });
     if (!stored) {
       ctx.log.warn("session state not saved: " + stored.error().message);
-      shown.assign(candidates.begin(), candidates.begin() + std::min(candidates.size(), k_max_memories));
+      shown.assign(candidates.begin(),
+                   candidates.begin() + std::min(candidates.size(), k_max_memories));
     }
   }
 
@@ -138,10 +143,12 @@ std::string handle(const HookInput& input, const HookContext& ctx) {
     head = {analysis.resume ? "### Session context recovered from mem0"
                             : "### Relevant memories (auto-retrieved for this request)",
             ""};
-    for (const auto& m : shown) lines.push_back(context_line(m));
+    for (const auto &m : shown)
+      lines.push_back(context_line(m));
     if (analysis.resume) tail.emplace_back("These memories provide context for resuming work.");
   }
-  for (auto& line : recall_problem_lines(outcome, searches)) tail.push_back(std::move(line));
+  for (auto &line : recall_problem_lines(outcome, searches))
+    tail.push_back(std::move(line));
   if (show_limit) tail.push_back(daily_limit_line(config.daily_limit));
   if (analysis.remember) tail.emplace_back(k_remember);
   if (show_rubric) tail.emplace_back(k_rubric);

@@ -30,9 +30,9 @@ PromptAnalysis analyze(std::string_view prompt, bool redact);
 
 // The searches for a prompt (SPEC §7.2): the resume plan, else lean or thorough; empty when
 // prefetch is off and there is no resume intent.
-std::vector<SearchSpec> build_plan(const PromptAnalysis& analysis, const Config& config);
+std::vector<SearchSpec> build_plan(const PromptAnalysis &analysis, const Config &config);
 
 // Handle one UserPromptSubmit event; returns the additionalContext ("" for no output).
-std::string handle(const HookInput& input, const HookContext& ctx);
+std::string handle(const HookInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_user_prompt
