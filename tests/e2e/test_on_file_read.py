@@ -1,0 +1,117 @@
+"""End-to-end: the built on_file_read against the fake Mem0 server (SPEC §8)."""
+
+import os
+import subprocess
+import unittest
+
+from hooklib import HookTest, memory
+
+CONV = "aaaaaaaa-1111-4111-8111-000000000001"
+DEC = "bbbbbbbb-2222-4222-8222-000000000002"
+WORK = "cccccccc-3333-4333-8333-000000000003"
+CONV2 = "dddddddd-4444-4444-8444-000000000004"
+
+REL = "src/billing/invoice.py"
+
+
+class OnFileRead(HookTest):
+    seed = [
+        memory(WORK, "Refactored src billing invoice py totals last sprint", "task_learning",
+               created="2026-11-29T09:00:00Z"),
+        memory(DEC, "Decided invoice py renders PDF with WeasyPrint", "decision",
+               created="2026-11-01T09:00:00Z"),
+        memory(CONV, "src billing invoice py stores money as integer cents", "convention",
+               created="2026-10-01T09:00:00Z"),
+        memory(CONV2, "billing invoice py functions take a customer id first", "convention",
+               created="2026-11-28T09:00:00Z"),
+    ]
+
+    def setUp(self):
+        super().setUp()
+        # A real repository layout, written directly: the hook reads git's files, never git.
+        os.makedirs(os.path.join(self.project, ".git"))
+        with open(os.path.join(self.project, ".git", "HEAD"), "w") as f:
+            f.write("ref: refs/heads/main\n")
+        self.file = self.write(REL, 4000)
+
+    def write(self, rel, size):
+        path = os.path.join(self.project, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("x" * size)
+        return path
+
+    def read(self, path, session="sess-1", env=None, **tool_input):
+        payload = {"session_id": session, "cwd": self.project, "hook_event_name": "PreToolUse",
+                   "tool_name": "Read", "tool_use_id": "toolu_1",
+                   "tool_input": {"file_path": path, **tool_input}}
+        return self.run_hook("on_file_read", payload, env=env)
+
+    def test_conventions_first_in_the_documented_format(self):
+        ctx = self.read(self.file).context()
+        lines = ctx.split("\n")
+        self.assertEqual(lines[0], f"Prior work on `{REL}` — 4 memories found.")
+        self.assertEqual(lines[1], "Need details? Use `search_memories` with the memory ID.")
+        self.assertEqual(lines[2], "")
+        types = [line.split("]")[0] for line in lines[3:]]
+        self.assertEqual(types, ["- [convention", "- [convention", "- [decision",
+                                 "- [task_learning"])
+        self.assertRegex(lines[3], r"^- \[convention\] \(\d+(m|h|d|mo) ago\) .+ \[mem0:[0-9a-f]{8}\]$")
+        self.assertIn("src billing invoice py stores money as integer cents [mem0:aaaaaaaa]", ctx)
+
+    def test_lean_sends_one_search_with_the_file_query(self):
+        self.read(self.file)
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 1)
+        self.assertEqual(searches[0]["query"], f"{REL} invoice.py")
+        self.assertEqual(searches[0]["top_k"], 10)
+
+    def test_thorough_sends_three_searches(self):
+        self.read(self.file, env=self.env(MEM0_SEARCH_PLAN="thorough"))
+        kinds = sorted((s["filters"]["AND"][-1].get("metadata", {}).get("type", "broad"),
+                        s["top_k"]) for s in self.fake.searches())
+        self.assertEqual(kinds, [("broad", 10), ("convention", 5), ("decision", 3)])
+
+    def test_gated_files_make_no_request(self):
+        small = self.write("src/small.py", 100)
+        png = self.write("assets/logo.png", 5000)
+        vendored = self.write("node_modules/lib/index.js", 5000)
+        directory = os.path.join(self.project, "src")
+        fifo = os.path.join(self.project, "pipe.py")
+        os.mkfifo(fifo)
+        dangling = os.path.join(self.project, "gone.py")
+        os.symlink(os.path.join(self.project, "missing.py"), dangling)
+        for path in [small, png, vendored, directory, fifo, dangling]:
+            with self.subTest(path=path):
+                result = self.read(path)
+                self.assertEqual(result.stdout, b"")
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_once_per_file_version_per_session(self):
+        self.assertIsNotNone(self.read(self.file).context())
+        self.assertEqual(self.read(self.file).stdout, b"")
+        self.assertEqual(self.read(self.file, offset=10, limit=20).stdout, b"")
+        self.assertEqual(len(self.fake.searches()), 1)
+        os.utime(self.file, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+        self.read(self.file)
+        self.assertEqual(len(self.fake.searches()), 2)
+        self.read(self.file, session="sess-2")
+        self.assertEqual(len(self.fake.searches()), 3)
+
+    def test_relative_path_is_resolved_against_cwd(self):
+        self.read(REL)
+        self.assertEqual(self.fake.searches()[0]["query"], f"{REL} invoice.py")
+
+    def test_never_emits_a_permission_decision(self):
+        result = self.read(self.file)
+        self.assertNotIn(b"permissionDecision", result.stdout)
+        self.assertNotIn(b"permissionDecision", self.read("/etc/passwd", session="s9").stdout)
+
+    def test_rate_limit_is_reported(self):
+        self.fake.control(status=429)
+        ctx = self.read(self.file).context()
+        self.assertEqual(ctx, "mem0: recall skipped — rate limited")
+
+
+if __name__ == "__main__":
+    unittest.main()

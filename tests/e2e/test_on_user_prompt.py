@@ -1,0 +1,187 @@
+"""End-to-end: the built on_user_prompt against the fake Mem0 server (SPEC §7)."""
+
+import json
+import os
+import unittest
+
+from hooklib import HookTest, memory, PROJECT, USER
+
+WEBHOOK = "11111111-aaaa-4aaa-8aaa-000000000001"
+DECISION = "22222222-bbbb-4bbb-8bbb-000000000002"
+ANTI = "33333333-cccc-4ccc-8ccc-000000000003"
+OTHER_USER = "44444444-dddd-4ddd-8ddd-000000000004"
+OTHER_PROJECT = "55555555-eeee-4eee-8eee-000000000005"
+STATE = "66666666-ffff-4fff-8fff-000000000006"
+CONVENTION = "77777777-aaaa-4aaa-8aaa-000000000007"
+
+PROMPT = "Why does the stripe webhook handler retry invoices twice?"
+
+
+class OnUserPrompt(HookTest):
+    seed = [
+        memory(WEBHOOK, "Stripe webhook handler retries invoices with exponential backoff",
+               "convention"),
+        memory(DECISION, "Decided stripe webhook handler retry stops early", "decision"),
+        memory(ANTI, "KeyError customer in stripe webhook handler when invoice lacks customer",
+               "anti_pattern"),
+        memory(OTHER_USER, "Stripe webhook handler secret notes of another user", "decision",
+               user="someone-else"),
+        memory(OTHER_PROJECT, "Stripe webhook handler retries in another project", "decision",
+               app="other-project"),
+        memory(STATE, "Session state current task: invoice PDF rendering, next step fonts",
+               "session_state"),
+        memory(CONVENTION, "src/billing/invoice.py keeps money as integer cents", "convention"),
+    ]
+
+    def prompt(self, text, session="sess-1", env=None):
+        payload = {"session_id": session, "cwd": self.project,
+                   "hook_event_name": "UserPromptSubmit", "prompt": text}
+        return self.run_hook("on_user_prompt", payload, env=env)
+
+    def test_relevant_memory_is_injected_in_the_documented_format(self):
+        ctx = self.prompt(PROMPT).context()
+        lines = ctx.split("\n")
+        self.assertEqual(lines[0], "### Relevant memories (auto-retrieved for this request)")
+        self.assertEqual(lines[1], "")
+        self.assertIn("- [convention] Stripe webhook handler retries invoices with exponential "
+                      "backoff [mem0:11111111]", lines)
+        self.assertIn("- [decision] Decided stripe webhook handler retry stops early "
+                      "[mem0:22222222]", lines)
+        self.assertNotIn("\\n", ctx)
+
+    def test_lean_plan_sends_exactly_one_rerank_search_with_anchored_filters(self):
+        self.prompt(PROMPT)
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 1)
+        body = searches[0]
+        self.assertEqual(body["query"], PROMPT)
+        self.assertEqual(body["top_k"], 10)
+        self.assertIs(body["rerank"], True)
+        self.assertEqual(body["filters"], {"AND": [{"user_id": USER}, {"app_id": PROJECT}]})
+        headers = self.fake.requests()[0]["headers"]
+        self.assertEqual(headers["authorization"], "Token " + self.fake.api_key)
+
+    def test_thorough_plan_sends_its_searches_in_parallel(self):
+        prompt = ("Traceback in src/billing/invoice.py:\nKeyError: 'customer' "
+                  "when the stripe webhook handler retries")
+        self.prompt(prompt, env=self.env(MEM0_SEARCH_PLAN="thorough"))
+        searches = self.fake.searches()
+        kinds = sorted((s["filters"]["AND"][-1].get("metadata", {}).get("type", "broad"),
+                        s["top_k"]) for s in searches)
+        self.assertEqual(kinds, [("anti_pattern", 3), ("broad", 10), ("convention", 3),
+                                 ("decision", 5)])
+        convention = [s for s in searches if s["top_k"] == 3 and
+                      s["filters"]["AND"][-1] == {"metadata": {"type": "convention"}}][0]
+        self.assertEqual(convention["query"], "src/billing/invoice.py")
+        # Parallel: all four requests were received before the first latency elapsed.
+        self.fake.reset()
+        self.fake.control(latency_ms=400)
+        result = self.prompt(prompt, session="sess-parallel",
+                             env=self.env(MEM0_SEARCH_PLAN="thorough"))
+        self.assertEqual(len(self.fake.searches()), 4)
+        self.assertLess(result.elapsed, 4 * 0.4)
+
+    def test_other_users_and_projects_never_appear(self):
+        ctx = self.prompt(PROMPT).context()
+        self.assertNotIn("mem0:44444444", ctx)
+        self.assertNotIn("mem0:55555555", ctx)
+        self.assertNotIn("another", ctx)
+
+    def test_rerank_absent_when_off(self):
+        self.prompt(PROMPT, env=self.env(MEM0_RERANK="off"))
+        self.assertNotIn("rerank", self.fake.searches()[0])
+
+    def test_gates_make_no_request(self):
+        cases = {
+            "short prompt": (self.env(), "fix the bug now"),
+            "slash command": (self.env(), "/mem0:remember the stripe webhook retries"),
+            "no key": (self.env(MEM0_API_KEY=None), PROMPT),
+            "auto_search env": (self.env(MEM0_AUTO_SEARCH="false"), PROMPT),
+        }
+        for name, (env, text) in cases.items():
+            with self.subTest(name):
+                result = self.prompt(text, env=env, session="gate-" + name.replace(" ", "-"))
+                self.assertEqual(self.fake.requests(), [])
+                if name != "auto_search env":
+                    self.assertEqual(result.stdout, b"")
+
+    def test_auto_search_false_in_settings_makes_no_request(self):
+        os.makedirs(os.path.join(self.home, ".mem0"))
+        with open(os.path.join(self.home, ".mem0", "settings.json"), "w") as f:
+            json.dump({"auto_search": False}, f)
+        result = self.prompt(PROMPT)
+        self.assertEqual(self.fake.requests(), [])
+        self.assertNotIn("[mem0:", result.context() or "")
+
+    def test_second_prompt_of_a_session_repeats_neither_memory_nor_rubric(self):
+        first = self.prompt(PROMPT).context()
+        self.assertIn("[mem0:11111111]", first)
+        self.assertIn("Mem0 searches apply when", first)
+        second = self.prompt(PROMPT).context() or ""
+        self.assertNotIn("[mem0:11111111]", second)
+        self.assertNotIn("[mem0:22222222]", second)
+        self.assertNotIn("Mem0 searches apply when", second)
+        other_session = self.prompt(PROMPT, session="sess-2").context()
+        self.assertIn("[mem0:11111111]", other_session)
+
+    def test_rate_limit_is_reported_and_logged(self):
+        self.fake.control(status=429, retry_after="17")
+        result = self.prompt(PROMPT, env=self.env(MEM0_DEBUG="1"))
+        self.assertIn("mem0: recall skipped — rate limited (retry after 17 s)", result.context())
+        self.assertIn(b"rate_limited", result.stderr)
+        with open(os.path.join(self.home, ".mem0", "hooks.log")) as f:
+            self.assertIn("rate_limited", f.read())
+
+    def test_rejected_key_is_reported(self):
+        result = self.prompt(PROMPT, env=self.env(MEM0_API_KEY="m0-wrong-key-0000000000"))
+        self.assertIn("mem0: recall skipped — API key rejected", result.context())
+
+    def test_silent_server_ends_within_budget(self):
+        self.fake.control(mode="silent")
+        result = self.prompt(PROMPT, env=self.env(MEM0_TIMEOUT_MS="1000"))
+        self.assertLess(result.elapsed, 1.0 + 0.1)
+        self.assertIn("recall incomplete — 1 of 1 searches failed (timeout)", result.context())
+
+    def test_resume_intent_runs_the_resume_plan(self):
+        ctx = self.prompt("where did we leave off with the invoice work yesterday?").context()
+        searches = self.fake.searches()
+        self.assertEqual(sorted((s["query"], s["top_k"]) for s in searches),
+                         [("recent decisions and learnings", 3), ("session state current task", 3)])
+        self.assertTrue(ctx.startswith("### Session context recovered from mem0\n\n"))
+        self.assertIn("[mem0:66666666]", ctx)
+        self.assertIn("These memories provide context for resuming work.", ctx)
+
+    def test_query_is_redacted(self):
+        secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"
+        self.prompt(f"the stripe webhook fails when I use key {secret} in prod")
+        query = self.fake.searches()[0]["query"]
+        self.assertNotIn(secret, query)
+        self.assertIn("[REDACTED]", query)
+
+    def test_detections_are_reported(self):
+        ctx = self.prompt("Please remember this: src/billing/invoice.py must use integer cents"
+                          ).context()
+        self.assertIn("Remember intent detected.", ctx)
+        self.assertIn("File paths detected: src/billing/invoice.py", ctx)
+
+    def test_daily_search_limit_stops_searches(self):
+        env = self.env(MEM0_DAILY_SEARCH_LIMIT="1")
+        self.prompt(PROMPT, env=env)
+        self.assertEqual(len(self.fake.searches()), 1)
+        limited = self.prompt("What did we decide about stripe webhook retries?", env=env).context()
+        self.assertEqual(len(self.fake.searches()), 1)
+        self.assertIn("mem0: daily search limit (1) reached — recall paused until tomorrow (UTC)",
+                      limited)
+        again = self.prompt("And the invoice rendering with stripe webhook?", env=env).context()
+        self.assertNotIn("daily search limit", again or "")
+
+    def test_bad_input_exits_zero_without_output(self):
+        for raw in [b"", b"not json", b"[1,2]", b'{"prompt": 42}']:
+            with self.subTest(raw=raw):
+                result = self.run_hook("on_user_prompt", raw)
+                self.assertEqual(result.stdout, b"")
+        self.assertEqual(self.fake.requests(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

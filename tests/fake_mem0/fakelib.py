@@ -1,0 +1,143 @@
+"""Start and drive tests/fake_mem0/fake_mem0.py from Python tests.
+
+    with FakeMem0(seed=[{"memory": "...", "user_id": "u", "app_id": "a"}]) as mem0:
+        env = {"MEM0_BASE_URL": mem0.url, "MEM0_API_KEY": mem0.api_key}
+        ...
+        assert mem0.searches()[0]["filters"] == ...
+"""
+
+import http.client
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlsplit
+
+SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_mem0.py")
+SAMPLE_SEED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_memories.json")
+SEARCH_PATH = "/v3/memories/search/"
+
+
+class FakeMem0:
+    """Context manager running the fake Mem0 server on a free loopback port.
+
+    seed: path of a JSON seed file, a list of memory dicts, or None (empty).
+    """
+
+    def __init__(self, seed=None, api_key="m0-test-key", latency_ms=0,
+                 log_file=None, host="127.0.0.1", startup_timeout=10.0):
+        self.host = host
+        self.api_key = api_key
+        self.port = None
+        self.url = None
+        self.returncode = None
+        self._seed = seed
+        self._latency_ms = latency_ms
+        self._log_file = log_file
+        self._startup_timeout = startup_timeout
+        self._proc = None
+        self._tmp_seed = None
+
+    # -- lifecycle -------------------------------------------------------------
+    def start(self):
+        cmd = [sys.executable, SERVER, "--host", self.host, "--port", "0",
+               "--api-key", self.api_key]
+        seed = self._seed
+        if isinstance(seed, (list, tuple)):
+            fd, self._tmp_seed = tempfile.mkstemp(prefix="fake_mem0_seed_", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(list(seed), fh)
+            seed = self._tmp_seed
+        if seed is not None:
+            cmd += ["--seed", os.fspath(seed)]
+        if self._log_file:
+            cmd += ["--log", os.fspath(self._log_file)]
+        if self._latency_ms:
+            cmd += ["--latency-ms", str(self._latency_ms)]
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + self._startup_timeout
+        line = b""
+        while not line.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            ready, _, _ = select.select([self._proc.stdout], [], [], max(remaining, 0))
+            if not ready:
+                self.stop()
+                raise RuntimeError("fake Mem0 server did not report its port in time")
+            byte = os.read(self._proc.stdout.fileno(), 1)
+            if not byte:
+                self.stop()
+                raise RuntimeError(f"fake Mem0 server exited during start-up "
+                                   f"(status {self.returncode})")
+            line += byte
+        text = line.decode().strip()
+        if not text.startswith("PORT "):
+            self.stop()
+            raise RuntimeError(f"unexpected start-up line from fake Mem0: {text!r}")
+        self.port = int(text.split()[1])
+        self.url = f"http://{self.host}:{self.port}"
+        return self
+
+    def stop(self):
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            self.returncode = proc.returncode
+            proc.stdout.close()
+        if self._tmp_seed:
+            try:
+                os.unlink(self._tmp_seed)
+            except OSError:
+                pass
+            self._tmp_seed = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # -- control API -------------------------------------------------------------
+    def _call(self, method, path, obj=None):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        try:
+            body = None if obj is None else json.dumps(obj)
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            data = json.loads(resp.read() or b"null")
+            if resp.status != 200:
+                raise RuntimeError(f"{method} {path} -> {resp.status}: {data}")
+            return data
+        finally:
+            conn.close()
+
+    def requests(self):
+        """All logged API requests (dicts: ts, method, path, headers, body, status)."""
+        return self._call("GET", "/_requests")
+
+    def searches(self):
+        """Parsed bodies of the logged search requests, oldest first."""
+        return [r["body"] for r in self.requests()
+                if r["method"] == "POST" and urlsplit(r["path"]).path == SEARCH_PATH]
+
+    def reset(self):
+        """Clear the request log."""
+        self._call("POST", "/_reset", {})
+
+    def control(self, **knobs):
+        """Replace the fault knobs; control() restores normal behaviour."""
+        return self._call("POST", "/_control", knobs)
+
+    def seed(self, memories):
+        """Replace the stored memories with a list of memory dicts."""
+        return self._call("POST", "/_seed", list(memories))
