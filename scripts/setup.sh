@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install what building and testing need. Debian/Ubuntu: apt-get (as root or with sudo);
+# macOS: prints the Homebrew line. Quick when everything is already there.
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
+          clang-format curl ca-certificates git)
+
+case "$(uname -s)" in
+Darwin)
+  echo "macOS: brew install cmake curl rapidjson catch2 clang-format python3"
+  exit 0
+  ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "setup: not a Debian/Ubuntu system; install: cmake, a C++23 compiler, libcurl (dev)," \
+       "RapidJSON, Catch2, python3, clang-format" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
