@@ -140,6 +140,30 @@ std::vector<std::string> detect_paths(std::string_view text, std::size_t max) {
   return found;
 }
 
+std::string error_keywords(std::string_view text) {
+  std::vector<std::string> found;
+  for (std::size_t i = 0; i < text.size() && found.size() < 5;) {
+    if (!is_word(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && (is_word(text[end]) || text[end] == '.'))
+      ++end;
+    std::string_view word = text.substr(i, end - i);
+    while (word.ends_with('.'))
+      word.remove_suffix(1);
+    if (word.ends_with("Error") || word.ends_with("Exception") || word == "panic" ||
+        word == "Traceback")
+      if (std::find(found.begin(), found.end(), word) == found.end()) found.emplace_back(word);
+    i = end;
+  }
+  std::string joined;
+  for (const auto &w : found)
+    joined += (joined.empty() ? "" : " ") + w;
+  return joined;
+}
+
 bool detect_resume(std::string_view text) {
   static const std::vector<std::string> variants = expand_all({
       "where (did )?(we|i) (leave|left) off",

@@ -14,6 +14,10 @@ bool detect_error(std::string_view text);
 // Up to `max` distinct source-file paths (`dir/name.ext` with a known extension), in order.
 std::vector<std::string> detect_paths(std::string_view text, std::size_t max = 5);
 
+// The error names in `text` (`KeyError`, `NullPointerException`, `panic`, `Traceback`), distinct,
+// at most five, joined by spaces; empty when it names none.
+std::string error_keywords(std::string_view text);
+
 // True when the user asks to resume earlier work ("where did we leave off", ...).
 bool detect_resume(std::string_view text);
 

@@ -52,7 +52,7 @@ fs::path resolve(const fs::path &base, std::string_view relative) {
 
 } // namespace
 
-std::optional<std::string> read_small_file(const fs::path& path, std::size_t max_bytes) {
+std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   // Grow as data arrives: small files stay cheap however large the bound.

@@ -30,38 +30,39 @@ struct Curl {
   decltype(&curl_slist_free_all) slist_free_all;
 };
 
-template <class F> bool bind(void* lib, const char* name, F& fn) {
+template <class F> bool bind(void *lib, const char *name, F &fn) {
   fn = reinterpret_cast<F>(dlsym(lib, name));
   return fn != nullptr;
 }
 
 // The loaded and initialised libcurl, or nullptr (with `why`) when it cannot be had.
-const Curl* load_curl(std::string& why) {
+const Curl *load_curl(std::string &why) {
   static std::string error;
-  static const Curl* curl = [&]() -> const Curl* {
-    void* lib = nullptr;
-    for (const char* name : {"libcurl.so.4", "libcurl.4.dylib", "libcurl.so", "libcurl.dylib"})
+  static const Curl *curl = [&]() -> const Curl * {
+    void *lib = nullptr;
+    for (const char *name : {"libcurl.so.4", "libcurl.4.dylib", "libcurl.so", "libcurl.dylib"})
       if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
     if (!lib) {
       error = std::string("cannot load libcurl: ") + dlerror();
       return nullptr;
     }
     static Curl c{};
-    const bool ok =
-        bind(lib, "curl_global_init", c.global_init) && bind(lib, "curl_multi_init", c.multi_init) &&
-        bind(lib, "curl_multi_cleanup", c.multi_cleanup) &&
-        bind(lib, "curl_multi_setopt", c.multi_setopt) &&
-        bind(lib, "curl_multi_add_handle", c.multi_add_handle) &&
-        bind(lib, "curl_multi_remove_handle", c.multi_remove_handle) &&
-        bind(lib, "curl_multi_perform", c.multi_perform) &&
-        bind(lib, "curl_multi_poll", c.multi_poll) &&
-        bind(lib, "curl_multi_info_read", c.multi_info_read) &&
-        bind(lib, "curl_easy_init", c.easy_init) && bind(lib, "curl_easy_setopt", c.easy_setopt) &&
-        bind(lib, "curl_easy_getinfo", c.easy_getinfo) &&
-        bind(lib, "curl_easy_cleanup", c.easy_cleanup) &&
-        bind(lib, "curl_easy_strerror", c.easy_strerror) &&
-        bind(lib, "curl_slist_append", c.slist_append) &&
-        bind(lib, "curl_slist_free_all", c.slist_free_all);
+    const bool ok = bind(lib, "curl_global_init", c.global_init) &&
+                    bind(lib, "curl_multi_init", c.multi_init) &&
+                    bind(lib, "curl_multi_cleanup", c.multi_cleanup) &&
+                    bind(lib, "curl_multi_setopt", c.multi_setopt) &&
+                    bind(lib, "curl_multi_add_handle", c.multi_add_handle) &&
+                    bind(lib, "curl_multi_remove_handle", c.multi_remove_handle) &&
+                    bind(lib, "curl_multi_perform", c.multi_perform) &&
+                    bind(lib, "curl_multi_poll", c.multi_poll) &&
+                    bind(lib, "curl_multi_info_read", c.multi_info_read) &&
+                    bind(lib, "curl_easy_init", c.easy_init) &&
+                    bind(lib, "curl_easy_setopt", c.easy_setopt) &&
+                    bind(lib, "curl_easy_getinfo", c.easy_getinfo) &&
+                    bind(lib, "curl_easy_cleanup", c.easy_cleanup) &&
+                    bind(lib, "curl_easy_strerror", c.easy_strerror) &&
+                    bind(lib, "curl_slist_append", c.slist_append) &&
+                    bind(lib, "curl_slist_free_all", c.slist_free_all);
     if (!ok) {
       error = "libcurl is too old (curl_multi_poll needs 7.66)";
       return nullptr;
@@ -80,13 +81,13 @@ struct Transfer {
   std::string body;
   std::optional<std::chrono::seconds> retry_after;
   bool too_large = false;
-  curl_slist* headers = nullptr;
-  CURL* easy = nullptr;
+  curl_slist *headers = nullptr;
+  CURL *easy = nullptr;
   std::optional<Result<HttpResponse>> result;
 };
 
-std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
-  auto* t = static_cast<Transfer*>(user);
+std::size_t on_body(char *data, std::size_t size, std::size_t count, void *user) {
+  auto *t = static_cast<Transfer *>(user);
   const std::size_t n = size * count;
   if (t->body.size() + n > k_max_response_bytes) {
     t->too_large = true;
@@ -96,8 +97,8 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   return n;
 }
 
-std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
-  auto* t = static_cast<Transfer*>(user);
+std::size_t on_header(char *data, std::size_t size, std::size_t count, void *user) {
+  auto *t = static_cast<Transfer *>(user);
   const std::string_view line(data, size * count);
   constexpr std::string_view name = "retry-after:";
   if (line.size() > name.size()) {
@@ -115,17 +116,18 @@ long remaining_ms(Deadline deadline) {
   return std::max<long>(0, static_cast<long>(left.count()));
 }
 
-Error transport_error(const Curl& curl, CURLcode code, const Transfer& t) {
+Error transport_error(const Curl &curl, CURLcode code, const Transfer &t) {
   if (t.too_large) return make_error(ErrorKind::bad_response, "response larger than 4 MiB");
   if (code == CURLE_OPERATION_TIMEDOUT) return make_error(ErrorKind::timeout, "deadline reached");
   return make_error(ErrorKind::transport, curl.easy_strerror(code));
 }
 
 // Configure one easy handle for `r`; the handle reports into `t`.
-void configure(const Curl& curl, const HttpRequest& r, Transfer& t, long budget_ms,
-               const std::optional<std::string>& ca_bundle) {
-  CURL* e = t.easy;
-  for (const auto& h : r.headers) t.headers = curl.slist_append(t.headers, h.c_str());
+void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_ms,
+               const std::optional<std::string> &ca_bundle) {
+  CURL *e = t.easy;
+  for (const auto &h : r.headers)
+    t.headers = curl.slist_append(t.headers, h.c_str());
   curl.easy_setopt(e, CURLOPT_URL, r.url.c_str());
   curl.easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
   if (r.method == "POST") {
@@ -157,7 +159,8 @@ void configure(const Curl& curl, const HttpRequest& r, Transfer& t, long budget_
 } // namespace
 
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value) {
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+    value.remove_prefix(1);
   while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
     value.remove_suffix(1);
   if (value.empty() || value.size() > 9) return std::nullopt;
@@ -172,27 +175,28 @@ std::optional<std::chrono::seconds> parse_retry_after(std::string_view value) {
 CurlHttpClient::CurlHttpClient(std::optional<std::string> ca_bundle)
     : m_ca_bundle(std::move(ca_bundle)) {}
 
-std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequest>& requests,
+std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequest> &requests,
                                                       Deadline deadline) {
   std::vector<Result<HttpResponse>> results;
   if (requests.empty()) return results;
   std::string why;
-  const Curl* curl = load_curl(why);
+  const Curl *curl = load_curl(why);
   if (!curl) {
     results.assign(requests.size(), unexpected(make_error(ErrorKind::transport, why)));
     return results;
   }
   const auto started = SteadyClock::now();
-  CURLM* multi = curl->multi_init();
+  CURLM *multi = curl->multi_init();
   if (!multi) {
-    results.assign(requests.size(), unexpected(make_error(ErrorKind::transport, "curl_multi_init failed")));
+    results.assign(requests.size(),
+                   unexpected(make_error(ErrorKind::transport, "curl_multi_init failed")));
     return results;
   }
   curl->multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
   std::vector<Transfer> transfers(requests.size());
   const long budget = std::max<long>(1, remaining_ms(deadline));
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    Transfer& t = transfers[i];
+    Transfer &t = transfers[i];
     t.easy = curl->easy_init();
     if (!t.easy) {
       t.result = unexpected(make_error(ErrorKind::transport, "curl_easy_init failed"));
@@ -206,9 +210,9 @@ std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequ
   for (int running = 1;;) {
     if (curl->multi_perform(multi, &running) != CURLM_OK) break;
     int queued = 0;
-    while (CURLMsg* msg = curl->multi_info_read(multi, &queued)) {
+    while (CURLMsg *msg = curl->multi_info_read(multi, &queued)) {
       if (msg->msg != CURLMSG_DONE) continue;
-      Transfer* t = nullptr;
+      Transfer *t = nullptr;
       curl->easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
       if (msg->data.result != CURLE_OK) {
         t->result = unexpected(transport_error(*curl, msg->data.result, *t));
@@ -227,7 +231,7 @@ std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequ
     curl->multi_poll(multi, nullptr, 0, static_cast<int>(std::min<long>(left, 1000)), nullptr);
   }
 
-  for (auto& t : transfers) {
+  for (auto &t : transfers) {
     if (!t.result) t.result = unexpected(make_error(ErrorKind::timeout, "deadline reached"));
     if (t.easy) {
       curl->multi_remove_handle(multi, t.easy);

@@ -133,6 +133,10 @@ HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
   return {"GET", api.base_url + "/v1/memories/" + std::string(id) + "/", api_headers(api), {}};
 }
 
+HttpRequest ping_request(const ApiTarget &api) {
+  return {"GET", api.base_url + "/v1/ping/", api_headers(api), {}};
+}
+
 Error classify_status(const HttpResponse &response) {
   const long s = response.status;
   ErrorKind kind = ErrorKind::bad_response; // 1xx/3xx: redirects are never followed

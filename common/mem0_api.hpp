@@ -55,6 +55,9 @@ HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const I
 // GET {base}/v1/memories/{id}/
 HttpRequest get_memory_request(const ApiTarget &api, std::string_view id);
 
+// GET {base}/v1/ping/: checks the key.
+HttpRequest ping_request(const ApiTarget &api);
+
 // Classify a non-2xx response into an Error (status, Retry-After and the server's message).
 Error classify_status(const HttpResponse &response);
 

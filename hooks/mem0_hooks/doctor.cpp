@@ -1,0 +1,98 @@
+#include "common/format.hpp"
+#include "common/git.hpp"
+#include "common/search.hpp"
+#include "hooks/mem0_hooks/mem0_hooks.hpp"
+
+namespace mem0::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// True when `path` names both hook executables (settings written by `install`, or by hand).
+bool wires_both_hooks(const fs::path &path) {
+  const auto text = read_small_file(path);
+  return text && text->find("on_user_prompt") != std::string::npos &&
+         text->find("on_file_read") != std::string::npos;
+}
+
+std::string status_line(const Result<HttpResponse> &r) {
+  if (!r) return std::string(to_string(r.error().kind)) + ": " + r.error().message;
+  return "HTTP " + std::to_string(r->status) + " in " + std::to_string(r->latency.count()) + " ms";
+}
+
+} // namespace
+
+int doctor(const Args &, const CliContext &ctx) {
+  const Config &c = ctx.config;
+  std::vector<std::string> fixes;
+  auto row = [&](std::string_view name, const std::string &value) {
+    ctx.out << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << value << "\n";
+  };
+
+  row("api key", c.api_key ? mask_key(*c.api_key) + " (" + c.api_key_source + ")" : "missing");
+  if (!c.api_key) fixes.emplace_back("set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)");
+  row("user id", c.user_id + " (" + c.user_id_source + ")");
+  const ProjectId project = resolve_project_id(c, ctx.env, ctx.cwd, ctx.log);
+  row("project id", project.id + " (" + project.source + ")");
+  const auto repo = find_repo(ctx.cwd);
+  row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
+  row("base url", c.base_url + " (" + c.base_url_source + ")");
+  row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
+  if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
+    fixes.push_back("fix " + (c.mem0_dir / "settings.json").string() + " (defaults are in use)");
+  const long today = StateStore(c.state_dir).searches_on(utc_day(ctx.now()));
+  row("state dir", c.state_dir.string() + " (" + std::to_string(today) +
+                       " automatic searches today" +
+                       (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
+  row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
+                  (c.rerank ? "on" : "off") + ", threshold " +
+                  std::to_string(c.threshold).substr(0, 4) + ", auto search " +
+                  (c.auto_search ? "on" : "off"));
+
+  std::string wired;
+  for (const auto &path : settings_candidates(c, ctx.cwd))
+    if (wires_both_hooks(path)) wired = path.string();
+  if (wired.empty() && ctx.env.get("CLAUDE_PLUGIN_ROOT"))
+    wired = "plugin " + *ctx.env.get("CLAUDE_PLUGIN_ROOT");
+  row("hooks", wired.empty() ? "not wired" : "wired in " + wired);
+  if (wired.empty())
+    fixes.emplace_back(
+        "run `mem0-hooks install` (or start Claude Code with --plugin-dir <checkout>)");
+
+  if (c.api_key) {
+    if (const auto refused = refuse_base_url(c.base_url)) {
+      row("ping", *refused);
+      fixes.emplace_back("use an https:// MEM0_BASE_URL");
+    } else {
+      const ApiTarget api = api_target(c);
+      const Identity identity{c.user_id, project.id, ""};
+      auto responses =
+          ctx.http.run({ping_request(api),
+                        search_request(api, {"mem0 doctor check", std::nullopt, 1}, identity)},
+                       ctx.deadline);
+      row("ping", status_line(responses[0]));
+      const auto parsed = responses[1]
+                              ? parse_search_response(*responses[1])
+                              : Result<std::vector<Memory>>(unexpected(responses[1].error()));
+      row("search",
+          parsed ? status_line(responses[1]) + ", " + std::to_string(parsed->size()) + " results"
+                 : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
+      const Error *failure = !parsed ? &parsed.error() : nullptr;
+      if (failure && failure->kind == ErrorKind::unauthorized)
+        fixes.emplace_back(
+            "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY");
+      else if (failure &&
+               (failure->kind == ErrorKind::transport || failure->kind == ErrorKind::timeout))
+        fixes.push_back("cannot reach " + c.base_url +
+                        ": check MEM0_BASE_URL, the network or the proxy");
+      else if (failure)
+        fixes.push_back("the search failed (" + std::string(to_string(failure->kind)) + ")");
+    }
+  }
+
+  for (const auto &fix : fixes)
+    ctx.out << "fix: " << fix << "\n";
+  ctx.out << (fixes.empty() ? "all checks passed\n" : "");
+  return fixes.empty() ? k_ok : k_failure;
+}
+
+} // namespace mem0::cli

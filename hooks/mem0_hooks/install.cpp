@@ -1,0 +1,199 @@
+#include "common/atomic_file.hpp"
+#include "common/git.hpp"
+#include "hooks/mem0_hooks/mem0_hooks.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace mem0::cli {
+namespace fs = std::filesystem;
+namespace {
+
+using rapidjson::Document;
+using rapidjson::Value;
+
+constexpr std::string_view k_prompt_hook = "on_user_prompt";
+constexpr std::string_view k_read_hook = "on_file_read";
+
+bool trim_empty(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+// The executable a hook command runs: its first word, unquoted.
+std::string command_program(std::string_view command) {
+  if (!command.empty() && (command.front() == '"' || command.front() == '\'')) {
+    const auto close = command.find(command.front(), 1);
+    return std::string(command.substr(1, close == std::string_view::npos ? close : close - 1));
+  }
+  return std::string(command.substr(0, command.find(' ')));
+}
+
+// True for a hook entry that runs one of this project's hooks, wherever it is installed.
+bool is_ours(const Value &hook) {
+  if (!hook.IsObject()) return false;
+  const auto it = hook.FindMember("command");
+  if (it == hook.MemberEnd() || !it->value.IsString()) return false;
+  const std::string name = fs::path(command_program(it->value.GetString())).filename().string();
+  return name == k_prompt_hook || name == k_read_hook;
+}
+
+// Remove our entries from every matcher group of every event, dropping groups and events that
+// become empty. Entries of other tools stay exactly as they were.
+void remove_ours(Value &hooks) {
+  for (auto event = hooks.MemberBegin(); event != hooks.MemberEnd();) {
+    if (event->value.IsArray()) {
+      Value &groups = event->value;
+      for (auto group = groups.Begin(); group != groups.End();) {
+        const auto list = group->IsObject() ? group->FindMember("hooks") : Value::MemberIterator();
+        if (group->IsObject() && list != group->MemberEnd() && list->value.IsArray()) {
+          const auto before = list->value.Size();
+          for (auto h = list->value.Begin(); h != list->value.End();)
+            h = is_ours(*h) ? list->value.Erase(h) : h + 1;
+          if (list->value.Empty() && before > 0) {
+            group = groups.Erase(group);
+            continue;
+          }
+        }
+        ++group;
+      }
+      if (groups.Empty()) {
+        event = hooks.EraseMember(event);
+        continue;
+      }
+    }
+    ++event;
+  }
+}
+
+Value hook_group(const char *matcher, const std::string &command, int timeout,
+                 Document::AllocatorType &a) {
+  Value hook(rapidjson::kObjectType);
+  hook.AddMember("type", "command", a);
+  hook.AddMember("command", Value(command.c_str(), a), a);
+  hook.AddMember("timeout", timeout, a);
+  Value list(rapidjson::kArrayType);
+  list.PushBack(hook, a);
+  Value group(rapidjson::kObjectType);
+  if (matcher) group.AddMember("matcher", Value(matcher, a), a);
+  group.AddMember("hooks", list, a);
+  return group;
+}
+
+void append_group(Value &hooks, const char *event, Value group, Document::AllocatorType &a) {
+  auto it = hooks.FindMember(event);
+  if (it == hooks.MemberEnd()) {
+    hooks.AddMember(Value(event, a), Value(rapidjson::kArrayType), a);
+    it = hooks.FindMember(event);
+  }
+  it->value.PushBack(group, a);
+}
+
+// A command line for `path`: quoted when it holds characters a shell would split or expand.
+std::string shell_word(const fs::path &path) {
+  const std::string s = path.string();
+  if (s.find_first_of(" \t'\"$`\\;&|<>()*?[]#~") == std::string::npos) return s;
+  std::string quoted = "'";
+  for (char c : s)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+} // namespace
+
+expected<std::string, std::string> merge_settings(std::string_view current,
+                                                  const HookCommands &commands, bool remove) {
+  Document doc;
+  if (trim_empty(current))
+    doc.SetObject();
+  else
+    doc.Parse(current.data(), current.size());
+  if (doc.HasParseError()) return unexpected(std::string("not valid JSON"));
+  if (!doc.IsObject()) return unexpected(std::string("not a JSON object"));
+  auto &a = doc.GetAllocator();
+  auto hooks = doc.FindMember("hooks");
+  if (hooks != doc.MemberEnd() && !hooks->value.IsObject())
+    return unexpected(std::string("\"hooks\" is not an object"));
+  if (hooks != doc.MemberEnd()) remove_ours(hooks->value);
+  if (!remove) {
+    if (hooks == doc.MemberEnd()) {
+      doc.AddMember("hooks", Value(rapidjson::kObjectType), a);
+      hooks = doc.FindMember("hooks");
+    }
+    append_group(hooks->value, "UserPromptSubmit",
+                 hook_group(nullptr, commands.on_user_prompt, 8, a), a);
+    append_group(hooks->value, "PreToolUse", hook_group("Read", commands.on_file_read, 6, a), a);
+  } else if (hooks != doc.MemberEnd() && hooks->value.ObjectEmpty()) {
+    doc.RemoveMember("hooks");
+  }
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+  w.SetIndent(' ', 2);
+  doc.Accept(w);
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::vector<fs::path> settings_candidates(const Config &config, const fs::path &cwd) {
+  return {cwd / ".claude" / "settings.local.json", cwd / ".claude" / "settings.json",
+          config.home / ".claude" / "settings.json"};
+}
+
+int install(const Args &args, const CliContext &ctx, bool uninstall) {
+  const char *verb = uninstall ? "uninstall" : "install";
+  fs::path target = ctx.config.home / ".claude" / "settings.json";
+  if (args.has("--project")) target = ctx.cwd / ".claude" / "settings.json";
+  if (auto path = args.value("--settings")) target = fs::absolute(*path);
+
+  const HookCommands commands{shell_word(ctx.exe_dir / k_prompt_hook),
+                              shell_word(ctx.exe_dir / k_read_hook)};
+  if (!uninstall)
+    for (auto name : {k_prompt_hook, k_read_hook})
+      if (!fs::exists(ctx.exe_dir / name))
+        ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / name).string()
+                << " does not exist (build or install it first)\n";
+
+  std::error_code ec;
+  const bool existed = fs::exists(target, ec);
+  const auto current = existed ? read_small_file(target) : std::optional<std::string>("");
+  if (!current) {
+    ctx.err << "mem0-hooks " << verb << ": cannot read " << target.string() << "\n";
+    return k_failure;
+  }
+  const auto merged = merge_settings(*current, commands, uninstall);
+  if (!merged) {
+    ctx.err << "mem0-hooks " << verb << ": " << target.string() << " is " << merged.error()
+            << "; left untouched\n";
+    return k_failure;
+  }
+  if (args.has("--dry-run")) {
+    ctx.out << *merged;
+    return k_ok;
+  }
+  const bool unchanged = existed ? *merged == *current : uninstall;
+  if (unchanged) {
+    ctx.out << "mem0-hooks " << verb << ": " << target.string() << " already up to date\n";
+    return k_ok;
+  }
+  if (!ensure_private_dir(target.parent_path())) {
+    ctx.err << "mem0-hooks " << verb << ": cannot create " << target.parent_path().string() << "\n";
+    return k_failure;
+  }
+  if (existed) {
+    const fs::path backup = target.string() + ".bak";
+    if (auto saved = write_file_atomic(backup, *current); !saved) {
+      ctx.err << "mem0-hooks " << verb << ": cannot back up: " << saved.error().message << "\n";
+      return k_failure;
+    }
+    ctx.out << "backup: " << backup.string() << "\n";
+  }
+  if (auto written = write_file_atomic(target, *merged); !written) {
+    ctx.err << "mem0-hooks " << verb << ": " << written.error().message << "\n";
+    return k_failure;
+  }
+  ctx.out << (uninstall ? "removed the mem0 hooks from "
+                        : "wired on_user_prompt and on_file_read into ")
+          << target.string() << "\n";
+  return k_ok;
+}
+
+} // namespace mem0::cli
