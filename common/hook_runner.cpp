@@ -36,7 +36,16 @@ std::string daily_limit_line(long limit) {
 AutoSearch run_automatic(const HookContext &ctx, StateStore &store, const Identity &identity,
                          const std::vector<SearchSpec> &plan) {
   AutoSearch result;
-  const std::string today = utc_day(ctx.now());
+  result.planned = plan.size();
+  const auto now = ctx.now();
+  if (const auto pause = store.active_pause(now)) {
+    result.paused = "mem0: recall paused \xE2\x80\x94 " + pause->reason + ", retrying in " +
+                    std::to_string(pause->remaining.count()) + " s";
+    ctx.log.warn(pause->reason + "; no search sent for another " +
+                 std::to_string(pause->remaining.count()) + " s");
+    return result;
+  }
+  const std::string today = utc_day(now);
   if (ctx.config.daily_limit > 0 && store.searches_on(today) >= ctx.config.daily_limit) {
     ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
                  ") reached; no search sent");
@@ -45,10 +54,58 @@ AutoSearch run_automatic(const HookContext &ctx, StateStore &store, const Identi
   }
   result.outcome =
       run_plan(ctx.http, api_target(ctx.config), identity, plan, ctx.deadline, ctx.log);
-  if (result.outcome.sent > 0)
-    if (auto counted = store.add_searches(today, static_cast<long>(result.outcome.sent)); !counted)
+  const PlanOutcome &o = result.outcome;
+  if (o.sent > 0)
+    if (auto counted = store.add_searches(today, static_cast<long>(o.sent)); !counted)
       ctx.log.warn("search count not saved: " + counted.error().message);
+
+  // Feed the shared back-off: a 429 pauses everyone; so do repeated invocations that reached
+  // nothing at all, so that an outage does not cost every prompt the whole budget.
+  std::optional<std::chrono::seconds> retry_after;
+  std::size_t unreachable = 0;
+  for (const auto &e : o.failures) {
+    if (e.kind == ErrorKind::rate_limited)
+      retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)),
+                             e.retry_after.value_or(StateStore::k_default_pause));
+    if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout) ++unreachable;
+  }
+  const auto outcome = retry_after                             ? StateStore::Outcome::rate_limited
+                       : (o.sent > 0 && unreachable == o.sent) ? StateStore::Outcome::unreachable
+                                                               : StateStore::Outcome::answered;
+  if (o.sent > 0)
+    if (auto noted =
+            store.record_outcome(now, outcome, retry_after.value_or(StateStore::k_default_pause));
+        !noted)
+      ctx.log.warn("back-off state not saved: " + noted.error().message);
   return result;
+}
+
+Recall finish_recall(const HookContext &ctx, StateStore &store, std::string_view session,
+                     const AutoSearch &run, const std::vector<Memory> &candidates, std::size_t cap,
+                     const std::function<void(SessionState &)> &also) {
+  Recall recall;
+  bool show_limit = run.limit_reached;
+  auto apply = [&](SessionState &s) {
+    recall.memories = claim_new(s, candidates, cap);
+    show_limit = run.limit_reached && !s.limit_notice_shown;
+    s.limit_notice_shown = s.limit_notice_shown || run.limit_reached;
+    if (also) also(s);
+  };
+  bool saved = false;
+  if (!session.empty()) {
+    auto stored = store.update(session, apply);
+    saved = stored.has_value();
+    if (!saved) ctx.log.warn("session state not saved: " + stored.error().message);
+  }
+  if (!saved) {
+    SessionState scratch;
+    apply(scratch);
+  }
+  if (run.paused) recall.notices.push_back(*run.paused);
+  for (auto &line : recall_problem_lines(run.outcome, run.planned))
+    recall.notices.push_back(std::move(line));
+  if (show_limit) recall.notices.push_back(daily_limit_line(ctx.config.daily_limit));
+  return recall;
 }
 
 int run_hook(std::string_view component, std::string_view event, const HookHandler &handler) {

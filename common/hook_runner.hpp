@@ -42,13 +42,31 @@ std::filesystem::path cwd_of(const HookInput &input, const Environment &env);
 // Outcome of the automatic searches of one hook invocation.
 struct AutoSearch {
   PlanOutcome outcome;
-  bool limit_reached = false; // the daily cap stopped the searches
+  std::size_t planned = 0;           // searches in the plan
+  bool limit_reached = false;        // the daily cap stopped the searches
+  std::optional<std::string> paused; // the shared back-off stopped them: the line to show
 };
 
-// Run `plan` as automatic searches: skipped when the daily cap is reached, otherwise run under
-// the context's deadline and counted for today (UTC).
+// Run `plan` as automatic searches: skipped while the shared back-off pauses recall or when the
+// daily cap is reached; otherwise run under the context's deadline, counted for today (UTC), and
+// fed to the back-off.
 AutoSearch run_automatic(const HookContext &ctx, StateStore &store, const Identity &identity,
                          const std::vector<SearchSpec> &plan);
+
+// What an automatic hook shows: the memories claimed for this session and the lines to add.
+struct Recall {
+  std::vector<Memory> memories;
+  std::vector<std::string> notices;
+};
+
+// Claim up to `cap` of `candidates` under the session lock, so that no memory is injected twice
+// in a session even by concurrent hooks, and apply `also` to the session state in the same
+// update. Collects the notices of `run`: recall problems, the pause, and the daily-limit line
+// once per session. Without a session (or when its state cannot be saved) nothing is
+// deduplicated and `also` sees an empty state.
+Recall finish_recall(const HookContext &ctx, StateStore &store, std::string_view session,
+                     const AutoSearch &run, const std::vector<Memory> &candidates, std::size_t cap,
+                     const std::function<void(SessionState &)> &also = {});
 
 // `mem0: daily search limit (N) reached — recall paused until tomorrow (UTC)`
 std::string daily_limit_line(long limit);

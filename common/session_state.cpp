@@ -155,6 +155,74 @@ Result<void> StateStore::add_searches(std::string_view day, long count) {
   });
 }
 
+namespace {
+
+struct BackoffState {
+  long long until = 0; // unix seconds
+  std::string reason;
+  long failures = 0;
+};
+
+BackoffState parse_backoff(std::string_view json) {
+  BackoffState b;
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return b;
+  if (const auto it = doc.FindMember("until"); it != doc.MemberEnd() && it->value.IsInt64())
+    b.until = it->value.GetInt64();
+  if (const auto it = doc.FindMember("reason"); it != doc.MemberEnd() && it->value.IsString())
+    b.reason = it->value.GetString();
+  if (const auto it = doc.FindMember("failures"); it != doc.MemberEnd() && it->value.IsInt64())
+    b.failures = static_cast<long>(it->value.GetInt64());
+  return b;
+}
+
+long long unix_seconds(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
+} // namespace
+
+std::optional<StateStore::Pause>
+StateStore::active_pause(std::chrono::system_clock::time_point now) const {
+  const auto text = read_small_file(m_dir / "backoff.json", 1 << 16);
+  if (!text) return std::nullopt;
+  const BackoffState b = parse_backoff(*text);
+  const long long left = b.until - unix_seconds(now);
+  if (left <= 0) return std::nullopt;
+  return Pause{std::chrono::seconds(left), b.reason};
+}
+
+Result<void> StateStore::record_outcome(std::chrono::system_clock::time_point now, Outcome outcome,
+                                        std::chrono::seconds retry_after) {
+  if (!ensure_private_dir(m_dir))
+    return unexpected(make_error(ErrorKind::io, "cannot create " + m_dir.string()));
+  return update_file_locked(m_dir / "backoff.json", [&](const std::string &current) {
+    BackoffState b = parse_backoff(current);
+    if (outcome == Outcome::answered) {
+      if (b.failures == 0 && b.until == 0) return std::optional<std::string>(); // nothing to clear
+      b = {};
+    } else if (outcome == Outcome::rate_limited) {
+      b.until = unix_seconds(now) + std::clamp<long long>(retry_after.count(), 1, 3600);
+      b.reason = "rate limited by Mem0";
+    } else if (++b.failures >= k_failures_before_pause) {
+      b.until = unix_seconds(now) + k_default_pause.count();
+      b.reason = "Mem0 unreachable after " + std::to_string(b.failures) + " failed attempts";
+    }
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    w.Key("until");
+    w.Int64(b.until);
+    w.Key("reason");
+    write_string(w, b.reason);
+    w.Key("failures");
+    w.Int64(b.failures);
+    w.EndObject();
+    return std::optional<std::string>(std::string(buffer.GetString(), buffer.GetSize()));
+  });
+}
+
 std::vector<SessionState> StateStore::all_sessions() const {
   std::vector<SessionState> out;
   std::error_code ec;

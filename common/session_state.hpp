@@ -47,6 +47,24 @@ public:
   // Add `count` searches to `day`; keeps the last 31 days.
   Result<void> add_searches(std::string_view day, long count);
 
+  // The shared back-off of automatic searches (SPEC §5): after a 429, or after
+  // `k_failures_before_pause` invocations in a row whose searches all failed to reach the
+  // server, every hook process skips the network until the pause ends.
+  struct Pause {
+    std::chrono::seconds remaining;
+    std::string reason;
+  };
+  std::optional<Pause> active_pause(std::chrono::system_clock::time_point now) const;
+
+  // Record how an invocation's searches went: `rate_limited` pauses for `retry_after`,
+  // `unreachable` counts towards a pause, `answered` clears the count.
+  enum class Outcome { answered, unreachable, rate_limited };
+  Result<void> record_outcome(std::chrono::system_clock::time_point now, Outcome outcome,
+                              std::chrono::seconds retry_after = k_default_pause);
+
+  static constexpr int k_failures_before_pause = 3;
+  static constexpr std::chrono::seconds k_default_pause{30};
+
   // Every stored session's state, for resolving citations across sessions.
   std::vector<SessionState> all_sessions() const;
 

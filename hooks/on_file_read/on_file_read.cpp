@@ -117,36 +117,21 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
 
   // Remember this version only when a search answered, so a failed lookup is tried again.
   const bool answered = run.outcome.failures.size() < run.outcome.sent;
-  std::vector<Memory> shown;
-  bool show_limit = run.limit_reached && !seen.limit_notice_shown;
-  if (session.empty()) {
-    shown.assign(candidates.begin(),
-                 candidates.begin() + std::min(candidates.size(), k_max_memories));
-  } else {
-    auto stored = store.update(session, [&](SessionState &s) {
-      shown = claim_new(s, candidates, k_max_memories);
-      if (answered) s.files[key] = version.version;
-      show_limit = run.limit_reached && !s.limit_notice_shown;
-      s.limit_notice_shown = s.limit_notice_shown || run.limit_reached;
-    });
-    if (!stored) {
-      ctx.log.warn("session state not saved: " + stored.error().message);
-      shown.assign(candidates.begin(),
-                   candidates.begin() + std::min(candidates.size(), k_max_memories));
-    }
-  }
+  const Recall recall =
+      finish_recall(ctx, store, session, run, candidates, k_max_memories, [&](SessionState &s) {
+        if (answered) s.files[key] = version.version;
+      });
 
   std::vector<std::string> head, lines;
-  std::vector<std::string> tail = recall_problem_lines(run.outcome, plan.size());
-  if (show_limit) tail.push_back(daily_limit_line(config.daily_limit));
-  if (!shown.empty()) {
-    head = {"Prior work on `" + rel + "` \xE2\x80\x94 " + std::to_string(shown.size()) +
+  if (!recall.memories.empty()) {
+    head = {"Prior work on `" + rel + "` \xE2\x80\x94 " + std::to_string(recall.memories.size()) +
                 " memories found.",
             "Need details? Use `search_memories` with the memory ID.", ""};
     const auto now = ctx.now();
-    for (const auto &m : shown)
+    for (const auto &m : recall.memories)
       lines.push_back(file_line(m, now));
   }
+  const std::vector<std::string> &tail = recall.notices;
   if (head.empty() && tail.empty()) return {};
   return fit_budget(head, lines, tail);
 }

@@ -92,21 +92,16 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
   StateStore store(config.state_dir);
   const SessionState seen = session.empty() ? SessionState{} : store.load(session);
 
+  AutoSearch run;
   std::vector<Memory> candidates;
-  PlanOutcome outcome;
-  std::size_t searches = 0;
-  bool limit_reached = false;
   if (config.auto_search) {
     const auto plan = build_plan(analysis, config);
     if (!plan.empty()) {
       const Identity identity{
           config.user_id, resolve_project_id(config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
           session};
-      AutoSearch run = run_automatic(ctx, store, identity, plan);
-      limit_reached = run.limit_reached;
-      outcome = std::move(run.outcome);
-      searches = plan.size();
-      candidates = merge_results(outcome.results,
+      run = run_automatic(ctx, store, identity, plan);
+      candidates = merge_results(run.outcome.results,
                                  [&](std::string_view id) { return seen.was_injected(id); });
       if (config.plan == SearchPlan::lean && analysis.error && !analysis.resume)
         put_types_first(candidates, {"anti_pattern", "task_learning"});
@@ -115,41 +110,24 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
     ctx.log.debug("auto_search is off; no search");
   }
 
-  // Claim the memories under the session lock so concurrent hooks never inject one twice.
-  std::vector<Memory> shown;
-  bool show_rubric = !seen.rubric_shown;
-  bool show_limit = limit_reached && !seen.limit_notice_shown;
-  if (session.empty()) {
-    shown.assign(candidates.begin(),
-                 candidates.begin() + std::min(candidates.size(), k_max_memories));
-  } else {
-    auto stored = store.update(session, [&](SessionState &s) {
-      shown = claim_new(s, candidates, k_max_memories);
-      show_rubric = !s.rubric_shown;
-      show_limit = limit_reached && !s.limit_notice_shown;
-      s.rubric_shown = true;
-      s.limit_notice_shown = s.limit_notice_shown || limit_reached;
-      ++s.prompts;
-    });
-    if (!stored) {
-      ctx.log.warn("session state not saved: " + stored.error().message);
-      shown.assign(candidates.begin(),
-                   candidates.begin() + std::min(candidates.size(), k_max_memories));
-    }
-  }
+  bool show_rubric = true;
+  const Recall recall =
+      finish_recall(ctx, store, session, run, candidates, k_max_memories, [&](SessionState &s) {
+        show_rubric = !s.rubric_shown;
+        s.rubric_shown = true;
+        ++s.prompts;
+      });
 
   std::vector<std::string> head, lines, tail;
-  if (!shown.empty()) {
+  if (!recall.memories.empty()) {
     head = {analysis.resume ? "### Session context recovered from mem0"
                             : "### Relevant memories (auto-retrieved for this request)",
             ""};
-    for (const auto &m : shown)
+    for (const auto &m : recall.memories)
       lines.push_back(context_line(m));
     if (analysis.resume) tail.emplace_back("These memories provide context for resuming work.");
   }
-  for (auto &line : recall_problem_lines(outcome, searches))
-    tail.push_back(std::move(line));
-  if (show_limit) tail.push_back(daily_limit_line(config.daily_limit));
+  tail.insert(tail.end(), recall.notices.begin(), recall.notices.end());
   if (analysis.remember) tail.emplace_back(k_remember);
   if (show_rubric) tail.emplace_back(k_rubric);
   if (analysis.error) tail.emplace_back(k_error);

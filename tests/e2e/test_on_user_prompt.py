@@ -2,6 +2,7 @@
 
 import json
 import os
+import socket
 import unittest
 
 from hooklib import HookTest, memory, PROJECT, USER
@@ -131,6 +132,28 @@ class OnUserPrompt(HookTest):
         self.assertIn(b"rate_limited", result.stderr)
         with open(os.path.join(self.home, ".mem0", "hooks.log")) as f:
             self.assertIn("rate_limited", f.read())
+
+    def test_rate_limit_pauses_later_hooks(self):
+        self.fake.control(status=429, retry_after="120")
+        self.prompt(PROMPT)
+        self.fake.control()
+        self.fake.reset()
+        ctx = self.prompt(PROMPT, session="sess-later").context()
+        self.assertEqual(self.fake.requests(), [])
+        self.assertRegex(ctx, r"mem0: recall paused — rate limited by Mem0, retrying in 1[12]\d s")
+
+    def test_three_unreachable_runs_pause_later_hooks(self):
+        closed = socket.socket()
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        closed.close()
+        env = self.env(MEM0_BASE_URL=f"http://127.0.0.1:{port}")
+        for i in range(3):
+            ctx = self.prompt(PROMPT, session=f"down-{i}", env=env).context()
+            self.assertIn("searches failed (transport)", ctx)
+        ctx = self.prompt(PROMPT, session="down-3").context()  # the server is back, but paused
+        self.assertEqual(self.fake.requests(), [])
+        self.assertIn("mem0: recall paused — Mem0 unreachable after 3 failed attempts", ctx)
 
     def test_rejected_key_is_reported(self):
         result = self.prompt(PROMPT, env=self.env(MEM0_API_KEY="m0-wrong-key-0000000000"))
