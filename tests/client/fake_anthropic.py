@@ -1,0 +1,257 @@
+"""A loopback stand-in for the Anthropic Messages API, enough to drive a real Claude Code.
+
+    with FakeAnthropic(read_path="/abs/src/billing/invoice.py") as api:
+        env["ANTHROPIC_BASE_URL"] = api.url
+        ... run claude -p ...
+        bodies = [r["body"] for r in api.messages()]
+
+Conversation logic for POST /v1/messages (streaming SSE or plain JSON, as the request asks):
+- the last user message carries a tool_result  -> plain text, stop_reason "end_turn";
+- the request offers a tool named "Read"       -> one tool_use block calling Read on read_path,
+                                                  stop_reason "tool_use";
+- anything else (title / summary / side requests without tools) -> short plain text.
+Every request (any method, any path) is recorded with its headers and parsed JSON body.
+Other paths get a harmless answer: count_tokens -> a token count, everything else -> 404 JSON.
+
+Python standard library only. Runs in-process on a daemon thread (ThreadingHTTPServer).
+"""
+
+import itertools
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+MODEL_FALLBACK = "claude-sonnet-4-5"
+FINAL_TEXT = "Done: invoice.py computes invoice totals in integer cents."
+SIDE_TEXT = "Invoice review"
+
+
+def _text_of(content):
+    """All text inside a message's content (string or list of blocks), tool results included."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if not isinstance(block, dict):
+            continue
+        if isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        inner = block.get("content")
+        if inner is not None and inner is not content:
+            parts.append(_text_of(inner))
+    return "\n".join(parts)
+
+
+def last_user_message(body):
+    for msg in reversed(body.get("messages") or []):
+        if isinstance(msg, dict) and msg.get("role") == "user":
+            return msg
+    return None
+
+
+def has_tool_result(msg):
+    content = (msg or {}).get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+
+
+def offers_read(body):
+    return any(isinstance(t, dict) and t.get("name") == "Read" for t in body.get("tools") or [])
+
+
+class FakeAnthropic:
+    def __init__(self, read_path, host="127.0.0.1"):
+        self.read_path = read_path
+        self.host = host
+        self._log = []
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._server = None
+        self._thread = None
+        self.port = None
+        self.url = None
+
+    # -- lifecycle ---------------------------------------------------------------
+    def start(self):
+        fake = self
+
+        class Handler(_Handler):
+            owner = fake
+
+        self._server = ThreadingHTTPServer((self.host, 0), Handler)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        self.url = f"http://{self.host}:{self.port}"
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="fake-anthropic", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # -- recorded traffic ----------------------------------------------------------
+    def _record(self, entry):
+        with self._lock:
+            self._log.append(entry)
+
+    def requests(self):
+        """Every request seen, oldest first: dicts with method, path, headers, body, raw, reply."""
+        with self._lock:
+            return list(self._log)
+
+    def messages(self):
+        """The POST /v1/messages requests (the model calls), oldest first."""
+        return [r for r in self.requests()
+                if r["method"] == "POST" and urlsplit(r["path"]).path == "/v1/messages"]
+
+    def reset(self):
+        with self._lock:
+            self._log.clear()
+
+    def next_id(self, prefix):
+        return f"{prefix}_fake{next(self._ids):06d}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner = None  # the FakeAnthropic instance, set by a subclass
+    protocol_version = "HTTP/1.1"
+    server_version = "fake-anthropic/1"
+
+    def log_message(self, fmt, *args):  # keep test output clean
+        pass
+
+    # -- plumbing --------------------------------------------------------------------
+    def _read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length > 0 else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        return raw, body
+
+    def _handle(self):
+        raw, body = self._read_body()
+        entry = {"ts": time.time(), "method": self.command, "path": self.path,
+                 "headers": dict(self.headers.items()), "body": body,
+                 "raw": raw.decode("utf-8", "replace"), "reply": None}
+        self.owner._record(entry)
+        path = urlsplit(self.path).path
+        if self.command == "POST" and path == "/v1/messages" and isinstance(body, dict):
+            entry["reply"] = self._messages(body)
+        elif self.command == "POST" and path == "/v1/messages/count_tokens":
+            entry["reply"] = "count_tokens"
+            self._json(200, {"input_tokens": 100})
+        elif self.command == "HEAD":
+            entry["reply"] = "head"
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        else:
+            entry["reply"] = "404"
+            self._json(404, {"type": "error",
+                             "error": {"type": "not_found_error", "message": "not here"}})
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
+
+    def _json(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("request-id", self.owner.next_id("req"))
+        self.end_headers()
+        self.wfile.write(data)
+
+    # -- the model -------------------------------------------------------------------
+    def _messages(self, body):
+        last = last_user_message(body)
+        if has_tool_result(last):
+            kind, blocks, stop = "final", [{"type": "text", "text": FINAL_TEXT}], "end_turn"
+        elif offers_read(body):
+            tool_id = self.owner.next_id("toolu")
+            blocks = [{"type": "text", "text": "Let me read the invoice module."},
+                      {"type": "tool_use", "id": tool_id, "name": "Read",
+                       "input": {"file_path": self.owner.read_path}}]
+            kind, stop = "tool_use", "tool_use"
+        else:
+            kind, blocks, stop = "side", [{"type": "text", "text": SIDE_TEXT}], "end_turn"
+        message = {"id": self.owner.next_id("msg"), "type": "message", "role": "assistant",
+                   "model": body.get("model") or MODEL_FALLBACK, "content": blocks,
+                   "stop_reason": stop, "stop_sequence": None,
+                   "usage": {"input_tokens": 100, "output_tokens": 20,
+                             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+        if body.get("stream"):
+            self._stream(message)
+        else:
+            self._json(200, message)
+        return kind
+
+    def _stream(self, message):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.send_header("request-id", self.owner.next_id("req"))
+        self.end_headers()
+        self.close_connection = True
+
+        def event(name, data):
+            self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+            self.wfile.flush()
+
+        start = dict(message, content=[], stop_reason=None,
+                     usage=dict(message["usage"], output_tokens=1))
+        event("message_start", {"type": "message_start", "message": start})
+        event("ping", {"type": "ping"})
+        for index, block in enumerate(message["content"]):
+            if block["type"] == "text":
+                event("content_block_start", {"type": "content_block_start", "index": index,
+                                              "content_block": {"type": "text", "text": ""}})
+                text = block["text"]
+                half = len(text) // 2
+                for piece in (text[:half], text[half:]):
+                    event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                  "delta": {"type": "text_delta", "text": piece}})
+            else:  # tool_use: the input arrives as partial JSON pieces
+                event("content_block_start", {"type": "content_block_start", "index": index,
+                                              "content_block": {"type": "tool_use",
+                                                                "id": block["id"],
+                                                                "name": block["name"],
+                                                                "input": {}}})
+                partial = json.dumps(block["input"])
+                cut = len(partial) // 2
+                for piece in (partial[:cut], partial[cut:]):
+                    event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                  "delta": {"type": "input_json_delta",
+                                                            "partial_json": piece}})
+            event("content_block_stop", {"type": "content_block_stop", "index": index})
+        event("message_delta", {"type": "message_delta",
+                                "delta": {"stop_reason": message["stop_reason"],
+                                          "stop_sequence": None},
+                                "usage": {"output_tokens": message["usage"]["output_tokens"]}})
+        event("message_stop", {"type": "message_stop"})
+
+
+if __name__ == "__main__":  # manual use: python3 fake_anthropic.py /abs/file/to/read
+    import sys
+    api = FakeAnthropic(sys.argv[1] if len(sys.argv) > 1 else "/etc/hostname").start()
+    print(f"PORT {api.port}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        api.stop()

@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""Real-client end-to-end test: a real Claude Code runs the built hooks.
+
+Claude Code (pinned, installed from npm into a cache dir, see claude_code.py) runs
+`claude -p <prompt>` in a throw-away project against two loopback stand-ins:
+- fake_anthropic.py for the Anthropic Messages API: the "model" answers the first turn with a
+  Read of src/billing/invoice.py and the second (carrying the tool_result) with plain text;
+- tests/fake_mem0 for the Mem0 API, seeded with one memory that matches the prompt and one
+  `convention` memory that matches the file query.
+Then it checks that what our hooks printed reached the model: the prompt hook's lines in the
+first model request, the Read hook's lines in the request carrying the tool_result.
+
+Variants: (a) the checkout loaded as a plugin (`--plugin-dir`, wiring from hooks.json and
+.claude-plugin/plugin.json); (b) no plugin, `~/.claude/settings.json` written by
+`mem0-hooks install --settings ...`. A third test reads a file outside the project and checks
+that Claude Code still denies it (our Read hook never auto-approves; a control run with a
+stub hook that answers `permissionDecision: allow` proves the check can tell).
+
+Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
+
+Running Claude Code non-interactively with a fresh HOME needs no onboarding flags:
+- `-p` (print mode) skips the workspace-trust dialog and the onboarding screens;
+- `ANTHROPIC_API_KEY` in the environment is used as is in print mode (no "use this key?"
+  approval, no login); `ANTHROPIC_BASE_URL` points every model call at the stand-in;
+- `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `DISABLE_AUTOUPDATER=1`, `DISABLE_TELEMETRY=1`,
+  `DISABLE_ERROR_REPORTING=1` keep it off the network (no update check, telemetry, bootstrap,
+  model catalogue); with them Claude Code 2.1.332 sends nothing but POST /v1/messages;
+- `--output-format json` gives `permission_denials` and the result text;
+  `--debug-file PATH` records each hook's raw output;
+- the environment is built from scratch (no CLAUDE_* / ANTHROPIC_* / XDG_* of the caller), so
+  a developer's own Claude Code configuration never leaks into the run.
+
+Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (request dumps, debug logs).
+"""
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
+
+import claude_code  # noqa: E402
+from fake_anthropic import FakeAnthropic  # noqa: E402
+from fakelib import FakeMem0  # noqa: E402
+
+BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
+CLAUDE = None  # set in main()
+RUN_TIMEOUT_S = 180
+
+USER = "tester"
+PROJECT_ID = "proj-client-e2e"
+REL = "src/billing/invoice.py"
+PROMPT = "Explain how partial refund rounding works"
+
+# Memory texts share (almost) all their tokens with one query and none with the other, so the
+# fake's token-overlap scoring returns each memory for exactly one hook.
+PROMPT_MEM = "a1b2c3d4-1111-4111-8111-000000000001"  # matches the prompt only
+FILE_MEM = "c0ffee00-2222-4222-8222-000000000002"    # matches "src/billing/invoice.py invoice.py"
+SEED = [
+    {"id": PROMPT_MEM, "memory": "partial refund rounding rule", "user_id": USER,
+     "app_id": PROJECT_ID, "metadata": {"type": "decision"}, "categories": [],
+     "created_at": "2026-10-01T09:00:00Z"},
+    {"id": FILE_MEM, "memory": "src billing invoice py stores money as integer cents",
+     "user_id": USER, "app_id": PROJECT_ID, "metadata": {"type": "convention"},
+     "categories": [], "created_at": "2026-10-01T09:00:00Z"},
+]
+PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
+PROMPT_LINE = f"- [decision] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"
+FILE_HEADER = f"Prior work on `{REL}`"
+FILE_TAG = f"[mem0:{FILE_MEM[:8]}]"
+
+INVOICE_PY = '''"""Invoices: line items, totals and rounding. Money is kept in integer cents."""
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class LineItem:
+    description: str
+    quantity: int
+    unit_cents: int
+    tax_rate_bp: int = 0  # basis points
+
+    def net_cents(self) -> int:
+        return self.quantity * self.unit_cents
+
+    def tax_cents(self) -> int:
+        # Round half up on the whole line, never per unit.
+        return (self.net_cents() * self.tax_rate_bp + 5000) // 10000
+
+
+@dataclass
+class Invoice:
+    customer_id: str
+    number: str
+    items: list = field(default_factory=list)
+    refunds_cents: int = 0
+
+    def add(self, item: LineItem) -> None:
+        if item.quantity <= 0:
+            raise ValueError("quantity must be positive")
+        self.items.append(item)
+
+    def net_cents(self) -> int:
+        return sum(item.net_cents() for item in self.items)
+
+    def tax_cents(self) -> int:
+        return sum(item.tax_cents() for item in self.items)
+
+    def total_cents(self) -> int:
+        return self.net_cents() + self.tax_cents() - self.refunds_cents
+
+    def refund(self, cents: int) -> None:
+        if cents <= 0 or cents > self.total_cents():
+            raise ValueError("refund out of range")
+        self.refunds_cents += cents
+
+
+def format_cents(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}{cents // 100}.{cents % 100:02d}"
+
+
+def render_text(invoice: Invoice) -> str:
+    lines = [f"Invoice {invoice.number} for {invoice.customer_id}"]
+    for item in invoice.items:
+        lines.append(f"  {item.description:<30} {item.quantity:>4} x "
+                     f"{format_cents(item.unit_cents):>10} = {format_cents(item.net_cents()):>10}")
+    lines.append(f"  {'net':<30} {format_cents(invoice.net_cents()):>29}")
+    lines.append(f"  {'tax':<30} {format_cents(invoice.tax_cents()):>29}")
+    if invoice.refunds_cents:
+        lines.append(f"  {'refunds':<30} {format_cents(-invoice.refunds_cents):>29}")
+    lines.append(f"  {'total':<30} {format_cents(invoice.total_cents()):>29}")
+    return "\\n".join(lines)
+'''
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# -- wiring the hooks into Claude Code's settings (variant b) -------------------------------
+def write_settings_fallback(settings_path, bin_dir):
+    """What `mem0-hooks install --settings PATH` does, for builds that do not have the CLI yet:
+    merge the two hook entries (absolute paths) into the settings file, keeping other keys."""
+    try:
+        with open(settings_path, encoding="utf-8") as fh:
+            settings = json.load(fh)
+    except FileNotFoundError:
+        settings = {}
+    hooks = settings.setdefault("hooks", {})
+
+    def command(name):
+        return shlex.quote(os.path.join(bin_dir, name))
+
+    hooks.setdefault("UserPromptSubmit", []).append(
+        {"hooks": [{"type": "command", "command": command("on_user_prompt"), "timeout": 8}]})
+    hooks.setdefault("PreToolUse", []).append(
+        {"matcher": "Read",
+         "hooks": [{"type": "command", "command": command("on_file_read"), "timeout": 6}]})
+    os.makedirs(os.path.dirname(settings_path), exist_ok=True)
+    with open(settings_path, "w", encoding="utf-8") as fh:
+        json.dump(settings, fh, indent=2)
+    return "written by the test (no mem0-hooks CLI in this build)"
+
+
+def install_hooks(settings_path, bin_dir, env):
+    cli = os.path.join(bin_dir, "mem0-hooks")
+    if not os.access(cli, os.X_OK):
+        return write_settings_fallback(settings_path, bin_dir)
+    proc = subprocess.run([cli, "install", "--settings", settings_path], env=env,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        raise AssertionError(f"mem0-hooks install failed ({proc.returncode}):\n"
+                             f"{proc.stdout}\n{proc.stderr}")
+    return f"written by {cli} install"
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def plugin_root(scratch):
+    """A directory to pass to --plugin-dir whose build/bin holds the binaries under test.
+
+    The checkout itself when the binaries are its build/bin (the usual case); otherwise a
+    copy of the plugin wiring (.claude-plugin/plugin.json, hooks.json) with build/bin
+    linked to MEM0_BIN_DIR, so a build in another directory is tested through the same files.
+    """
+    if os.path.realpath(BIN_DIR) == os.path.realpath(os.path.join(REPO, "build", "bin")):
+        return REPO
+    root = os.path.join(scratch, "plugin")
+    os.makedirs(os.path.join(root, ".claude-plugin"))
+    shutil.copy(os.path.join(REPO, ".claude-plugin", "plugin.json"),
+                os.path.join(root, ".claude-plugin", "plugin.json"))
+    shutil.copy(os.path.join(REPO, "hooks.json"), os.path.join(root, "hooks.json"))
+    os.makedirs(os.path.join(root, "build"))
+    os.symlink(BIN_DIR, os.path.join(root, "build", "bin"))
+    return root
+
+
+def tool_results(body):
+    """(tool_use_id, is_error, text) for each tool_result block in a request body."""
+    out = []
+    for msg in body.get("messages") or []:
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                inner = block.get("content")
+                text = inner if isinstance(inner, str) else json.dumps(inner)
+                out.append((block.get("tool_use_id"), bool(block.get("is_error")), text))
+    return out
+
+
+def locate(obj, needle, path="body"):
+    """JSON paths of the string leaves containing needle (for the progress report)."""
+    if isinstance(obj, str):
+        return [path] if needle in obj else []
+    found = []
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found += locate(value, needle, f"{path}.{key}")
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            found += locate(value, needle, f"{path}[{i}]")
+    return found
+
+
+def describe(obj, path):
+    """'messages[3] (role system)' style hint for a located JSON path."""
+    parts = path.split(".")
+    if len(parts) > 1 and parts[1].startswith("messages["):
+        index = int(parts[1][len("messages["):].split("]")[0])
+        return f"{parts[1].split(']')[0]}] (role {obj['messages'][index].get('role')})"
+    return ".".join(parts[1:3])
+
+
+class Run:
+    """One `claude -p` run and everything it left behind."""
+
+    def __init__(self, proc, elapsed, api, mem0, debug_log):
+        self.proc = proc
+        self.elapsed = elapsed
+        self.requests = api.requests()
+        self.messages = api.messages()
+        self.searches = mem0.searches()
+        try:
+            with open(debug_log, encoding="utf-8", errors="replace") as fh:
+                self.debug = fh.read()
+        except OSError:
+            self.debug = ""
+        try:
+            self.result = json.loads(proc.stdout)
+        except ValueError:
+            self.result = None
+
+    def summary(self):
+        lines = [f"claude exit {self.proc.returncode} in {self.elapsed:.1f} s",
+                 f"stdout: {self.proc.stdout[-1500:]}", f"stderr: {self.proc.stderr[-1500:]}"]
+        for r in self.requests:
+            body = r["body"] if isinstance(r["body"], dict) else {}
+            lines.append(f"  {r['method']} {r['path']} -> {r['reply']} "
+                         f"(tools {len(body.get('tools') or [])}, "
+                         f"stream {body.get('stream')}, {len(r['raw'])} bytes)")
+        lines.append(f"  mem0 searches: {[s.get('query') for s in self.searches]}")
+        hook_lines = [line for line in self.debug.splitlines() if "hook" in line.lower()]
+        lines.append("  debug log (hook lines):\n    " + "\n    ".join(hook_lines[-40:]))
+        return "\n".join(lines)
+
+
+class ClaudeCodeTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="mem0_client_")
+        if os.environ.get("MEM0_CLIENT_KEEP"):
+            log(f"    (keeping {self.scratch})")
+        else:
+            self.addCleanup(shutil.rmtree, self.scratch, True)
+        self.home = os.path.join(self.scratch, "home")
+        self.project = os.path.join(self.scratch, "project")
+        os.makedirs(self.home)
+        self.sample = os.path.join(self.project, REL)
+        os.makedirs(os.path.dirname(self.sample))
+        with open(self.sample, "w", encoding="utf-8") as fh:
+            fh.write(INVOICE_PY)
+        self.assertGreaterEqual(os.path.getsize(self.sample), 2048)
+        self.mem0 = FakeMem0(seed=SEED).start()
+        self.addCleanup(self.mem0.stop)
+        self.api = FakeAnthropic(read_path=self.sample).start()
+        self.addCleanup(self.api.stop)
+
+    def env(self):
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "HOME": self.home,
+            "USER": USER,
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+            "ANTHROPIC_BASE_URL": self.api.url,
+            "ANTHROPIC_API_KEY": "sk-ant-test-0000000000000000000000000000",
+            "MEM0_BASE_URL": self.mem0.url,
+            "MEM0_API_KEY": self.mem0.api_key,
+            "MEM0_USER_ID": USER,
+            "MEM0_PROJECT_ID": PROJECT_ID,
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+        }
+        if os.environ.get("TMPDIR"):
+            env["TMPDIR"] = os.environ["TMPDIR"]
+        return env
+
+    def claude(self, label, *extra):
+        debug_log = os.path.join(self.scratch, f"debug-{label}.log")
+        cmd = [CLAUDE, "-p", PROMPT, "--output-format", "json", "--debug-file", debug_log,
+               *extra]
+        log(f"    running: claude -p {PROMPT!r} {' '.join(extra)}".rstrip())
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, cwd=self.project, env=self.env(), capture_output=True,
+                                  text=True, timeout=RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as exc:
+            self.fail(f"claude did not finish in {RUN_TIMEOUT_S} s; requests so far: "
+                      f"{[(r['method'], r['path']) for r in self.api.requests()]}\n"
+                      f"stderr: {exc.stderr}")
+        run = Run(proc, time.monotonic() - start, self.api, self.mem0, debug_log)
+        if os.environ.get("MEM0_CLIENT_KEEP"):
+            with open(os.path.join(self.scratch, f"requests-{label}.json"), "w") as fh:
+                json.dump(run.requests, fh, indent=1)
+        log(f"    claude exited {proc.returncode} after {run.elapsed:.1f} s; "
+            f"{len(run.messages)} model request(s), {len(run.requests)} request(s) in all: "
+            + ", ".join(f"{r['method']} {r['path']}" for r in run.requests))
+        self.assertEqual(proc.returncode, 0, run.summary())
+        self.assertIsInstance(run.result, dict, run.summary())
+        return run
+
+    # -- the shared assertions ---------------------------------------------------------------
+    def check_recall(self, run):
+        info = run.summary()
+        self.assertEqual(run.result.get("is_error"), False, info)
+        self.assertEqual(run.result.get("permission_denials"), [], info)
+        self.assertIn("integer cents", run.result.get("result", ""), info)
+        self.assertGreaterEqual(len(run.messages), 2, info)
+        raws = [r["raw"] for r in run.messages]
+        bodies = [r["body"] for r in run.messages]
+
+        # 1. The prompt hook's context reached the first model request.
+        first = bodies[0]
+        self.assertIn(PROMPT, json.dumps(first), info)
+        self.assertIn(PROMPT_HEADING, json.dumps(first), info)
+        self.assertTrue(locate(first, PROMPT_LINE), f"{PROMPT_LINE!r} not in the first model "
+                        f"request\n{info}")
+        where = locate(first, PROMPT_LINE)[0]
+        log(f"    prompt-hook context in model request 1 at {describe(first, where)}")
+
+        # 2. The model asked for the Read; the request carrying its tool_result has the file
+        #    hook's context, and no earlier request has it.
+        carrying = [i for i, body in enumerate(bodies)
+                    if any(not err and "integer cents" in text
+                           for _, err, text in tool_results(body))]
+        self.assertTrue(carrying, f"no request carries a successful Read tool_result\n{info}")
+        k = carrying[0]
+        self.assertGreater(k, 0, info)
+        for i in range(k):
+            self.assertNotIn(FILE_HEADER, json.dumps(bodies[i]), f"request {i + 1}\n{info}")
+        header_at = locate(bodies[k], FILE_HEADER)
+        self.assertTrue(header_at, f"{FILE_HEADER!r} not in model request {k + 1}\n{info}")
+        tagged = [p for p in locate(bodies[k], FILE_TAG) if p in header_at]
+        self.assertTrue(tagged, f"{FILE_TAG} not next to {FILE_HEADER!r}\n{info}")
+        self.assertTrue(any("[convention]" in text and FILE_TAG in text
+                            for text in self.strings_at(bodies[k], tagged)), info)
+        log(f"    file-hook context in model request {k + 1} (the one with the tool_result) "
+            f"at {describe(bodies[k], tagged[0])}")
+        # The prompt memory stays in the conversation; it is not injected twice by the file hook.
+        self.assertNotIn(f"[mem0:{PROMPT_MEM[:8]}]",
+                         "".join(self.strings_at(bodies[k], tagged)), info)
+
+        # 3. The fake Mem0 saw the prompt search and the file search.
+        queries = [s.get("query", "") for s in run.searches]
+        self.assertTrue(any(PROMPT in q for q in queries), info)
+        self.assertTrue(any(REL in q for q in queries), info)
+        for search in run.searches:
+            self.assertEqual(search.get("filters"),
+                             {"AND": [{"user_id": USER}, {"app_id": PROJECT_ID}]}, info)
+        log(f"    mem0 searches: {queries}")
+
+        # 4. Our hooks never hand Claude Code a permission decision.
+        for raw in raws:
+            self.assertNotIn("permissionDecision", raw, info)
+        outputs = [line for line in run.debug.splitlines() if "hookSpecificOutput" in line]
+        self.assertTrue(outputs, f"the debug log shows no hook output\n{info}")
+        for line in outputs:
+            self.assertNotIn("permissionDecision", line, info)
+        log(f"    {len(outputs)} hook-output line(s) in the debug log, none with "
+            f"permissionDecision")
+
+    @staticmethod
+    def strings_at(body, paths):
+        out = []
+        for path in paths:
+            node = body
+            for part in path.replace("[", ".[").split(".")[1:]:
+                node = node[int(part[1:-1])] if part.startswith("[") else node[part]
+            out.append(node)
+        return out
+
+    # -- the tests -----------------------------------------------------------------------------
+    def test_a_plugin_dir(self):
+        """`claude --plugin-dir <checkout>` runs both hooks from hooks.json."""
+        root = plugin_root(self.scratch)
+        log(f"    plugin dir: {root} (hooks from {BIN_DIR})")
+        run = self.claude("plugin", "--plugin-dir", root)
+        self.check_recall(run)
+        self.assertIn(os.path.join(root, "build", "bin", "on_file_read"), run.debug,
+                      "the debug log does not name the plugin's on_file_read")
+
+    def test_b_settings_install(self):
+        """`mem0-hooks install --settings ~/.claude/settings.json` wires the same hooks."""
+        settings = os.path.join(self.home, ".claude", "settings.json")
+        os.makedirs(os.path.dirname(settings))
+        with open(settings, "w", encoding="utf-8") as fh:
+            json.dump({"includeCoAuthoredBy": False}, fh)  # a user's existing setting
+        how = install_hooks(settings, BIN_DIR, self.env())
+        with open(settings, encoding="utf-8") as fh:
+            written = json.load(fh)
+        log(f"    {settings}: {how}")
+        self.assertEqual(written.get("includeCoAuthoredBy"), False, "install dropped a setting")
+        commands = json.dumps(written.get("hooks"))
+        self.assertIn(os.path.join(BIN_DIR, "on_user_prompt"), commands)
+        self.assertIn(os.path.join(BIN_DIR, "on_file_read"), commands)
+        run = self.claude("settings")
+        self.check_recall(run)
+
+    def test_c_read_outside_project_not_auto_approved(self):
+        """A Read outside the project stays subject to Claude Code's permission check."""
+        outside = os.path.join(self.scratch, "elsewhere", "secrets.py")
+        os.makedirs(os.path.dirname(outside))
+        with open(outside, "w", encoding="utf-8") as fh:
+            fh.write("TOKEN = 'not for the model'\n" * 100)
+        self.api.read_path = outside
+
+        # Control: a hook that answers "allow" makes Claude Code read the file; this proves
+        # that permission_denials can tell an auto-approving hook apart.
+        stub = os.path.join(self.scratch, "allow_hook.sh")
+        with open(stub, "w", encoding="utf-8") as fh:
+            fh.write("#!/bin/sh\ncat >/dev/null\nprintf '%s' '{\"hookSpecificOutput\":"
+                     "{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n")
+        os.chmod(stub, 0o755)
+        control = self.claude("control", "--settings", json.dumps(
+            {"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+                {"type": "command", "command": stub}]}]}}))
+        self.assertEqual(control.result.get("permission_denials"), [],
+                         "control: an allow hook should let the read through\n"
+                         + control.summary())
+        self.api.reset()
+
+        root = plugin_root(self.scratch)
+        run = self.claude("outside", "--plugin-dir", root)
+        denied = [d.get("tool_input", {}).get("file_path")
+                  for d in run.result.get("permission_denials") or []
+                  if d.get("tool_name") == "Read"]
+        self.assertEqual(denied, [outside], run.summary())
+        self.assertTrue(any(outside in s.get("query", "") for s in run.searches),
+                        "the Read hook did not run for the outside file\n" + run.summary())
+        for r in run.messages:
+            self.assertNotIn("permissionDecision", r["raw"], run.summary())
+            self.assertNotIn("not for the model", r["raw"], run.summary())
+        log("    outside read denied by Claude Code with our hook installed; allowed with "
+            "the control hook")
+
+
+def main():
+    global CLAUDE
+    log(f"hooks under test: {BIN_DIR}")
+    for name in ("on_user_prompt", "on_file_read"):
+        if not os.access(os.path.join(BIN_DIR, name), os.X_OK):
+            log(f"FAILED: {os.path.join(BIN_DIR, name)} is missing; build first "
+                f"(scripts/build.sh)")
+            return 1
+    start = time.monotonic()
+    try:
+        CLAUDE = claude_code.ensure_claude_code(log=log)
+    except claude_code.Unavailable as exc:
+        log(f"SKIPPED: Claude Code is not available here: {exc}")
+        return 77
+    log(f"Claude Code ready in {time.monotonic() - start:.1f} s: {CLAUDE}")
+    program = unittest.main(argv=[sys.argv[0], "-v", *sys.argv[1:]], exit=False)
+    return 0 if program.result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
