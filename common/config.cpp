@@ -174,8 +174,8 @@ std::optional<std::string> api_key_from_profile(std::string_view text) {
     } else if (const auto tab_hash = value.find("\t#"); tab_hash != std::string_view::npos) {
       value = trim(value.substr(0, tab_hash));
     }
-    if (value.empty() || value.front() == '$') continue;
-    found = std::string(value);
+    if (!value.empty() && value.front() == '$') continue; // set from another variable: unknowable
+    found = value.empty() ? std::nullopt : std::optional<std::string>(value); // last one wins
   }
   return found;
 }

@@ -95,7 +95,9 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
   fs::path file(input.file_path);
   if (file.is_relative()) file = cwd / file;
   file = file.lexically_normal();
-  if (const auto why = skipped_by_name(file)) return gated(*why);
+  // Judge the path within the project: a checkout under ~/build/ is not a build directory.
+  const std::string rel = relative_to_project(file, cwd);
+  if (const auto why = skipped_by_name(rel)) return gated(*why);
   const FileVersion version = stat_file(file);
   if (!version.gated.empty()) return gated(version.gated);
 
@@ -106,8 +108,8 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
   if (const auto it = seen.files.find(key); it != seen.files.end() && it->second == version.version)
     return gated("already looked up in this session");
 
-  const std::string rel = clean_text(relative_to_project(file, cwd));
-  const auto plan = build_plan(rel, config);
+  const std::string shown_rel = clean_text(rel); // the path as query and heading
+  const auto plan = build_plan(shown_rel, config);
   const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
                           session};
   const AutoSearch run = run_automatic(ctx, store, identity, plan);
@@ -124,8 +126,8 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
 
   std::vector<std::string> head, lines;
   if (!recall.memories.empty()) {
-    head = {"Prior work on `" + rel + "` \xE2\x80\x94 " + std::to_string(recall.memories.size()) +
-                " memories found.",
+    head = {"Prior work on `" + shown_rel + "` \xE2\x80\x94 " +
+                std::to_string(recall.memories.size()) + " memories found.",
             "Need details? Use `search_memories` with the memory ID.", ""};
     const auto now = ctx.now();
     for (const auto &m : recall.memories)

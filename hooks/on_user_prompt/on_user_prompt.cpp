@@ -110,11 +110,12 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
     ctx.log.debug("auto_search is off; no search");
   }
 
-  bool show_rubric = true;
+  // The rubric is about searching mem0: shown once per session, and not when recall is off.
+  bool show_rubric = false;
   const Recall recall =
       finish_recall(ctx, store, session, run, candidates, k_max_memories, [&](SessionState &s) {
-        show_rubric = !s.rubric_shown;
-        s.rubric_shown = true;
+        show_rubric = config.auto_search && !s.rubric_shown;
+        s.rubric_shown = s.rubric_shown || config.auto_search;
         ++s.prompts;
       });
 

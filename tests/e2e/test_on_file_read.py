@@ -98,6 +98,18 @@ class OnFileRead(HookTest):
         self.read(self.file, session="sess-2")
         self.assertEqual(len(self.fake.searches()), 3)
 
+    def test_a_checkout_under_a_build_directory_is_still_looked_up(self):
+        project = os.path.join(self.home, "build", "billing")
+        os.makedirs(os.path.join(project, ".git"))
+        path = os.path.join(project, REL)
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("x" * 4000)
+        payload = {"session_id": "s-build", "cwd": project, "tool_name": "Read",
+                   "tool_input": {"file_path": path}}
+        self.assertIn("[mem0:aaaaaaaa]", self.run_hook("on_file_read", payload).context())
+        self.assertEqual(self.fake.searches()[0]["query"], f"{REL} invoice.py")
+
     def test_relative_path_is_resolved_against_cwd(self):
         self.read(REL)
         self.assertEqual(self.fake.searches()[0]["query"], f"{REL} invoice.py")
