@@ -1,0 +1,451 @@
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "common/config.hpp"
+#include "common/sha256.hpp"
+
+#include <rapidjson/document.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// An environment whose HOME is `home` plus `extra` variables; nothing from the real process.
+Environment env_in(const TempDir &home, std::map<std::string, std::string> extra = {}) {
+  Environment env;
+  env.vars.emplace("HOME", home.path().string());
+  for (auto &[k, v] : extra)
+    env.vars[k] = v;
+  return env;
+}
+
+void write_settings(const TempDir &home, std::string_view json) {
+  write_file(home / ".mem0/settings.json", json);
+}
+
+constexpr std::string_view k_all_settings = R"({
+  "base_url": "https://settings.example.com",
+  "auto_search": false,
+  "confidence_threshold": 0.55,
+  "global_search": true,
+  "debug": true,
+  "search_plan": "thorough",
+  "daily_search_limit": 42
+})";
+
+constexpr std::string_view k_origin_config =
+    "[core]\n\trepositoryformatversion = 0\n[remote \"origin\"]\n\turl = "
+    "git@github.com:mem0ai/mem0.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n";
+
+// A git repository made of plain files: <dir>/.git/{HEAD,config}.
+void make_repo(const fs::path &dir, std::string_view config = k_origin_config) {
+  write_file(dir / ".git/HEAD", "ref: refs/heads/main\n");
+  write_file(dir / ".git/config", config);
+}
+
+std::string map_key_for(const std::string &url) {
+  return "remote:" + sha256_hex(url).substr(0, 16);
+}
+
+} // namespace
+
+TEST_CASE("config: defaults apply when neither environment nor settings.json set anything") {
+  TempDir home;
+  const Config c = load_config(env_in(home));
+  CHECK(c.home.string() == home.path().string());
+  CHECK_FALSE(c.api_key.has_value());
+  CHECK(c.user_id == "default");
+  CHECK(c.base_url == "https://api.mem0.ai");
+  CHECK(c.auto_search);
+  CHECK(c.prefetch);
+  CHECK(c.rerank);
+  CHECK(c.threshold == Approx(0.3));
+  CHECK_FALSE(c.global_search);
+  CHECK_FALSE(c.debug);
+  CHECK(c.timeout == std::chrono::milliseconds(5000));
+  CHECK(c.plan == SearchPlan::lean);
+  CHECK(c.daily_limit == 0);
+  CHECK(c.state_dir.string() == (home / ".mem0/state").string());
+  CHECK(c.settings_status == "not found");
+}
+
+TEST_CASE("config: settings.json values apply when the environment is silent") {
+  TempDir home;
+  write_settings(home, k_all_settings);
+  const Config c = load_config(env_in(home));
+  CHECK(c.settings_status == "ok");
+  CHECK(c.base_url == "https://settings.example.com");
+  CHECK_FALSE(c.auto_search);
+  CHECK(c.threshold == Approx(0.55));
+  CHECK(c.global_search);
+  CHECK(c.debug);
+  CHECK(c.plan == SearchPlan::thorough);
+  CHECK(c.daily_limit == 42);
+}
+
+TEST_CASE("config: environment variables beat settings.json for every setting") {
+  TempDir home;
+  write_settings(home, k_all_settings);
+  const Config c = load_config(env_in(home, {{"MEM0_BASE_URL", "https://env.example.com"},
+                                             {"MEM0_AUTO_SEARCH", "true"},
+                                             {"MEM0_CONFIDENCE_THRESHOLD", "0.8"},
+                                             {"MEM0_GLOBAL_SEARCH", "off"},
+                                             {"MEM0_DEBUG", "0"},
+                                             {"MEM0_SEARCH_PLAN", "lean"},
+                                             {"MEM0_DAILY_SEARCH_LIMIT", "7"}}));
+  CHECK(c.base_url == "https://env.example.com");
+  CHECK(c.auto_search);
+  CHECK(c.threshold == Approx(0.8));
+  CHECK_FALSE(c.global_search);
+  CHECK_FALSE(c.debug);
+  CHECK(c.plan == SearchPlan::lean);
+  CHECK(c.daily_limit == 7);
+}
+
+TEST_CASE("config: environment can switch on what settings.json and the defaults leave off") {
+  TempDir home;
+  write_settings(home, R"({"auto_search": true, "global_search": false, "search_plan": "lean"})");
+  const Config c = load_config(env_in(home, {{"MEM0_AUTO_SEARCH", "no"},
+                                             {"MEM0_GLOBAL_SEARCH", "YES"},
+                                             {"MEM0_PREFETCH", "false"},
+                                             {"MEM0_SEARCH_PLAN", "thorough"}}));
+  CHECK_FALSE(c.auto_search);
+  CHECK(c.global_search);
+  CHECK_FALSE(c.prefetch);
+  CHECK(c.plan == SearchPlan::thorough);
+}
+
+TEST_CASE("config: base URL comes from MEM0_BASE_URL, then MEM0_HOST, then settings.json") {
+  TempDir home;
+  write_settings(home, R"({"base_url": "https://settings.example.com"})");
+
+  CHECK(load_config(env_in(home, {{"MEM0_BASE_URL", "https://a.example.com"},
+                                  {"MEM0_HOST", "https://b.example.com"}}))
+            .base_url == "https://a.example.com");
+  CHECK(load_config(env_in(home, {{"MEM0_HOST", "https://b.example.com"}})).base_url ==
+        "https://b.example.com");
+  CHECK(load_config(env_in(home)).base_url == "https://settings.example.com");
+}
+
+TEST_CASE("config: a trailing slash is dropped from the base URL") {
+  TempDir home;
+  const Config c = load_config(env_in(home, {{"MEM0_BASE_URL", "http://127.0.0.1:8080/"}}));
+  CHECK(c.base_url == "http://127.0.0.1:8080");
+  CHECK(api_target(c).base_url == "http://127.0.0.1:8080");
+}
+
+TEST_CASE("config: MEM0_RERANK is off only for 0, false, no, off and the empty string") {
+  TempDir home;
+  for (const char *off : {"0", "false", "FALSE", "no", "No", "off", "OFF", ""}) {
+    CAPTURE(off);
+    CHECK_FALSE(load_config(env_in(home, {{"MEM0_RERANK", off}})).rerank);
+  }
+  for (const char *on : {"1", "true", "yes", "on", "2", "anything", "disabled"}) {
+    CAPTURE(on);
+    CHECK(load_config(env_in(home, {{"MEM0_RERANK", on}})).rerank);
+  }
+  CHECK(load_config(env_in(home)).rerank);
+}
+
+TEST_CASE("config: MEM0_DEBUG is on when set non-empty and not 0, false, no or off") {
+  TempDir home;
+  for (const char *on : {"1", "true", "yes", "on", "verbose"}) {
+    CAPTURE(on);
+    CHECK(load_config(env_in(home, {{"MEM0_DEBUG", on}})).debug);
+  }
+  for (const char *off : {"", "0", "false", "No", "OFF"}) {
+    CAPTURE(off);
+    CHECK_FALSE(load_config(env_in(home, {{"MEM0_DEBUG", off}})).debug);
+  }
+}
+
+TEST_CASE("config: debug true in settings.json turns debug on when MEM0_DEBUG is unset") {
+  TempDir home;
+  write_settings(home, R"({"debug": true})");
+  CHECK(load_config(env_in(home)).debug);
+  CHECK_FALSE(load_config(env_in(home, {{"MEM0_DEBUG", "off"}})).debug);
+}
+
+TEST_CASE("config: MEM0_TIMEOUT_MS is clamped to 100..30000 and falls back to 5000 when invalid") {
+  TempDir home;
+  const auto timeout = [&](const char *value) {
+    return load_config(env_in(home, {{"MEM0_TIMEOUT_MS", value}})).timeout.count();
+  };
+  CHECK(timeout("2500") == 2500);
+  CHECK(timeout("100") == 100);
+  CHECK(timeout("30000") == 30000);
+  CHECK(timeout("50") == 100);
+  CHECK(timeout("0") == 100);
+  CHECK(timeout("99999") == 30000);
+  CHECK(timeout("abc") == 5000);
+  CHECK(timeout("") == 5000);
+  CHECK(timeout("12ms") == 5000);
+}
+
+TEST_CASE("config: confidence threshold from the environment, settings.json or the default") {
+  TempDir home;
+  CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.75"}})).threshold ==
+        Approx(0.75));
+  write_settings(home, R"({"confidence_threshold": 0.1})");
+  CHECK(load_config(env_in(home)).threshold == Approx(0.1));
+  CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.6"}})).threshold == Approx(0.6));
+  CHECK(api_target(load_config(env_in(home))).threshold == Approx(0.1));
+}
+
+TEST_CASE("config: daily search limit from the environment, settings.json or 0") {
+  TempDir home;
+  CHECK(load_config(env_in(home)).daily_limit == 0);
+  CHECK(load_config(env_in(home, {{"MEM0_DAILY_SEARCH_LIMIT", "250"}})).daily_limit == 250);
+  write_settings(home, R"({"daily_search_limit": 100})");
+  CHECK(load_config(env_in(home)).daily_limit == 100);
+  CHECK(load_config(env_in(home, {{"MEM0_DAILY_SEARCH_LIMIT", "5"}})).daily_limit == 5);
+}
+
+TEST_CASE("config: search plan from MEM0_SEARCH_PLAN, then settings.json, else lean") {
+  TempDir home;
+  CHECK(load_config(env_in(home)).plan == SearchPlan::lean);
+  CHECK(load_config(env_in(home, {{"MEM0_SEARCH_PLAN", "thorough"}})).plan == SearchPlan::thorough);
+  write_settings(home, R"({"search_plan": "thorough"})");
+  CHECK(load_config(env_in(home)).plan == SearchPlan::thorough);
+  CHECK(load_config(env_in(home, {{"MEM0_SEARCH_PLAN", "lean"}})).plan == SearchPlan::lean);
+}
+
+TEST_CASE("config: state dir is MEM0_STATE_DIR, else ~/.mem0/state") {
+  TempDir home;
+  CHECK(load_config(env_in(home)).state_dir.string() == (home / ".mem0/state").string());
+  const std::string custom = (home / "elsewhere/state").string();
+  CHECK(load_config(env_in(home, {{"MEM0_STATE_DIR", custom}})).state_dir.string() == custom);
+}
+
+TEST_CASE("config: invalid settings.json gives the defaults and says why") {
+  TempDir home;
+  SECTION("not JSON") {
+    write_settings(home, R"({"auto_search": false, "search_plan": "thorough")");
+    const Config c = load_config(env_in(home));
+    CHECK(c.settings_status == "invalid JSON");
+    CHECK(c.auto_search);
+    CHECK(c.plan == SearchPlan::lean);
+  }
+  SECTION("JSON that is not an object") {
+    write_settings(home, R"([{"auto_search": false}])");
+    const Config c = load_config(env_in(home));
+    CHECK(c.settings_status == "not an object");
+    CHECK(c.auto_search);
+    CHECK(c.base_url == "https://api.mem0.ai");
+  }
+}
+
+TEST_CASE("config: settings.json values of the wrong type are ignored") {
+  TempDir home;
+  write_settings(home, R"({"auto_search": "maybe", "confidence_threshold": "high",
+                           "base_url": 42, "daily_search_limit": "many"})");
+  const Config c = load_config(env_in(home));
+  CHECK(c.settings_status == "ok");
+  CHECK(c.auto_search);
+  CHECK(c.threshold == Approx(0.3));
+  CHECK(c.base_url == "https://api.mem0.ai");
+  CHECK(c.daily_limit == 0);
+}
+
+TEST_CASE("config: parse_bool accepts 1,true,yes,on and 0,false,no,off in any case") {
+  for (const char *t : {"1", "true", "TRUE", "True", "yes", "YES", "on", "On"}) {
+    CAPTURE(t);
+    CHECK(parse_bool(t) == std::optional<bool>(true));
+  }
+  for (const char *f : {"0", "false", "False", "no", "NO", "off", "oFf"}) {
+    CAPTURE(f);
+    CHECK(parse_bool(f) == std::optional<bool>(false));
+  }
+  for (const char *neither : {"", "2", "maybe", "enabled", "truee", "y"}) {
+    CAPTURE(neither);
+    CHECK_FALSE(parse_bool(neither).has_value());
+  }
+}
+
+TEST_CASE("config: API key env chain is MEM0_API_KEY, then the two plugin options") {
+  TempDir home;
+  write_file(home / ".zshrc", "export MEM0_API_KEY=m0-from-profile\n");
+  std::map<std::string, std::string> vars{{"MEM0_API_KEY", "m0-first"},
+                                          {"CLAUDE_PLUGIN_OPTION_API_KEY", "m0-second"},
+                                          {"CLAUDE_PLUGIN_OPTION_MEM0_API_KEY", "m0-third"}};
+  CHECK(load_config(env_in(home, vars)).api_key == std::optional<std::string>("m0-first"));
+  vars.erase("MEM0_API_KEY");
+  CHECK(load_config(env_in(home, vars)).api_key == std::optional<std::string>("m0-second"));
+  vars.erase("CLAUDE_PLUGIN_OPTION_API_KEY");
+  CHECK(load_config(env_in(home, vars)).api_key == std::optional<std::string>("m0-third"));
+  vars.erase("CLAUDE_PLUGIN_OPTION_MEM0_API_KEY");
+  CHECK(load_config(env_in(home, vars)).api_key == std::optional<std::string>("m0-from-profile"));
+}
+
+TEST_CASE(
+    "config: shell profiles are searched in order zshrc, bashrc, zprofile, bash_profile, profile") {
+  TempDir home;
+  const std::vector<std::string> profiles{".zshrc", ".bashrc", ".zprofile", ".bash_profile",
+                                          ".profile"};
+  for (const auto &p : profiles)
+    write_file(home / p, "export MEM0_API_KEY=m0-key" + p + "\n");
+  for (const auto &p : profiles) {
+    CAPTURE(p);
+    CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-key" + p));
+    fs::remove(home / p);
+  }
+  CHECK_FALSE(load_config(env_in(home)).api_key.has_value());
+}
+
+TEST_CASE("config: a profile whose key is a $VAR reference is skipped for the next profile") {
+  TempDir home;
+  write_file(home / ".zshrc", "export MEM0_API_KEY=$SECRET_FROM_VAULT\n");
+  write_file(home / ".bashrc", "export MEM0_API_KEY='m0-literal'\n");
+  CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-literal"));
+}
+
+TEST_CASE("config: api_key_from_profile reads literal MEM0_API_KEY assignments") {
+  using K = std::optional<std::string>;
+  CHECK(api_key_from_profile("MEM0_API_KEY=m0-abc\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("export MEM0_API_KEY=m0-abc\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("  export MEM0_API_KEY=m0-abc  \n") == K("m0-abc"));
+  CHECK(api_key_from_profile("export MEM0_API_KEY=\"m0-abc\"\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("export MEM0_API_KEY='m0-abc'\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("MEM0_API_KEY=m0-abc # my personal key\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("MEM0_API_KEY=\"m0-abc\"  # quoted, then a comment\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("export MEM0_API_KEY=m0-abc\r\n") == K("m0-abc"));
+  CHECK(api_key_from_profile("MEM0_API_KEY=m0-abc") == K("m0-abc")); // no final newline
+}
+
+TEST_CASE("config: api_key_from_profile ignores references, comments and other names") {
+  CHECK_FALSE(api_key_from_profile("export MEM0_API_KEY=$MY_KEY\n").has_value());
+  CHECK_FALSE(api_key_from_profile("export MEM0_API_KEY=\"${MY_KEY}\"\n").has_value());
+  CHECK_FALSE(api_key_from_profile("# export MEM0_API_KEY=m0-commented-out\n").has_value());
+  CHECK_FALSE(api_key_from_profile("export OTHER_MEM0_API_KEY=m0-other\n").has_value());
+  CHECK_FALSE(api_key_from_profile("export MEM0_API_KEY=\n").has_value());
+  CHECK_FALSE(api_key_from_profile("").has_value());
+}
+
+TEST_CASE("config: the last MEM0_API_KEY assignment of a profile wins") {
+  const std::string profile = "export PATH=$HOME/bin:$PATH\n"
+                              "export MEM0_API_KEY=m0-old\n"
+                              "alias ll='ls -l'\n"
+                              "export MEM0_API_KEY=m0-new # rotated\n"
+                              "export MEM0_API_KEY=$IGNORED\n";
+  CHECK(api_key_from_profile(profile) == std::optional<std::string>("m0-new"));
+  // As in a shell, a later empty assignment clears the key.
+  CHECK_FALSE(api_key_from_profile("export MEM0_API_KEY=m0-old\nexport MEM0_API_KEY=\"\"\n"));
+}
+
+TEST_CASE("config: an API key in the environment is used before any profile") {
+  TempDir home;
+  write_file(home / ".bashrc", "export MEM0_API_KEY=m0-profile\n");
+  const Config c = load_config(env_in(home, {{"MEM0_API_KEY", "m0-env"}}));
+  CHECK(c.api_key == std::optional<std::string>("m0-env"));
+  CHECK(api_target(c).api_key == "m0-env");
+}
+
+TEST_CASE("config: user id is MEM0_USER_ID, then USER, then USERNAME, then default") {
+  TempDir home;
+  std::map<std::string, std::string> vars{
+      {"MEM0_USER_ID", "mem0-user"}, {"USER", "unix-user"}, {"USERNAME", "win-user"}};
+  CHECK(load_config(env_in(home, vars)).user_id == "mem0-user");
+  vars.erase("MEM0_USER_ID");
+  CHECK(load_config(env_in(home, vars)).user_id == "unix-user");
+  vars.erase("USER");
+  CHECK(load_config(env_in(home, vars)).user_id == "win-user");
+  vars.erase("USERNAME");
+  CHECK(load_config(env_in(home, vars)).user_id == "default");
+}
+
+TEST_CASE("project id: MEM0_PROJECT_ID wins over the project map and the git remote") {
+  TempDir home;
+  const fs::path repo = home / "code/mem0";
+  make_repo(repo);
+  write_file(home / ".mem0/project_map.json", "{\"" + repo.string() + "\": \"mapped\"}");
+  const Environment env = env_in(home, {{"MEM0_PROJECT_ID", "explicit-project"}});
+  const ProjectId id = resolve_project_id(load_config(env), env, repo, Log("unit-test"));
+  CHECK(id.id == "explicit-project");
+}
+
+TEST_CASE("project id: project_map.json entry for the cwd wins over the git remote") {
+  TempDir home;
+  const fs::path repo = home / "code/mem0";
+  make_repo(repo);
+  write_file(home / ".mem0/project_map.json", "{\"" + repo.string() + "\": \"mapped-by-cwd\", \"" +
+                                                  map_key_for("git@github.com:mem0ai/mem0.git") +
+                                                  "\": \"mapped-by-remote\"}");
+  const Environment env = env_in(home);
+  CHECK(resolve_project_id(load_config(env), env, repo, Log("unit-test")).id == "mapped-by-cwd");
+}
+
+TEST_CASE("project id: the remote hash entry is used and the cwd is added to the map") {
+  TempDir home;
+  const fs::path repo = home / "moved/mem0";
+  make_repo(repo);
+  const std::string remote_key = map_key_for("git@github.com:mem0ai/mem0.git");
+  const fs::path map_path = home / ".mem0/project_map.json";
+  write_file(map_path, "{\"/old/place/mem0\": \"mem0-main\", \"" + remote_key +
+                           "\": \"mem0-main\", \"/other/project\": \"other-id\"}");
+  const Environment env = env_in(home);
+
+  CHECK(resolve_project_id(load_config(env), env, repo, Log("unit-test")).id == "mem0-main");
+
+  rapidjson::Document map;
+  const std::string text = read_file(map_path);
+  map.Parse(text.data(), text.size());
+  REQUIRE_FALSE(map.HasParseError());
+  REQUIRE(map.IsObject());
+  CHECK(map.MemberCount() == 4);
+  const auto string_at = [&](const std::string &key) -> std::string {
+    const auto it = map.FindMember(key.c_str());
+    return it != map.MemberEnd() && it->value.IsString() ? it->value.GetString() : "<missing>";
+  };
+  CHECK(string_at(repo.string()) == "mem0-main");
+  CHECK(string_at("/old/place/mem0") == "mem0-main");
+  CHECK(string_at(remote_key) == "mem0-main");
+  CHECK(string_at("/other/project") == "other-id");
+
+  // The healed entry now answers directly, even after the remote changes.
+  write_file(repo / ".git/config", "[remote \"origin\"]\n\turl = https://example.com/x/y.git\n");
+  CHECK(resolve_project_id(load_config(env), env, repo, Log("unit-test")).id == "mem0-main");
+}
+
+TEST_CASE("project id: an invalid project_map.json is never overwritten") {
+  TempDir home;
+  const fs::path repo = home / "code/mem0";
+  make_repo(repo);
+  const fs::path map_path = home / ".mem0/project_map.json";
+  for (const std::string &broken :
+       {std::string("{\"") + map_key_for("git@github.com:mem0ai/mem0.git") +
+            "\": \"mapped\",", // truncated
+        std::string("[\"not\", \"an\", \"object\"]")}) {
+    CAPTURE(broken);
+    write_file(map_path, broken);
+    const Environment env = env_in(home);
+    CHECK(resolve_project_id(load_config(env), env, repo, Log("unit-test")).id == "mem0ai-mem0");
+    CHECK(read_file(map_path) == broken);
+  }
+}
+
+TEST_CASE("project id: slug of the origin remote, found from a nested subdirectory") {
+  TempDir home;
+  const fs::path repo = home / "code/checkout";
+  make_repo(repo);
+  const fs::path nested = repo / "src/deep/dir";
+  fs::create_directories(nested);
+  const Environment env = env_in(home);
+  CHECK(resolve_project_id(load_config(env), env, nested, Log("unit-test")).id == "mem0ai-mem0");
+}
+
+TEST_CASE("project id: basename of the cwd when there is no repository or no origin") {
+  TempDir home;
+  REQUIRE_NOT_IN_GIT_REPO(home.path());
+  const Environment env = env_in(home);
+  const Config config = load_config(env);
+
+  const fs::path plain = home / "work/my-service";
+  fs::create_directories(plain);
+  CHECK(resolve_project_id(config, env, plain, Log("unit-test")).id == "my-service");
+
+  const fs::path no_origin = home / "work/local-only";
+  make_repo(no_origin, "[remote \"upstream\"]\n\turl = git@github.com:a/b.git\n");
+  CHECK(resolve_project_id(config, env, no_origin, Log("unit-test")).id == "local-only");
+}

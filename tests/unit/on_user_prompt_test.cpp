@@ -1,0 +1,549 @@
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "hooks/on_user_prompt/on_user_prompt.hpp"
+
+#include <algorithm>
+#include <set>
+
+using namespace mem0;
+using namespace mem0::testing;
+namespace oup = mem0::on_user_prompt;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view k_heading = "### Relevant memories (auto-retrieved for this request)";
+constexpr std::string_view k_resume_heading = "### Session context recovered from mem0";
+constexpr std::string_view k_resume_footer = "These memories provide context for resuming work.";
+constexpr std::string_view k_rubric =
+    "Mem0 searches apply when user references past work, decision questions, errors, or "
+    "non-trivial tasks. Queries use noun-phrases, 2-4 parallel calls with different "
+    "metadata.type filters, and include user_id + app_id. For multi-part or comparative "
+    "questions, run follow-up searches and combine results before answering -- one search is "
+    "rarely enough.";
+constexpr std::string_view k_remember_line =
+    "Remember intent detected. The /mem0:remember skill auto-classifies, sets confidence=1.0, and "
+    "stores verbatim.";
+constexpr std::string_view k_error_line =
+    "Error detected in prompt. Prior occurrences are available in mem0 via anti_pattern and "
+    "task_learning type filters.";
+
+const std::string k_plain = "How should we structure the retry logic for the sync worker?";
+const std::string k_error_prompt = "The nightly sync crashed again:\n"
+                                   "Traceback (most recent call last):\n"
+                                   "  in run_sync\n"
+                                   "ValueError: payload too large";
+const std::string k_paths_prompt =
+    "Please refactor src/sync/worker.py and tests/test_worker.py to share the retry helper";
+const std::string k_resume_prompt = "Where did we leave off with the billing migration?";
+const std::string k_remember_prompt =
+    "Remember this: the staging database is rebuilt every Monday night";
+
+HookInput prompt_input(const HookFixture &f, std::string prompt,
+                       std::string session = "session-1") {
+  HookInput in;
+  in.session_id = std::move(session);
+  in.cwd = f.project.string();
+  in.hook_event_name = "UserPromptSubmit";
+  in.prompt = std::move(prompt);
+  return in;
+}
+
+std::string run(HookFixture &f, const std::string &prompt,
+                const std::string &session = "session-1") {
+  return oup::handle(prompt_input(f, prompt, session), f.context());
+}
+
+bool has_line(std::string_view text, std::string_view line) {
+  const auto lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+std::vector<Memory> numbered(unsigned from, unsigned to, const std::string &type = "fact") {
+  std::vector<Memory> out;
+  for (unsigned n = from; n <= to; ++n)
+    out.push_back(memory(n, type, "memory number " + std::to_string(n)));
+  return out;
+}
+
+// The [mem0:id8] of each memory line, in order.
+std::vector<std::string> cited(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto &line : memory_lines(text)) {
+    const auto at = line.rfind("[mem0:");
+    out.push_back(at == std::string::npos ? "" : line.substr(at + 6, 8));
+  }
+  return out;
+}
+
+std::vector<std::string> id8s(std::initializer_list<unsigned> numbers) {
+  std::vector<std::string> out;
+  for (const unsigned n : numbers)
+    out.push_back(id8_of(n));
+  return out;
+}
+
+} // namespace
+
+// --- gates -------------------------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: is_gated counts code points after trimming") {
+  CHECK(oup::is_gated(""));
+  CHECK(oup::is_gated("fix the bug"));
+  CHECK(oup::is_gated(std::string(19, 'a')));
+  CHECK_FALSE(oup::is_gated(std::string(20, 'a')));
+  CHECK(oup::is_gated("  \n\t" + std::string(19, 'a') + " \r\n\t "));
+
+  std::string e19, e20, kanji20;
+  for (int i = 0; i < 19; ++i)
+    e19 += "\xC3\xA9"; // é, 2 bytes each: 38 bytes, 19 code points
+  e20 = e19 + "\xC3\xA9";
+  for (int i = 0; i < 20; ++i)
+    kanji20 += "\xE6\x97\xA5"; // 日
+  CHECK(oup::is_gated(e19));
+  CHECK_FALSE(oup::is_gated(e20));
+  CHECK_FALSE(oup::is_gated(kanji20));
+}
+
+TEST_CASE("on_user_prompt: is_gated stops slash commands but not slashes inside a prompt") {
+  CHECK(oup::is_gated("/mem0:remember the staging db is rebuilt on Mondays"));
+  CHECK(oup::is_gated("   /compact please summarise everything so far"));
+  CHECK_FALSE(oup::is_gated("why is /usr/local/bin missing from PATH in the container?"));
+}
+
+TEST_CASE("on_user_prompt: gated prompts send nothing and print nothing") {
+  HookFixture f;
+  f.http.answer({memory(1, "fact", "would be shown")});
+  CHECK(run(f, "short prompt").empty());
+  CHECK(run(f, "/mem0:remember this is a long slash command text").empty());
+  CHECK(f.http.requests.empty());
+}
+
+TEST_CASE("on_user_prompt: without an API key nothing is sent or printed") {
+  HookFixture f;
+  f.unset_env("MEM0_API_KEY");
+  REQUIRE_FALSE(f.config.api_key.has_value());
+  f.http.answer({memory(1, "fact", "would be shown")});
+  CHECK(run(f, k_error_prompt + "\nsee src/sync/worker.py, remember this").empty());
+  CHECK(f.http.requests.empty());
+}
+
+TEST_CASE("on_user_prompt: auto_search off sends nothing but still reports detections") {
+  HookFixture f;
+  SECTION("from the environment") { f.set_env("MEM0_AUTO_SEARCH", "false"); }
+  SECTION("from settings.json") {
+    write_file(f.home / ".mem0/settings.json", R"({"auto_search": false})");
+    f.reload();
+  }
+  REQUIRE_FALSE(f.config.auto_search);
+  f.http.answer({memory(1, "fact", "would be shown")});
+  const std::string out = run(f, "Crash in src/sync/worker.py:\n" + k_error_prompt);
+  CHECK(f.http.requests.empty());
+  CHECK(has_line(out, k_error_line));
+  CHECK(has_line(out, "File paths detected: src/sync/worker.py"));
+  CHECK_FALSE(contains(out, "[mem0:"));
+}
+
+// --- analysis and plans ------------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: analyze runs the detectors") {
+  const auto plain = oup::analyze(k_plain, true);
+  CHECK_FALSE(plain.error);
+  CHECK_FALSE(plain.resume);
+  CHECK_FALSE(plain.remember);
+  CHECK(plain.paths.empty());
+
+  CHECK(oup::analyze(k_error_prompt, true).error);
+  CHECK(oup::analyze(k_resume_prompt, true).resume);
+  CHECK(oup::analyze(k_remember_prompt, true).remember);
+  CHECK(oup::analyze(k_paths_prompt, true).paths ==
+        std::vector<std::string>{"src/sync/worker.py", "tests/test_worker.py"});
+}
+
+TEST_CASE("on_user_prompt: the query is redacted, whitespace collapsed and cut to 2000 bytes") {
+  const std::string secret = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+  const auto redacted =
+      oup::analyze("Why is the key\n\n   " + secret + "\trejected in prod?", true);
+  CHECK_FALSE(contains(redacted.query, "AbCdEfGhIjKl"));
+  CHECK(contains(redacted.query, "[REDACTED]"));
+  CHECK_FALSE(contains(redacted.query, "\n"));
+  CHECK_FALSE(contains(redacted.query, "  "));
+  CHECK(redacted.query.starts_with("Why is the key "));
+
+  CHECK(contains(oup::analyze("Why is the key " + secret + " rejected?", false).query, secret));
+
+  std::string euros;
+  for (int i = 0; i < 1000; ++i)
+    euros += "\xE2\x82\xAC"; // €, 3 bytes: 3000 bytes in all
+  const auto cut = oup::analyze(euros, true);
+  CHECK(cut.query.size() == 1998); // 666 whole characters, never half of one
+  CHECK(cut.query == euros.substr(0, 1998));
+}
+
+TEST_CASE("on_user_prompt: the lean plan is exactly one search of the query, top 10") {
+  HookFixture f;
+  REQUIRE(f.config.plan == SearchPlan::lean);
+  for (const auto &prompt : {k_plain, k_error_prompt, k_paths_prompt}) {
+    CAPTURE(prompt);
+    const auto a = oup::analyze(prompt, true);
+    const auto plan = oup::build_plan(a, f.config);
+    REQUIRE(plan.size() == 1);
+    CHECK(plan[0].query == a.query);
+    CHECK_FALSE(plan[0].type.has_value());
+    CHECK(plan[0].top_k == 10);
+    CHECK(plan[0].scope == Scope::project);
+  }
+}
+
+TEST_CASE("on_user_prompt: the thorough plan adds decision, anti_pattern and convention searches") {
+  HookFixture f;
+  f.set_env("MEM0_SEARCH_PLAN", "thorough");
+
+  const auto plain = oup::build_plan(oup::analyze(k_plain, true), f.config);
+  REQUIRE(plain.size() == 2);
+  CHECK(plain[0].top_k == 10);
+  CHECK_FALSE(plain[0].type.has_value());
+  CHECK(plain[1].type == std::optional<std::string>("decision"));
+  CHECK(plain[1].top_k == 5);
+  CHECK(plain[1].query == plain[0].query);
+
+  const auto both =
+      oup::analyze("Crash in src/sync/worker.py and lib/retry.ts:\n" + k_error_prompt, true);
+  const auto plan = oup::build_plan(both, f.config);
+  REQUIRE(plan.size() == 4);
+  CHECK(plan[2].type == std::optional<std::string>("anti_pattern"));
+  CHECK(plan[2].top_k == 3);
+  CHECK(plan[2].query == both.query);
+  CHECK(plan[3].type == std::optional<std::string>("convention"));
+  CHECK(plan[3].top_k == 3);
+  CHECK(plan[3].query == "src/sync/worker.py lib/retry.ts");
+
+  const auto paths_only = oup::build_plan(oup::analyze(k_paths_prompt, true), f.config);
+  REQUIRE(paths_only.size() == 3);
+  CHECK(paths_only[2].type == std::optional<std::string>("convention"));
+}
+
+TEST_CASE("on_user_prompt: resume intent gives the session_state and decision searches") {
+  HookFixture f;
+  for (const char *plan_name : {"lean", "thorough"}) {
+    CAPTURE(plan_name);
+    f.set_env("MEM0_SEARCH_PLAN", plan_name);
+    const auto plan = oup::build_plan(oup::analyze(k_resume_prompt, true), f.config);
+    REQUIRE(plan.size() == 2);
+    CHECK(plan[0].query == "session state current task");
+    CHECK(plan[0].type == std::optional<std::string>("session_state"));
+    CHECK(plan[0].top_k == 3);
+    CHECK(plan[1].query == "recent decisions and learnings");
+    CHECK(plan[1].type == std::optional<std::string>("decision"));
+    CHECK(plan[1].top_k == 3);
+  }
+}
+
+TEST_CASE("on_user_prompt: prefetch off drops the prompt searches but keeps the resume plan") {
+  HookFixture f;
+  f.set_env("MEM0_PREFETCH", "false");
+  CHECK(oup::build_plan(oup::analyze(k_plain, true), f.config).empty());
+  CHECK(oup::build_plan(oup::analyze(k_resume_prompt, true), f.config).size() == 2);
+
+  f.http.answer({memory(1, "decision", "shown only for resume")});
+  run(f, k_plain);
+  CHECK(f.http.requests.empty());
+  const std::string out = run(f, k_resume_prompt);
+  CHECK(f.http.requests.size() == 2);
+  CHECK(contains(out, "[mem0:" + id8_of(1) + "]"));
+}
+
+TEST_CASE("on_user_prompt: global search uses the global scope") {
+  HookFixture f;
+  f.set_env("MEM0_GLOBAL_SEARCH", "true");
+  const auto plan = oup::build_plan(oup::analyze(k_plain, true), f.config);
+  REQUIRE(plan.size() == 1);
+  CHECK(plan[0].scope == Scope::global);
+  run(f, k_plain);
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK(parse_sent(f.http.requests[0]).app_id == std::optional<std::string>("*"));
+  CHECK(parse_sent(f.http.requests[0]).user_id == std::optional<std::string>("alice"));
+}
+
+// --- requests and output -----------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: a lean prompt sends one search and prints the memories") {
+  HookFixture f;
+  f.http.answer({memory(1, "decision", "Use exponential backoff with jitter"),
+                 memory(2, "convention", "Workers log every retry at INFO")});
+  const std::string out = run(f, k_plain);
+
+  REQUIRE(f.http.requests.size() == 1);
+  const SentSearch s = parse_sent(f.http.requests[0]);
+  CHECK(s.query == k_plain);
+  CHECK(s.top_k == 10);
+  CHECK_FALSE(s.type.has_value());
+  CHECK(s.rerank == std::optional<bool>(true));
+  CHECK(s.user_id == std::optional<std::string>("alice"));
+  CHECK(s.app_id == std::optional<std::string>("proj"));
+
+  const std::string expected =
+      std::string(k_heading) + "\n\n" +
+      "- [decision] Use exponential backoff with jitter [mem0:00000001]\n" +
+      "- [convention] Workers log every retry at INFO [mem0:00000002]\n" + std::string(k_rubric);
+  CHECK(out == expected);
+  CHECK_FALSE(contains(out, "\\n"));
+}
+
+TEST_CASE("on_user_prompt: at most 6 memories are shown, in rank order") {
+  HookFixture f;
+  f.http.answer(numbered(1, 10));
+  const std::string out = run(f, k_plain);
+  CHECK(cited(out) == id8s({1, 2, 3, 4, 5, 6}));
+}
+
+TEST_CASE("on_user_prompt: lean plan with an error puts anti_pattern and task_learning first") {
+  HookFixture f;
+  auto results = numbered(1, 7);
+  results[0].type = "decision";
+  results.push_back(memory(8, "task_learning", "Retry the upload with a smaller batch"));
+  results.push_back(memory(9, "anti_pattern", "Never buffer the whole payload in memory"));
+  f.http.answer(results);
+
+  const auto shown = cited(run(f, k_error_prompt));
+  REQUIRE(shown.size() == 6);
+  CHECK(std::set<std::string>(shown.begin(), shown.begin() + 2) ==
+        std::set<std::string>{id8_of(8), id8_of(9)});
+  CHECK(std::vector<std::string>(shown.begin() + 2, shown.end()) == id8s({1, 2, 3, 4}));
+
+  // Without an error, rank order stands.
+  HookFixture g;
+  g.http.answer(results);
+  CHECK(cited(run(g, k_plain)) == id8s({1, 2, 3, 4, 5, 6}));
+}
+
+TEST_CASE("on_user_prompt: a thorough prompt with error and paths sends four searches") {
+  HookFixture f;
+  f.set_env("MEM0_SEARCH_PLAN", "thorough");
+  f.http.answer_by_type([](const std::string &type) {
+    if (type == "decision") return found({memory(2, "decision", "Batch size is 500")});
+    if (type == "anti_pattern") return found({memory(3, "anti_pattern", "Do not retry 4xx")});
+    if (type == "convention") return found({memory(4, "convention", "Workers live in src/sync")});
+    return found(
+        {memory(1, "fact", "Sync runs nightly"), memory(2, "decision", "Batch size is 500")});
+  });
+  const std::string prompt = "Crash in src/sync/worker.py and lib/retry.ts:\n" + k_error_prompt;
+  const std::string out = run(f, prompt);
+
+  const auto sent = f.http.sent();
+  REQUIRE(sent.size() == 4);
+  CHECK(f.http.batches == 1);
+  CHECK_FALSE(sent[0].type.has_value());
+  CHECK(sent[0].top_k == 10);
+  CHECK(sent[1].type == std::optional<std::string>("decision"));
+  CHECK(sent[1].top_k == 5);
+  CHECK(sent[2].type == std::optional<std::string>("anti_pattern"));
+  CHECK(sent[2].top_k == 3);
+  CHECK(sent[3].type == std::optional<std::string>("convention"));
+  CHECK(sent[3].top_k == 3);
+  CHECK(sent[3].query == "src/sync/worker.py lib/retry.ts");
+  CHECK(cited(out) == id8s({1, 2, 3, 4})); // plan order, duplicate id 2 once
+}
+
+TEST_CASE("on_user_prompt: resume intent prints the recovered-session section") {
+  HookFixture f;
+  f.http.answer_by_type([](const std::string &type) {
+    if (type == "session_state")
+      return found({memory(1, "session_state", "Migrating invoices table")});
+    return found({memory(2, "decision", "Keep the old table until March")});
+  });
+  const std::string out = run(f, k_resume_prompt);
+
+  const auto sent = f.http.sent();
+  REQUIRE(sent.size() == 2);
+  CHECK(sent[0].query == "session state current task");
+  CHECK(sent[1].query == "recent decisions and learnings");
+
+  const std::string expected = std::string(k_resume_heading) + "\n\n" +
+                               "- [session_state] Migrating invoices table [mem0:00000001]\n" +
+                               "- [decision] Keep the old table until March [mem0:00000002]\n" +
+                               std::string(k_resume_footer) + "\n" + std::string(k_rubric);
+  CHECK(out == expected);
+}
+
+TEST_CASE("on_user_prompt: detections print their exact lines") {
+  HookFixture f;
+  const std::string out =
+      run(f, "Remember this: after the crash in src/sync/worker.py and lib/retry.ts we saw\n" +
+                 k_error_prompt);
+  CHECK(has_line(out, k_remember_line));
+  CHECK(has_line(out, k_error_line));
+  CHECK(has_line(out, "File paths detected: src/sync/worker.py, lib/retry.ts"));
+  CHECK(has_line(out, k_rubric));
+  CHECK_FALSE(contains(out, "###")); // no memories found: no heading
+}
+
+TEST_CASE("on_user_prompt: nothing found and nothing to say prints nothing") {
+  HookFixture f;
+  run(f, k_plain); // shows the rubric once
+  CHECK(run(f, "Which queue does the sync worker read from today?").empty());
+  CHECK(f.http.requests.size() == 2);
+}
+
+// --- session memory ----------------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: a session never sees a memory or the rubric twice") {
+  HookFixture f;
+  f.http.answer(numbered(1, 3));
+  const std::string first = run(f, k_plain);
+  CHECK(cited(first) == id8s({1, 2, 3}));
+  CHECK(has_line(first, k_rubric));
+
+  f.http.answer(numbered(1, 4));
+  const std::string second = run(f, "And how do we test the retry logic of that worker?");
+  CHECK(cited(second) == id8s({4}));
+  CHECK_FALSE(contains(second, k_rubric));
+
+  CHECK(run(f, "What about the retry limits for the sync worker then?").empty());
+  CHECK(f.store().load("session-1").prompts == 3);
+}
+
+TEST_CASE("on_user_prompt: another session sees the same memories and the rubric again") {
+  HookFixture f;
+  f.http.answer(numbered(1, 3));
+  run(f, k_plain, "session-a");
+  const std::string other = run(f, k_plain, "session-b");
+  CHECK(cited(other) == id8s({1, 2, 3}));
+  CHECK(has_line(other, k_rubric));
+}
+
+TEST_CASE("on_user_prompt: CLAUDE_CODE_SESSION_ID names the session when the input has none") {
+  HookFixture f;
+  f.set_env("CLAUDE_CODE_SESSION_ID", "env-session");
+  f.http.answer(numbered(1, 2));
+  CHECK(cited(run(f, k_plain, "")) == id8s({1, 2}));
+  CHECK(run(f, k_plain, "").empty());
+}
+
+// --- failures ----------------------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: a 429 says recall was rate limited") {
+  HookFixture f;
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(429, R"({"detail":"Too many requests"})", std::chrono::seconds(7));
+  };
+  const std::string out = run(f, k_plain);
+  CHECK(has_line(out, "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)"));
+  CHECK(memory_lines(out).empty());
+}
+
+TEST_CASE("on_user_prompt: a 401 says the API key was rejected") {
+  HookFixture f;
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(401, R"({"detail":"Invalid API key"})");
+  };
+  CHECK(has_line(run(f, k_plain), "mem0: recall skipped \xE2\x80\x94 API key rejected"));
+}
+
+TEST_CASE("on_user_prompt: a partial failure keeps the other results and says so") {
+  HookFixture f;
+  f.set_env("MEM0_SEARCH_PLAN", "thorough");
+  f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
+    if (type == "decision") return transport_failure(ErrorKind::timeout);
+    return found({memory(1, "fact", "Still here")});
+  });
+  const std::string out = run(f, k_plain);
+  CHECK(cited(out) == id8s({1}));
+  CHECK(has_line(out, "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)"));
+}
+
+TEST_CASE("on_user_prompt: an http base URL of a remote host is refused without a request") {
+  HookFixture f;
+  f.set_env("MEM0_BASE_URL", "http://mem0.example.com");
+  const std::string out = run(f, k_plain);
+  CHECK(f.http.requests.empty());
+  CHECK(has_line(out, "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (transport)"));
+}
+
+// --- quota -------------------------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: automatic searches are counted per UTC day") {
+  HookFixture f;
+  run(f, k_plain);
+  CHECK(f.store().searches_on(f.today()) == 1);
+  f.set_env("MEM0_SEARCH_PLAN", "thorough");
+  run(f, "Crash in src/sync/worker.py:\n" + k_error_prompt);
+  CHECK(f.store().searches_on(f.today()) == 5);
+}
+
+TEST_CASE("on_user_prompt: the daily limit stops searches and says so once per session") {
+  HookFixture f;
+  f.set_env("MEM0_DAILY_SEARCH_LIMIT", "3");
+  auto store = f.store();
+  REQUIRE(store.add_searches(f.today(), 3).has_value());
+  const std::string limit_line =
+      "mem0: daily search limit (3) reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
+
+  CHECK(has_line(run(f, k_plain), limit_line));
+  CHECK_FALSE(contains(run(f, "And how do we test the retry logic of that worker?"), limit_line));
+  CHECK(has_line(run(f, k_plain, "session-2"), limit_line));
+  CHECK(f.http.requests.empty());
+  CHECK(f.store().searches_on(f.today()) == 3);
+}
+
+TEST_CASE("on_user_prompt: yesterday's searches do not count against today's limit") {
+  HookFixture f;
+  f.set_env("MEM0_DAILY_SEARCH_LIMIT", "3");
+  auto store = f.store();
+  REQUIRE(store.add_searches(utc_day(f.now - std::chrono::hours(24)), 3).has_value());
+  REQUIRE(store.add_searches(f.today(), 2).has_value());
+  run(f, k_plain);
+  CHECK(f.http.requests.size() == 1);
+  CHECK(f.store().searches_on(f.today()) == 3);
+}
+
+// --- privacy -----------------------------------------------------------------------------------
+
+TEST_CASE("on_user_prompt: secrets in the prompt never reach the request body") {
+  HookFixture f;
+  const std::string secret = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+  run(f, "Why does the deploy reject " + secret + " since this morning?");
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK_FALSE(contains(f.http.requests[0].body, "AbCdEfGhIjKl"));
+  CHECK(contains(parse_sent(f.http.requests[0]).query, "[REDACTED]"));
+}
+
+TEST_CASE("on_user_prompt: sections come in the order of the contract") {
+  HookFixture f;
+  f.set_env("MEM0_SEARCH_PLAN", "thorough");
+  f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
+    if (type == "decision") return http_status(503, "upstream unavailable");
+    return found({memory(1, "fact", "Sync runs nightly")});
+  });
+  const std::string out =
+      run(f, "Remember this: after the crash in src/sync/worker.py we saw\n" + k_error_prompt);
+  const std::vector<std::string> expected{
+      std::string(k_heading),
+      "",
+      "- [fact] Sync runs nightly [mem0:00000001]",
+      "mem0: recall incomplete \xE2\x80\x94 1 of 4 searches failed (server)",
+      std::string(k_remember_line),
+      std::string(k_rubric),
+      std::string(k_error_line),
+      "File paths detected: src/sync/worker.py"};
+  CHECK(lines_of(out) == expected);
+}
+
+TEST_CASE("on_user_prompt: the API key is never written to a state file") {
+  HookFixture f;
+  f.http.answer(numbered(1, 3));
+  run(f, k_plain);
+  run(f, k_resume_prompt);
+  const std::string key = f.config.api_key.value_or("<none>");
+  std::size_t files = 0;
+  for (const auto &entry : fs::recursive_directory_iterator(f.home.path()))
+    if (entry.is_regular_file()) {
+      ++files;
+      CAPTURE(entry.path().string());
+      CHECK_FALSE(contains(read_file(entry.path()), key));
+    }
+  CHECK(files >= 2); // the session file and the daily count were written
+  for (const auto &r : f.http.requests)
+    CHECK_FALSE(contains(r.body, key));
+}

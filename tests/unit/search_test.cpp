@@ -1,0 +1,269 @@
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "common/search.hpp"
+
+#include <algorithm>
+
+using namespace mem0;
+using namespace mem0::testing;
+
+namespace {
+
+std::vector<std::string> ids_of(const std::vector<Memory> &memories) {
+  std::vector<std::string> out;
+  for (const auto &m : memories)
+    out.push_back(m.id);
+  return out;
+}
+
+std::vector<std::string> ids(std::initializer_list<unsigned> numbers) {
+  std::vector<std::string> out;
+  for (const unsigned n : numbers)
+    out.push_back(id_of(n));
+  return out;
+}
+
+Error failure_of(ErrorKind kind, std::optional<std::chrono::seconds> retry_after = {}) {
+  Error e = make_error(kind, "simulated");
+  e.retry_after = retry_after;
+  return e;
+}
+
+bool has_header(const HttpRequest &r, std::string_view header) {
+  return std::find(r.headers.begin(), r.headers.end(), header) != r.headers.end();
+}
+
+const Log &quiet_log() {
+  static const Log log{"unit-test"};
+  return log;
+}
+
+Deadline soon() { return SteadyClock::now() + std::chrono::seconds(5); }
+
+const Identity k_identity{"alice", "proj", "session-9"};
+const ApiTarget k_api{"https://api.mem0.ai", "m0-secret-key", true, 0.3};
+
+} // namespace
+
+TEST_CASE("search: merge_results keeps plan order and drops duplicate ids") {
+  const std::vector<std::vector<Memory>> results{
+      {memory(1, "fact", "a"), memory(2, "fact", "b")},
+      {memory(3, "decision", "c"), memory(1, "decision", "a again"), memory(4, "decision", "d")},
+      {},
+      {memory(2, "convention", "b again"), memory(5, "convention", "e")},
+  };
+  const auto merged = merge_results(results);
+  CHECK(ids_of(merged) == ids({1, 2, 3, 4, 5}));
+  CHECK(merged[0].text == "a"); // the first occurrence is kept
+}
+
+TEST_CASE("search: merge_results drops ids the skip predicate rejects") {
+  const std::vector<std::vector<Memory>> results{
+      {memory(1, "fact", "a"), memory(2, "fact", "b")},
+      {memory(3, "decision", "c"), memory(2, "decision", "b")},
+  };
+  const auto merged = merge_results(results, [](std::string_view id) { return id == id_of(2); });
+  CHECK(ids_of(merged) == ids({1, 3}));
+}
+
+TEST_CASE("search: put_types_first groups the listed types in order and keeps rank order") {
+  std::vector<Memory> ms{
+      memory(1, "fact", ""), memory(2, "decision", ""), memory(3, "convention", ""),
+      memory(4, "fact", ""), memory(5, "decision", ""), memory(6, "convention", ""),
+      memory(7, "", "")};
+  put_types_first(ms, {"convention", "decision"});
+  CHECK(ids_of(ms) == ids({3, 6, 2, 5, 1, 4, 7}));
+}
+
+TEST_CASE("search: put_types_first leaves the order alone when no type matches") {
+  std::vector<Memory> ms{memory(1, "fact", ""), memory(2, "note", ""), memory(3, "fact", "")};
+  put_types_first(ms, {"anti_pattern", "task_learning"});
+  CHECK(ids_of(ms) == ids({1, 2, 3}));
+}
+
+TEST_CASE("search: claim_new skips injected ids, respects the cap and records what it took") {
+  SessionState state;
+  state.injected = {id_of(2)};
+  const std::vector<Memory> candidates{memory(1, "", ""), memory(2, "", ""), memory(3, "", ""),
+                                       memory(4, "", ""), memory(5, "", "")};
+  const auto claimed = claim_new(state, candidates, 3);
+  CHECK(ids_of(claimed) == ids({1, 3, 4}));
+  CHECK(state.injected == ids({2, 1, 3, 4}));
+
+  const auto again = claim_new(state, candidates, 3);
+  CHECK(ids_of(again) == ids({5}));
+  CHECK(claim_new(state, candidates, 3).empty());
+}
+
+TEST_CASE("search: recall problem lines name a rejected key") {
+  PlanOutcome outcome;
+  outcome.failures = {failure_of(ErrorKind::unauthorized)};
+  CHECK(recall_problem_lines(outcome, 1) ==
+        std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 API key rejected"});
+}
+
+TEST_CASE("search: recall problem lines name a rate limit with its retry delay") {
+  PlanOutcome outcome;
+  outcome.failures = {failure_of(ErrorKind::rate_limited, std::chrono::seconds(7))};
+  CHECK(
+      recall_problem_lines(outcome, 1) ==
+      std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)"});
+
+  outcome.failures = {failure_of(ErrorKind::rate_limited)};
+  CHECK(recall_problem_lines(outcome, 1) ==
+        std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 rate limited"});
+}
+
+TEST_CASE("search: recall problem lines count other failures with their class") {
+  PlanOutcome outcome;
+  outcome.failures = {failure_of(ErrorKind::timeout)};
+  CHECK(recall_problem_lines(outcome, 2) ==
+        std::vector<std::string>{
+            "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)"});
+}
+
+TEST_CASE("search: recall problem lines come in a fixed order, one per problem") {
+  PlanOutcome outcome;
+  outcome.failures = {failure_of(ErrorKind::server), failure_of(ErrorKind::rate_limited),
+                      failure_of(ErrorKind::unauthorized)};
+  const auto lines = recall_problem_lines(outcome, 4);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "mem0: recall skipped \xE2\x80\x94 API key rejected");
+  CHECK(lines[1] == "mem0: recall skipped \xE2\x80\x94 rate limited");
+  CHECK(lines[2] == "mem0: recall incomplete \xE2\x80\x94 1 of 4 searches failed (server)");
+}
+
+TEST_CASE("search: no failures means no recall problem lines") {
+  CHECK(recall_problem_lines(PlanOutcome{}, 3).empty());
+}
+
+TEST_CASE("search: run_plan sends one request per search in one parallel batch") {
+  FakeHttpClient http;
+  http.answer_by_type([](const std::string &type) {
+    return found(
+        {memory(type.empty() ? 1 : 2, type.empty() ? "fact" : type, "memory for " + type)});
+  });
+  const std::vector<SearchSpec> plan{{"retry logic", std::nullopt, 10, Scope::project},
+                                     {"retry logic", "decision", 5, Scope::project}};
+  const PlanOutcome outcome = run_plan(http, k_api, k_identity, plan, soon(), quiet_log());
+
+  CHECK(http.batches == 1);
+  REQUIRE(http.requests.size() == 2);
+  CHECK(outcome.sent == 2);
+  CHECK(outcome.failures.empty());
+  REQUIRE(outcome.results.size() == 2);
+  CHECK(ids_of(outcome.results[0]) == ids({1}));
+  CHECK(ids_of(outcome.results[1]) == ids({2}));
+
+  for (const auto &r : http.requests) {
+    CHECK(r.method == "POST");
+    CHECK(r.url == "https://api.mem0.ai/v3/memories/search/");
+    CHECK(has_header(r, "Authorization: Token m0-secret-key"));
+    CHECK(has_header(r, "Content-Type: application/json"));
+    CHECK(has_header(r, "Accept: application/json"));
+    CHECK(std::any_of(r.headers.begin(), r.headers.end(),
+                      [](const std::string &h) { return h.starts_with("User-Agent: mem0"); }));
+  }
+  const auto sent = http.sent();
+  CHECK(sent[0].query == "retry logic");
+  CHECK(sent[0].top_k == 10);
+  CHECK_FALSE(sent[0].type.has_value());
+  CHECK(sent[0].user_id == std::optional<std::string>("alice"));
+  CHECK(sent[0].app_id == std::optional<std::string>("proj"));
+  CHECK(sent[0].filter_count == 2);
+  CHECK(sent[0].rerank == std::optional<bool>(true));
+  CHECK(sent[0].threshold == Approx(0.3));
+  CHECK(sent[1].top_k == 5);
+  CHECK(sent[1].type == std::optional<std::string>("decision"));
+  CHECK(sent[1].filter_count == 3);
+}
+
+TEST_CASE("search: run_plan anchors global scope on the user and omits rerank when off") {
+  FakeHttpClient http;
+  const ApiTarget no_rerank{"https://api.mem0.ai", "k", false, 0.5};
+  run_plan(http, no_rerank, k_identity, {{"q", std::nullopt, 10, Scope::global}}, soon(),
+           quiet_log());
+  REQUIRE(http.requests.size() == 1);
+  const SentSearch s = parse_sent(http.requests[0]);
+  CHECK(s.user_id == std::optional<std::string>("alice"));
+  CHECK(s.app_id == std::optional<std::string>("*"));
+  CHECK_FALSE(s.rerank.has_value());
+  CHECK_FALSE(contains(http.requests[0].body, "rerank"));
+  CHECK(s.threshold == Approx(0.5));
+}
+
+TEST_CASE("search: run_plan counts failed searches and keeps the results of the others") {
+  FakeHttpClient http;
+  http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
+    if (type == "decision") return transport_failure(ErrorKind::timeout);
+    if (type == "convention") return http_status(500, R"({"detail":"boom"})");
+    if (type == "anti_pattern") return http_status(200, "<html>not json</html>");
+    return found({memory(1, "fact", "kept")});
+  });
+  const std::vector<SearchSpec> plan{{"q", std::nullopt, 10, Scope::project},
+                                     {"q", "decision", 5, Scope::project},
+                                     {"q", "convention", 3, Scope::project},
+                                     {"q", "anti_pattern", 3, Scope::project}};
+  const PlanOutcome outcome = run_plan(http, k_api, k_identity, plan, soon(), quiet_log());
+  CHECK(outcome.sent == 4);
+  REQUIRE(outcome.failures.size() == 3);
+  std::vector<ErrorKind> kinds;
+  for (const auto &e : outcome.failures)
+    kinds.push_back(e.kind);
+  CHECK(std::count(kinds.begin(), kinds.end(), ErrorKind::timeout) == 1);
+  CHECK(std::count(kinds.begin(), kinds.end(), ErrorKind::server) == 1);
+  CHECK(std::count(kinds.begin(), kinds.end(), ErrorKind::bad_response) == 1);
+  CHECK(ids_of(outcome.results[0]) == ids({1}));
+  CHECK(outcome.results[1].empty());
+  CHECK(outcome.results[2].empty());
+  CHECK(outcome.results[3].empty());
+}
+
+TEST_CASE("search: run_plan keeps Retry-After of a 429 for the recall line") {
+  FakeHttpClient http;
+  http.responder = [](const HttpRequest &) {
+    return http_status(429, R"({"detail":"Too many requests"})", std::chrono::seconds(7));
+  };
+  const PlanOutcome outcome = run_plan(
+      http, k_api, k_identity, {{"q", std::nullopt, 10, Scope::project}}, soon(), quiet_log());
+  REQUIRE(outcome.failures.size() == 1);
+  CHECK(outcome.failures[0].kind == ErrorKind::rate_limited);
+  CHECK(
+      recall_problem_lines(outcome, 1) ==
+      std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)"});
+}
+
+TEST_CASE("search: run_plan refuses an http base URL of a remote host without any request") {
+  FakeHttpClient http;
+  const ApiTarget clear_text{"http://api.example.com", "m0-secret-key", true, 0.3};
+  const std::vector<SearchSpec> plan{{"q", std::nullopt, 10, Scope::project},
+                                     {"q", "decision", 5, Scope::project}};
+  const PlanOutcome outcome = run_plan(http, clear_text, k_identity, plan, soon(), quiet_log());
+  CHECK(http.requests.empty());
+  CHECK(http.batches == 0);
+  CHECK(outcome.sent == 0);
+  REQUIRE(outcome.failures.size() == 2);
+  CHECK(outcome.failures[0].kind == ErrorKind::transport);
+}
+
+TEST_CASE("search: run_plan accepts an http base URL on loopback") {
+  for (const char *base : {"http://127.0.0.1:8765", "http://localhost:8765", "http://[::1]:8765"}) {
+    CAPTURE(base);
+    FakeHttpClient http;
+    const ApiTarget local{base, "k", true, 0.3};
+    const PlanOutcome outcome = run_plan(
+        http, local, k_identity, {{"q", std::nullopt, 10, Scope::project}}, soon(), quiet_log());
+    REQUIRE(http.requests.size() == 1);
+    CHECK(http.requests[0].url == std::string(base) + "/v3/memories/search/");
+    CHECK(outcome.failures.empty());
+  }
+}
+
+TEST_CASE("search: run_plan with an empty plan sends nothing") {
+  FakeHttpClient http;
+  const PlanOutcome outcome = run_plan(http, k_api, k_identity, {}, soon(), quiet_log());
+  CHECK(http.batches == 0);
+  CHECK(outcome.sent == 0);
+  CHECK(outcome.failures.empty());
+}

@@ -1,0 +1,357 @@
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "common/atomic_file.hpp"
+#include "common/session_state.hpp"
+
+#include <algorithm>
+#include <fcntl.h>
+#include <map>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every regular file below `dir`, with the permission bits of each.
+std::map<std::string, int> modes_below(const fs::path &dir) {
+  std::map<std::string, int> out;
+  for (const auto &entry : fs::recursive_directory_iterator(dir))
+    out[entry.path().string()] = mode_of(entry.path());
+  return out;
+}
+
+std::string worker_id(int worker, int i) {
+  return "w" + std::to_string(worker) + "-" + std::to_string(i);
+}
+
+// Check that `state` holds exactly the ids of `workers` x `per_worker` updates, each once.
+void check_all_ids_once(const SessionState &state, int workers, int per_worker) {
+  CHECK(state.injected.size() == static_cast<std::size_t>(workers * per_worker));
+  CHECK(state.prompts == workers * per_worker);
+  for (int w = 0; w < workers; ++w)
+    for (int i = 0; i < per_worker; ++i) {
+      const std::string id = worker_id(w, i);
+      const auto n = std::count(state.injected.begin(), state.injected.end(), id);
+      if (n != 1) FAIL_CHECK(id << " appears " << n << " times");
+    }
+}
+
+} // namespace
+
+TEST_CASE("session state: serialize then parse gives back the same state") {
+  SessionState s;
+  s.injected = {id_of(1), id_of(2), id_of(3)};
+  s.files = {{"/repo/src/app.py", "1700000000123456789:2048"}, {"/repo/a \"quoted\".md", "1:1600"}};
+  s.rubric_shown = true;
+  s.limit_notice_shown = true;
+  s.prompts = 17;
+
+  const SessionState back = parse_session_state(serialize_session_state(s));
+  CHECK(back.injected == s.injected);
+  CHECK(back.files == s.files);
+  CHECK(back.rubric_shown);
+  CHECK(back.limit_notice_shown);
+  CHECK(back.prompts == 17);
+  CHECK(back.was_injected(id_of(2)));
+  CHECK_FALSE(back.was_injected(id_of(4)));
+}
+
+TEST_CASE("session state: unreadable content gives an empty state") {
+  for (const char *garbage : {"", "not json", "[1,2,3]", "{\"injected\": ", "null", "\"text\""}) {
+    CAPTURE(garbage);
+    const SessionState s = parse_session_state(garbage);
+    CHECK(s.injected.empty());
+    CHECK(s.files.empty());
+    CHECK_FALSE(s.rubric_shown);
+    CHECK(s.prompts == 0);
+  }
+}
+
+TEST_CASE("session state: fields of the wrong type are ignored, the rest is kept") {
+  const SessionState s = parse_session_state(
+      R"({"injected": ["a", 5, null, "b"], "files": {"/x": "1:2000", "/y": 3},
+          "rubric_shown": "yes", "prompts": 4})");
+  CHECK(s.injected == std::vector<std::string>{"a", "b"});
+  CHECK(s.files == std::map<std::string, std::string>{{"/x", "1:2000"}});
+  CHECK_FALSE(s.rubric_shown);
+  CHECK(s.prompts == 4);
+}
+
+TEST_CASE("session state: update stores the change and load reads it back") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  CHECK(store.load("session-1").injected.empty());
+
+  auto first = store.update("session-1", [](SessionState &s) {
+    s.injected.push_back(id_of(1));
+    s.rubric_shown = true;
+  });
+  REQUIRE(first.has_value());
+  CHECK(first->injected == std::vector<std::string>{id_of(1)});
+
+  auto second = store.update("session-1", [](SessionState &s) { s.injected.push_back(id_of(2)); });
+  REQUIRE(second.has_value());
+  CHECK(second->injected == std::vector<std::string>{id_of(1), id_of(2)});
+  CHECK(second->rubric_shown);
+
+  const SessionState loaded = store.load("session-1");
+  CHECK(loaded.injected == std::vector<std::string>{id_of(1), id_of(2)});
+  CHECK(store.load("session-2").injected.empty());
+}
+
+TEST_CASE("session state: concurrent updates from threads lose nothing") {
+  TempDir tmp;
+  constexpr int k_workers = 8, k_updates = 25;
+  std::vector<std::thread> threads;
+  std::vector<int> failures(k_workers, 0);
+  for (int w = 0; w < k_workers; ++w)
+    threads.emplace_back([&, w] {
+      StateStore store(tmp / "state");
+      for (int i = 0; i < k_updates; ++i) {
+        auto done = store.update("shared-session", [&](SessionState &s) {
+          s.injected.push_back(worker_id(w, i));
+          ++s.prompts;
+        });
+        if (!done) ++failures[static_cast<std::size_t>(w)];
+      }
+    });
+  for (auto &t : threads)
+    t.join();
+
+  CHECK(std::all_of(failures.begin(), failures.end(), [](int n) { return n == 0; }));
+  check_all_ids_once(StateStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+}
+
+TEST_CASE("session state: concurrent updates from separate processes lose nothing") {
+  TempDir tmp;
+  constexpr int k_workers = 4, k_updates = 25;
+  std::vector<pid_t> children;
+  for (int w = 0; w < k_workers; ++w) {
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      // The child must never return into the test runner: every path ends in _exit.
+      int code = 1;
+      try {
+        StateStore store(tmp / "state");
+        int failed = 0;
+        for (int i = 0; i < k_updates; ++i)
+          if (!store.update("shared-session", [&](SessionState &s) {
+                s.injected.push_back(worker_id(w, i));
+                ++s.prompts;
+              }))
+            ++failed;
+        code = failed == 0 ? 0 : 1;
+      } catch (...) {
+      }
+      ::_exit(code);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  check_all_ids_once(StateStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+}
+
+TEST_CASE("session state: state directories are 0700 and state files 0600") {
+  TempDir tmp;
+  const fs::path dir = tmp / "fresh/state";
+  StateStore store(dir);
+  REQUIRE(store.update("session-perm", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(store.add_searches("2025-03-10", 1).has_value());
+
+  CHECK(mode_of(tmp / "fresh") == 0700);
+  CHECK(mode_of(dir) == 0700);
+  const auto modes = modes_below(dir);
+  REQUIRE(modes.size() >= 3); // sessions/, the session file, usage.json
+  for (const auto &[path, mode] : modes) {
+    CAPTURE(path);
+    if (fs::is_directory(path))
+      CHECK(mode == 0700);
+    else
+      CHECK(mode == 0600);
+  }
+}
+
+TEST_CASE("session state: a session id cannot name a file outside the state dir") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  REQUIRE(store.update("../../escape", [](SessionState &s) { s.prompts = 1; }).has_value());
+  CHECK(store.load("../../escape").prompts == 1);
+  for (const auto &entry : fs::recursive_directory_iterator(tmp.path())) {
+    CAPTURE(entry.path().string());
+    CHECK(entry.path().string().starts_with((tmp / "state").string()));
+  }
+}
+
+TEST_CASE("session state: all_sessions returns every stored session") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  REQUIRE(store.update("a", [](SessionState &s) { s.injected = {id_of(1)}; }).has_value());
+  REQUIRE(store.update("b", [](SessionState &s) { s.injected = {id_of(2)}; }).has_value());
+  std::vector<std::string> ids;
+  for (const auto &s : store.all_sessions())
+    ids.insert(ids.end(), s.injected.begin(), s.injected.end());
+  std::sort(ids.begin(), ids.end());
+  CHECK(ids == std::vector<std::string>{id_of(1), id_of(2)});
+}
+
+TEST_CASE("session state: idle session files older than 7 days go when a new session starts") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  REQUIRE(store.update("old-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(store.update("recent-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto &entry : fs::directory_iterator(tmp / "state/sessions")) {
+    const bool old = entry.path().filename().string().starts_with("old-session");
+    fs::last_write_time(entry.path(), now - std::chrono::hours(24 * (old ? 8 : 6)));
+  }
+
+  REQUIRE(store.update("new-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+
+  CHECK(store.load("old-session").prompts == 0);
+  CHECK(store.load("recent-session").prompts == 1);
+  CHECK(store.load("new-session").prompts == 1);
+}
+
+TEST_CASE("session state: searches are counted per day and only 31 days are kept") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  CHECK(store.searches_on("2025-03-10") == 0);
+
+  REQUIRE(store.add_searches("2025-03-10", 2).has_value());
+  REQUIRE(store.add_searches("2025-03-11", 3).has_value());
+  REQUIRE(store.add_searches("2025-03-10", 1).has_value());
+  CHECK(store.searches_on("2025-03-10") == 3);
+  CHECK(store.searches_on("2025-03-11") == 3);
+  CHECK(store.searches_on("2025-03-12") == 0);
+
+  using namespace std::chrono;
+  const sys_days start = year{2025} / April / 1;
+  for (int i = 0; i < 40; ++i)
+    REQUIRE(store.add_searches(utc_day(start + days{i}), 100 + i).has_value());
+
+  // 40 new days: only the last 31 (2025-04-10 .. 2025-05-10) remain, older ones are dropped.
+  CHECK(store.searches_on("2025-03-10") == 0);
+  CHECK(store.searches_on("2025-04-01") == 0);
+  CHECK(store.searches_on("2025-04-09") == 0);
+  CHECK(store.searches_on("2025-04-10") == 109);
+  CHECK(store.searches_on("2025-05-10") == 139);
+}
+
+TEST_CASE("session state: utc_day formats the UTC calendar day") {
+  using namespace std::chrono;
+  CHECK(utc_day(system_clock::time_point{}) == "1970-01-01");
+  const auto leap = sys_days{year{2024} / February / 29};
+  CHECK(utc_day(leap) == "2024-02-29");
+  CHECK(utc_day(leap + hours{23} + minutes{59} + seconds{59}) == "2024-02-29");
+  CHECK(utc_day(leap + hours{24}) == "2024-03-01");
+  CHECK(utc_day(sys_days{year{2025} / December / 31} + hours{12}) == "2025-12-31");
+}
+
+TEST_CASE("atomic file: write_file_atomic replaces the file, private, leaving no temporary") {
+  TempDir tmp;
+  const fs::path target = tmp / "data.json";
+  write_file(target, "old content");
+  REQUIRE(write_file_atomic(target, "new content").has_value());
+  CHECK(read_file(target) == "new content");
+  CHECK(mode_of(target) == 0600);
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto &e : fs::directory_iterator(tmp.path()))
+    ++entries;
+  CHECK(entries == 1);
+}
+
+TEST_CASE("atomic file: ensure_private_dir creates missing parents as 0700") {
+  TempDir tmp;
+  REQUIRE(ensure_private_dir(tmp / "a/b/c"));
+  CHECK(mode_of(tmp / "a") == 0700);
+  CHECK(mode_of(tmp / "a/b") == 0700);
+  CHECK(mode_of(tmp / "a/b/c") == 0700);
+}
+
+TEST_CASE("atomic file: update_file_locked passes the current content and stores the result") {
+  TempDir tmp;
+  const fs::path target = tmp / "counter.txt";
+  std::string seen = "<not called>";
+  REQUIRE(update_file_locked(target, [&](const std::string &current) {
+            seen = current;
+            return std::optional<std::string>("1");
+          }).has_value());
+  CHECK(seen.empty());
+  CHECK(read_file(target) == "1");
+
+  REQUIRE(update_file_locked(target, [&](const std::string &current) {
+            seen = current;
+            return std::optional<std::string>(current + "2");
+          }).has_value());
+  CHECK(seen == "1");
+  CHECK(read_file(target) == "12");
+
+  REQUIRE(update_file_locked(target, [](const std::string &) {
+            return std::optional<std::string>();
+          }).has_value());
+  CHECK(read_file(target) == "12");
+}
+
+TEST_CASE("atomic file: update_file_locked gives up with a timeout while the lock is held") {
+  TempDir tmp;
+  const fs::path target = tmp / "locked.json";
+  write_file(target, "original");
+  const int holder =
+      ::open((target.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(holder >= 0);
+  REQUIRE(::flock(holder, LOCK_EX) == 0);
+
+  bool called = false;
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = update_file_locked(
+      target,
+      [&](const std::string &) {
+        called = true;
+        return std::optional<std::string>("changed");
+      },
+      std::chrono::milliseconds(60));
+  const auto waited = std::chrono::steady_clock::now() - started;
+  ::close(holder);
+
+  REQUIRE_FALSE(result.has_value());
+  CHECK(result.error().kind == ErrorKind::timeout);
+  CHECK_FALSE(called);
+  CHECK(read_file(target) == "original");
+  CHECK(waited >= std::chrono::milliseconds(60));
+  CHECK(waited < std::chrono::seconds(2));
+}
+
+TEST_CASE("session state: update reports an error instead of waiting forever on a held lock") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  REQUIRE(store.update("busy", [](SessionState &s) { s.prompts = 1; }).has_value());
+  fs::path lock;
+  for (const auto &entry : fs::directory_iterator(tmp / "state/sessions"))
+    if (entry.path().extension() == ".lock") lock = entry.path();
+  REQUIRE_FALSE(lock.empty());
+  const int holder = ::open(lock.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(holder >= 0);
+  REQUIRE(::flock(holder, LOCK_EX) == 0);
+
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = store.update("busy", [](SessionState &s) { s.prompts = 99; });
+  const auto waited = std::chrono::steady_clock::now() - started;
+  ::close(holder);
+
+  REQUIRE_FALSE(result.has_value());
+  CHECK(result.error().kind == ErrorKind::timeout);
+  CHECK(waited < std::chrono::seconds(5));
+  CHECK(store.load("busy").prompts == 1);
+}

@@ -1,0 +1,317 @@
+#pragma once
+// Shared helpers for the unit tests: private temporary directories, small file helpers, a fake
+// HttpClient that records requests and answers with canned responses, and a hook fixture whose
+// HOME, state dir and environment are isolated from the machine running the tests.
+#include "common/config.hpp"
+#include "common/error.hpp"
+#include "common/git.hpp"
+#include "common/hook_io.hpp"
+#include "common/hook_runner.hpp"
+#include "common/http.hpp"
+#include "common/log.hpp"
+#include "common/mem0_api.hpp"
+#include "common/session_state.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <sys/stat.h>
+#include <vector>
+
+namespace mem0::testing {
+namespace fs = std::filesystem;
+
+// A fresh private directory (mkdtemp) under the system temp dir, removed with its content.
+class TempDir {
+public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "mem0-unit-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    m_path = fs::canonical(pattern);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+
+  const fs::path &path() const { return m_path; }
+  fs::path operator/(const fs::path &relative) const { return m_path / relative; }
+
+private:
+  fs::path m_path;
+};
+
+// Tests about "no repository" need a temp dir that is not itself inside a git checkout.
+#define REQUIRE_NOT_IN_GIT_REPO(dir)                                                               \
+  do {                                                                                             \
+    INFO("the temp dir " << (dir).string() << " lies inside a git repository; set TMPDIR");        \
+    REQUIRE_FALSE(::mem0::find_repo(dir).has_value());                                             \
+  } while (false)
+
+// Write `content` to `path`, creating missing parent directories.
+inline void write_file(const fs::path &path, std::string_view content) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+inline std::string read_file(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string out;
+  char buf[4096];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0)
+    out.append(buf, static_cast<std::size_t>(in.gcount()));
+  return out;
+}
+
+// The permission bits of `path` (e.g. 0600), or -1 when it cannot be stat'ed.
+inline int mode_of(const fs::path &path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return -1;
+  return static_cast<int>(st.st_mode & 07777);
+}
+
+// Split `text` at real newlines.
+inline std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (true) {
+    const auto nl = text.find('\n', start);
+    lines.emplace_back(text.substr(start, nl == std::string_view::npos ? nl : nl - start));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+inline bool contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+// The memory lines (`- [...`) of an additionalContext text, in order.
+inline std::vector<std::string> memory_lines(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto &line : lines_of(text))
+    if (line.starts_with("- [")) out.push_back(std::move(line));
+  return out;
+}
+
+// A uuid-shaped id whose first 8 characters are `n` in hex, so [mem0:id8] names `n`.
+inline std::string id_of(unsigned n) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%08x-aaaa-4bbb-8ccc-dddddddddddd", n);
+  return buf;
+}
+inline std::string id8_of(unsigned n) { return id_of(n).substr(0, 8); }
+
+inline Memory memory(unsigned n, std::string type, std::string text, std::string created_at = "") {
+  Memory m;
+  m.id = id_of(n);
+  m.type = std::move(type);
+  m.text = std::move(text);
+  m.created_at = std::move(created_at);
+  return m;
+}
+
+// A search response body in the API's shape: {"results":[{id, memory, metadata:{type}, ...}]}.
+inline std::string results_json(const std::vector<Memory> &memories) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("results");
+  w.StartArray();
+  for (const auto &m : memories) {
+    w.StartObject();
+    w.Key("id");
+    w.String(m.id.c_str());
+    w.Key("memory");
+    w.String(m.text.c_str());
+    w.Key("metadata");
+    if (m.type.empty()) {
+      w.Null();
+    } else {
+      w.StartObject();
+      w.Key("type");
+      w.String(m.type.c_str());
+      w.EndObject();
+    }
+    if (!m.created_at.empty()) {
+      w.Key("created_at");
+      w.String(m.created_at.c_str());
+    }
+    w.Key("score");
+    w.Double(0.9);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+inline Result<HttpResponse> http_status(long status, std::string body,
+                                        std::optional<std::chrono::seconds> retry_after = {}) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.retry_after = retry_after;
+  r.latency = std::chrono::milliseconds(3);
+  return r;
+}
+
+inline Result<HttpResponse> found(const std::vector<Memory> &memories) {
+  return http_status(200, results_json(memories));
+}
+
+inline Result<HttpResponse> transport_failure(ErrorKind kind) {
+  return unexpected(make_error(kind, "simulated " + std::string(to_string(kind))));
+}
+
+// What one recorded search request asked for, read back from its JSON body.
+struct SentSearch {
+  bool parsed = false;
+  std::string query;
+  int top_k = -1;
+  std::optional<std::string> type;
+  std::optional<std::string> user_id;
+  std::optional<std::string> app_id;
+  std::optional<std::string> run_id;
+  std::optional<bool> rerank; // nullopt when the key is absent
+  std::optional<double> threshold;
+  std::size_t filter_count = 0;
+};
+
+inline SentSearch parse_sent(const HttpRequest &request) {
+  SentSearch s;
+  rapidjson::Document doc;
+  doc.Parse(request.body.data(), request.body.size());
+  if (doc.HasParseError() || !doc.IsObject()) return s;
+  s.parsed = true;
+  if (auto it = doc.FindMember("query"); it != doc.MemberEnd() && it->value.IsString())
+    s.query = it->value.GetString();
+  if (auto it = doc.FindMember("top_k"); it != doc.MemberEnd() && it->value.IsInt())
+    s.top_k = it->value.GetInt();
+  if (auto it = doc.FindMember("rerank"); it != doc.MemberEnd() && it->value.IsBool())
+    s.rerank = it->value.GetBool();
+  if (auto it = doc.FindMember("threshold"); it != doc.MemberEnd() && it->value.IsNumber())
+    s.threshold = it->value.GetDouble();
+  auto leaf = [](const rapidjson::Value &v, const char *key) -> std::optional<std::string> {
+    if (!v.IsObject()) return std::nullopt;
+    const auto it = v.FindMember(key);
+    if (it == v.MemberEnd() || !it->value.IsString()) return std::nullopt;
+    return std::string(it->value.GetString());
+  };
+  if (auto f = doc.FindMember("filters"); f != doc.MemberEnd() && f->value.IsObject())
+    if (auto all = f->value.FindMember("AND"); all != f->value.MemberEnd() && all->value.IsArray())
+      for (const auto &item : all->value.GetArray()) {
+        ++s.filter_count;
+        if (auto v = leaf(item, "user_id")) s.user_id = v;
+        if (auto v = leaf(item, "app_id")) s.app_id = v;
+        if (auto v = leaf(item, "run_id")) s.run_id = v;
+        if (item.IsObject())
+          if (auto meta = item.FindMember("metadata"); meta != item.MemberEnd())
+            s.type = leaf(meta->value, "type");
+      }
+  return s;
+}
+
+// Records every request and answers each with `responder` (by default: no memories).
+class FakeHttpClient final : public HttpClient {
+public:
+  using Responder = std::function<Result<HttpResponse>(const HttpRequest &)>;
+
+  std::vector<Result<HttpResponse>> run(const std::vector<HttpRequest> &batch, Deadline) override {
+    ++batches;
+    std::vector<Result<HttpResponse>> out;
+    for (const auto &request : batch) {
+      requests.push_back(request);
+      out.push_back(responder(request));
+    }
+    return out;
+  }
+
+  // Answer every search with `memories`.
+  void answer(std::vector<Memory> memories) {
+    responder = [memories = std::move(memories)](const HttpRequest &) { return found(memories); };
+  }
+  // Answer each search by its metadata.type filter ("" for an untyped search).
+  void answer_by_type(std::function<Result<HttpResponse>(const std::string &type)> by_type) {
+    responder = [by_type = std::move(by_type)](const HttpRequest &r) {
+      return by_type(parse_sent(r).type.value_or(""));
+    };
+  }
+  std::vector<SentSearch> sent() const {
+    std::vector<SentSearch> out;
+    for (const auto &r : requests)
+      out.push_back(parse_sent(r));
+    return out;
+  }
+
+  std::vector<HttpRequest> requests;
+  std::size_t batches = 0;
+  Responder responder = [](const HttpRequest &) { return found({}); };
+};
+
+// 2025-03-10 12:00:00 UTC: the fixed "now" of the hook tests.
+inline std::chrono::system_clock::time_point fixed_now() {
+  using namespace std::chrono;
+  return sys_days{year{2025} / March / 10} + hours{12};
+}
+
+// An isolated hook environment: HOME and MEM0_STATE_DIR in a fresh temp dir, an API key, a
+// fixed user and project id, a fake HTTP client and a fixed clock.
+struct HookFixture {
+  TempDir home;
+  fs::path project;
+  Environment env;
+  Config config;
+  FakeHttpClient http;
+  Log log{"unit-test"};
+  std::chrono::system_clock::time_point now = fixed_now();
+
+  HookFixture() : project(home / "project") {
+    fs::create_directories(project);
+    env.vars = {{"HOME", home.path().string()},
+                {"MEM0_STATE_DIR", (home / "state").string()},
+                {"MEM0_API_KEY", "m0-test-key-1234"},
+                {"MEM0_USER_ID", "alice"},
+                {"MEM0_PROJECT_ID", "proj"}};
+    reload();
+  }
+
+  void set_env(const std::string &name, const std::string &value) {
+    env.vars[name] = value;
+    reload();
+  }
+  void unset_env(const std::string &name) {
+    env.vars.erase(name);
+    reload();
+  }
+  void reload() { config = load_config(env); }
+
+  HookContext context() {
+    return HookContext{env,
+                       config,
+                       http,
+                       log,
+                       SteadyClock::now() + std::chrono::seconds(5),
+                       [this] { return now; }};
+  }
+  StateStore store() const { return StateStore(config.state_dir); }
+  std::string today() const { return utc_day(now); }
+};
+
+} // namespace mem0::testing
