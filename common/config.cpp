@@ -270,7 +270,7 @@ Config load_config(const Environment &env) {
   else
     c.state_dir = c.mem0_dir / "state";
 
-  for (const char *name : {"MEM0_CA_BUNDLE", "SSL_CERT_FILE"})
+  for (const char *name : {"MEM0_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"})
     if (auto v = env.get(name); v && !trim(*v).empty()) {
       c.ca_bundle = std::string(trim(*v));
       break;

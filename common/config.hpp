@@ -44,7 +44,7 @@ struct Config {
   SearchPlan plan = SearchPlan::lean;
   long daily_limit = 0; // 0 = no cap
   std::filesystem::path state_dir;
-  std::optional<std::string> ca_bundle;
+  std::optional<std::string> ca_bundle; // a PEM file or a hashed directory
   std::string settings_status; // "ok", "not found", "invalid JSON", "not an object"
 };
 

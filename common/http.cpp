@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 namespace mem0 {
 namespace {
@@ -140,7 +141,13 @@ void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_
   curl.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); // the token must not travel to another host
   curl.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
   curl.easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
-  if (ca_bundle) curl.easy_setopt(e, CURLOPT_CAINFO, ca_bundle->c_str());
+  if (ca_bundle) {
+    // A hashed directory (openssl rehash) is searched per certificate; a file is parsed whole.
+    std::error_code ec;
+    const bool dir = std::filesystem::is_directory(*ca_bundle, ec);
+    curl.easy_setopt(e, CURLOPT_CAINFO, dir ? nullptr : ca_bundle->c_str());
+    curl.easy_setopt(e, CURLOPT_CAPATH, dir ? ca_bundle->c_str() : nullptr);
+  }
   curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, budget_ms);
   curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, budget_ms);
