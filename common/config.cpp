@@ -2,6 +2,7 @@
 #include "common/atomic_file.hpp"
 #include "common/git.hpp"
 #include "common/sha256.hpp"
+#include "common/strings.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
@@ -16,21 +17,6 @@ extern char **environ;
 namespace mem0 {
 namespace fs = std::filesystem;
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 std::optional<long> parse_long(std::string_view s) {
   s = trim(s);
@@ -83,7 +69,7 @@ struct Settings {
 };
 
 std::optional<SearchPlan> parse_plan(std::string_view s) {
-  const std::string v = lower(trim(s));
+  const std::string v = ascii_lower(trim(s));
   if (v == "lean") return SearchPlan::lean;
   if (v == "thorough") return SearchPlan::thorough;
   return std::nullopt;
@@ -149,7 +135,7 @@ std::optional<std::string> Environment::get(std::string_view name) const {
 }
 
 std::optional<bool> parse_bool(std::string_view value) {
-  const std::string v = lower(trim(value));
+  const std::string v = ascii_lower(trim(value));
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
   return std::nullopt;
@@ -233,11 +219,11 @@ Config load_config(const Environment &env) {
   c.redact = flag("MEM0_REDACT", nullptr, true);
 
   if (auto v = env.get("MEM0_RERANK")) {
-    const std::string r = lower(trim(*v));
+    const std::string r = ascii_lower(trim(*v));
     c.rerank = !(r.empty() || r == "0" || r == "false" || r == "no" || r == "off");
   }
   if (auto v = env.get("MEM0_DEBUG")) {
-    const std::string d = lower(trim(*v));
+    const std::string d = ascii_lower(trim(*v));
     c.debug = !(d.empty() || d == "0" || d == "false" || d == "no" || d == "off");
   } else {
     c.debug = s.boolean("debug").value_or(false);

@@ -45,7 +45,7 @@ struct Config {
   long daily_limit = 0; // 0 = no cap
   std::filesystem::path state_dir;
   std::optional<std::string> ca_bundle; // a PEM file or a hashed directory
-  std::string settings_status; // "ok", "not found", "invalid JSON", "not an object"
+  std::string settings_status;          // "ok", "not found", "invalid JSON", "not an object"
 };
 
 // Resolve the configuration. Reads settings.json and, only when no key is in the environment,

@@ -1,4 +1,5 @@
 #include "common/detect.hpp"
+#include "common/strings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,13 +15,6 @@ bool is_word(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 bool is_path_char(char c) { return is_word(c) || c == '.' || c == '/' || c == '-'; }
-
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char &c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 // Match `pattern` at `text[i]`, where `.` in the pattern stands for any one code point.
 bool matches_at(std::string_view text, std::size_t i, std::string_view pattern) {

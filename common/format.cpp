@@ -1,4 +1,5 @@
 #include "common/format.hpp"
+#include "common/strings.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -43,8 +44,6 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i, char32_t 
 }
 
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool iequals_at(std::string_view text, std::size_t i, std::string_view word) {
   if (i + word.size() > text.size()) return false;

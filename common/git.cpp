@@ -1,4 +1,5 @@
 #include "common/git.hpp"
+#include "common/strings.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -8,22 +9,6 @@
 namespace mem0 {
 namespace fs = std::filesystem;
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 // A git config value: strip an unquoted trailing comment and surrounding quotes.
 std::string config_value(std::string_view raw) {
@@ -99,14 +84,14 @@ std::optional<std::string> parse_remote_url(std::string_view text, std::string_v
           line.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
       const auto quote = header.find('"');
       in_section = quote != std::string_view::npos &&
-                   lower(trim(header.substr(0, quote))) == "remote" &&
+                   ascii_lower(trim(header.substr(0, quote))) == "remote" &&
                    header.substr(quote) == "\"" + std::string(remote) + "\"";
       continue;
     }
     if (!in_section) continue;
     const auto eq = line.find('=');
     if (eq == std::string_view::npos) continue;
-    if (lower(trim(line.substr(0, eq))) == "url") return config_value(line.substr(eq + 1));
+    if (ascii_lower(trim(line.substr(0, eq))) == "url") return config_value(line.substr(eq + 1));
   }
   return std::nullopt;
 }

@@ -1,4 +1,5 @@
 #include "common/redact.hpp"
+#include "common/strings.hpp"
 
 #include <array>
 
@@ -12,8 +13,6 @@ bool is_alnum(char c) {
 }
 bool is_token_char(char c) { return is_alnum(c) || c == '_' || c == '-'; }
 bool is_upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
 template <class Pred> std::size_t span(std::string_view text, std::size_t i, Pred pred) {
   std::size_t j = i;
   while (j < text.size() && pred(text[j]))
@@ -93,7 +92,7 @@ bool is_secret_name(std::string_view name) {
       "apikey",   "api-key", "access_key", "private_key", "credentials"};
   std::string lowered;
   for (char c : name)
-    lowered += lower(c);
+    lowered += ascii_lower(c);
   for (auto s : suffixes)
     if (lowered.size() >= s.size() && lowered.compare(lowered.size() - s.size(), s.size(), s) == 0)
       return true;

@@ -2,6 +2,7 @@
 #include "common/detect.hpp"
 #include "common/format.hpp"
 #include "common/search.hpp"
+#include "common/strings.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -59,12 +60,6 @@ bool is_hex(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
   });
-}
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 Identity identity_for(const CliContext &ctx, std::string session) {

@@ -1,6 +1,7 @@
 #include "hooks/on_file_read/on_file_read.hpp"
 #include "common/format.hpp"
 #include "common/git.hpp"
+#include "common/strings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,12 +19,6 @@ constexpr std::array<std::string_view, 19> k_skipped_extensions{
 constexpr std::array<std::string_view, 6> k_skipped_dirs{"node_modules", ".git", "__pycache__",
                                                          ".venv",        "dist", "build"};
 
-std::string lower(std::string s) {
-  for (char &c : s)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return s;
-}
-
 // `path` relative to `root` when it lies inside it.
 std::optional<fs::path> inside(const fs::path &path, const fs::path &root) {
   const fs::path rel = path.lexically_relative(root);
@@ -34,7 +29,7 @@ std::optional<fs::path> inside(const fs::path &path, const fs::path &root) {
 } // namespace
 
 std::optional<std::string> skipped_by_name(const fs::path &path) {
-  const std::string name = lower(path.filename().string());
+  const std::string name = ascii_lower(path.filename().string());
   if (name.ends_with(".min.js") || name.ends_with(".min.css")) return "minified file";
   const auto dot = name.rfind('.');
   if (dot != std::string::npos && dot + 1 < name.size()) {

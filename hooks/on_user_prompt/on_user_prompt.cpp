@@ -2,6 +2,7 @@
 #include "common/detect.hpp"
 #include "common/format.hpp"
 #include "common/redact.hpp"
+#include "common/strings.hpp"
 
 #include <algorithm>
 
@@ -26,12 +27,6 @@ constexpr std::string_view k_error =
 std::size_t code_points(std::string_view s) {
   return static_cast<std::size_t>(std::count_if(
       s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r\n\f\v") - first + 1);
 }
 
 std::string join(const std::vector<std::string> &parts, std::string_view sep) {
