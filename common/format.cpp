@@ -236,6 +236,7 @@ std::string fit_budget(const std::vector<std::string> &head,
     if (kept == 0) {
       // Fixed lines alone are too long: cut at the last line break that fits.
       const std::string_view cut = utf8_prefix(text, budget);
+      if (text[cut.size()] == '\n') return std::string(cut); // the last line fits exactly
       const std::size_t nl = cut.rfind('\n');
       return std::string(nl == std::string_view::npos ? cut : cut.substr(0, nl));
     }

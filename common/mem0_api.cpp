@@ -200,7 +200,7 @@ std::optional<std::string> refuse_base_url(std::string_view url) {
   if (!url.starts_with("http://"))
     return "base URL must start with https:// (got '" + std::string(url.substr(0, 60)) + "')";
   std::string_view host = url.substr(7);
-  host = host.substr(0, host.find('/'));
+  host = host.substr(0, host.find_first_of("/?#")); // where libcurl ends the authority
   if (const auto at = host.rfind('@'); at != std::string_view::npos) host.remove_prefix(at + 1);
   if (host.starts_with("["))
     host = host.substr(0, host.find(']') + 1);

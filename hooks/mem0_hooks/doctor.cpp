@@ -19,6 +19,15 @@ std::string status_line(const Result<HttpResponse> &r) {
   return "HTTP " + std::to_string(r->status) + " in " + std::to_string(r->latency.count()) + " ms";
 }
 
+std::string fix_for(const Error &e, const std::string &base_url) {
+  if (e.kind == ErrorKind::unauthorized)
+    return "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY";
+  if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout)
+    return "cannot reach " + base_url + ": check MEM0_BASE_URL, the network or the proxy";
+  return "Mem0 answered " + e.message + " (" + std::string(to_string(e.kind)) +
+         "): check MEM0_BASE_URL, or retry later";
+}
+
 } // namespace
 
 int doctor(const Args &, const CliContext &ctx) {
@@ -76,16 +85,14 @@ int doctor(const Args &, const CliContext &ctx) {
       row("search",
           parsed ? status_line(responses[1]) + ", " + std::to_string(parsed->size()) + " results"
                  : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
-      const Error *failure = !parsed ? &parsed.error() : nullptr;
-      if (failure && failure->kind == ErrorKind::unauthorized)
-        fixes.emplace_back(
-            "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY");
-      else if (failure &&
-               (failure->kind == ErrorKind::transport || failure->kind == ErrorKind::timeout))
-        fixes.push_back("cannot reach " + c.base_url +
-                        ": check MEM0_BASE_URL, the network or the proxy");
-      else if (failure)
-        fixes.push_back("the search failed (" + std::string(to_string(failure->kind)) + ")");
+      std::optional<Error> failure;
+      if (!parsed)
+        failure = parsed.error();
+      else if (!responses[0])
+        failure = responses[0].error();
+      else if (responses[0]->status < 200 || responses[0]->status >= 300)
+        failure = classify_status(*responses[0]);
+      if (failure) fixes.push_back(fix_for(*failure, c.base_url));
     }
   }
 

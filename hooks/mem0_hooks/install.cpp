@@ -22,11 +22,29 @@ bool trim_empty(std::string_view s) {
 
 // The executable a hook command runs: its first word, unquoted.
 std::string command_program(std::string_view command) {
-  if (!command.empty() && (command.front() == '"' || command.front() == '\'')) {
-    const auto close = command.find(command.front(), 1);
-    return std::string(command.substr(1, close == std::string_view::npos ? close : close - 1));
+  // The first shell word: quotes and backslashes as POSIX sh reads them.
+  std::string word;
+  char quote = 0;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else if (quote == '"' && c == '\\' && i + 1 < command.size())
+        word += command[++i];
+      else
+        word += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '\\' && i + 1 < command.size()) {
+      word += command[++i];
+    } else if (c == ' ' || c == '\t') {
+      if (!word.empty()) break;
+    } else {
+      word += c;
+    }
   }
-  return std::string(command.substr(0, command.find(' ')));
+  return word;
 }
 
 // True for a hook entry that runs one of this project's hooks, wherever it is installed.
@@ -40,16 +58,19 @@ bool is_ours(const Value &hook) {
 
 // Remove our entries from every matcher group of every event, dropping groups and events that
 // become empty. Entries of other tools stay exactly as they were.
-void remove_ours(Value &hooks) {
+// Returns how many entries it removed.
+std::size_t remove_ours(Value &hooks) {
+  std::size_t removed = 0;
   for (auto event = hooks.MemberBegin(); event != hooks.MemberEnd();) {
     if (event->value.IsArray()) {
       Value &groups = event->value;
+      const bool had_groups = !groups.Empty();
       for (auto group = groups.Begin(); group != groups.End();) {
         const auto list = group->IsObject() ? group->FindMember("hooks") : Value::MemberIterator();
         if (group->IsObject() && list != group->MemberEnd() && list->value.IsArray()) {
           const auto before = list->value.Size();
           for (auto h = list->value.Begin(); h != list->value.End();)
-            h = is_ours(*h) ? list->value.Erase(h) : h + 1;
+            h = is_ours(*h) ? (++removed, list->value.Erase(h)) : h + 1;
           if (list->value.Empty() && before > 0) {
             group = groups.Erase(group);
             continue;
@@ -57,13 +78,14 @@ void remove_ours(Value &hooks) {
         }
         ++group;
       }
-      if (groups.Empty()) {
+      if (had_groups && groups.Empty()) {
         event = hooks.EraseMember(event);
         continue;
       }
     }
     ++event;
   }
+  return removed;
 }
 
 Value hook_group(const char *matcher, const std::string &command, int timeout,
@@ -114,7 +136,8 @@ expected<std::string, std::string> merge_settings(std::string_view current,
   auto hooks = doc.FindMember("hooks");
   if (hooks != doc.MemberEnd() && !hooks->value.IsObject())
     return unexpected(std::string("\"hooks\" is not an object"));
-  if (hooks != doc.MemberEnd()) remove_ours(hooks->value);
+  const std::size_t removed = hooks != doc.MemberEnd() ? remove_ours(hooks->value) : 0;
+  if (remove && removed == 0) return std::string(current); // nothing of ours: leave it be
   if (!remove) {
     if (hooks == doc.MemberEnd()) {
       doc.AddMember("hooks", Value(rapidjson::kObjectType), a);

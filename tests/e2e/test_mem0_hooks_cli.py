@@ -1,0 +1,951 @@
+"""End-to-end: the built mem0-hooks CLI against the fake Mem0 server (SPEC §9)."""
+
+import json
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import unittest
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+from hooklib import BIN_DIR, HookTest, memory, PROJECT, USER
+from fakelib import FakeMem0
+
+CLI = os.path.join(BIN_DIR, "mem0-hooks")
+# Longer than 12 characters, so doctor masks it as `m0-…` plus the last four.
+API_KEY = "m0-e2eSecretKey0123wxyz"
+MASKED_KEY = "m0-\u2026wxyz"
+
+BROAD = "11111111-aaaa-4aaa-8aaa-000000000001"
+DECISION = "abcd1234-bbbb-4bbb-8bbb-000000000002"
+LONG = "33333333-cccc-4ccc-8ccc-000000000003"
+OPS = "44444444-dddd-4ddd-8ddd-000000000004"
+OTHER_PROJECT = "55555555-eeee-4eee-8eee-000000000005"
+OTHER_USER = "66666666-ffff-4fff-8fff-000000000006"
+IN_RUN = "77777777-aaaa-4aaa-8aaa-000000000007"
+CONV_FILE = "88888888-bbbb-4bbb-8bbb-000000000008"
+ANTI = "99999999-cccc-4ccc-8ccc-000000000009"
+MISSING = "deadbeef-0000-4000-8000-00000000000f"
+
+LONG_TEXT = "Stripe webhook retries log every attempt with the payload: " + "\u00e9" * 40
+QUERY = "stripe webhook retries"
+TASK = "Fix the KeyError in src/billing/invoice.py when stripe webhook retries"
+
+PEEK_LINES = [
+    # 80 code points of the 99-code-point text, then the ellipsis.
+    "1. [convention] " + LONG_TEXT[:80] + "\u2026 (2026-09-15) [mem0:33333333]",
+    "2. [decision] Decided stripe webhook retries stop after three attempts (2026-10-01) "
+    "[mem0:abcd1234]",
+    "3. [convention] Stripe webhook retries use exponential backoff (2026-11-20) [mem0:11111111]",
+    "4. [ops] Stripe webhook retries dashboard lives in Grafana (2026-12-01) [mem0:44444444]",
+]
+
+
+def run_memory(mem_id, text, mtype, run_id):
+    item = memory(mem_id, text, mtype, created="2026-08-01T00:00:00Z")
+    item["run_id"] = run_id
+    return item
+
+
+def closed_port():
+    """A loopback port nobody listens on (bound, then released)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+class PingFails:
+    """A loopback stand-in whose /v1/ping/ answers 503 while search works."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body):
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            self.answer(503, {"detail": "ping is down"})
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.answer(200, {"results": []})
+
+    def __enter__(self):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+        return False
+
+
+class CliResult:
+    def __init__(self, proc, elapsed):
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout.decode("utf-8")
+        self.stderr = proc.stderr.decode("utf-8")
+        self.elapsed = elapsed
+
+    def lines(self):
+        return self.stdout.splitlines()
+
+
+class CliTest(HookTest):
+    """One fake Mem0 (with a long API key) per class, a fresh HOME per test."""
+
+    api_key = API_KEY
+
+    @classmethod
+    def setUpClass(cls):
+        cls.fake = FakeMem0(seed=cls.seed, api_key=cls.api_key).start()
+
+    def run_cli(self, *args, env=None, cwd=None, timeout=20):
+        start = time.monotonic()
+        proc = subprocess.run([CLI, *args], capture_output=True, stdin=subprocess.DEVNULL,
+                              env=env if env is not None else self.env(),
+                              cwd=cwd if cwd is not None else self.project, timeout=timeout)
+        return CliResult(proc, time.monotonic() - start)
+
+    def state_dir(self):
+        return os.path.join(self.home, ".mem0", "state")
+
+    def write_session(self, session, injected):
+        sessions = os.path.join(self.state_dir(), "sessions")
+        os.makedirs(sessions, exist_ok=True)
+        path = os.path.join(sessions, session + ".json")
+        with open(path, "w") as f:
+            json.dump({"injected": injected, "files": {}, "rubric_shown": False,
+                       "limit_notice_shown": False, "prompts": 0}, f)
+        return path
+
+    def gets(self):
+        return [urlsplit(r["path"]).path for r in self.fake.requests() if r["method"] == "GET"]
+
+    def files_under(self, root):
+        out = {}
+        for dirpath, _, names in os.walk(root):
+            for name in names:
+                path = os.path.join(dirpath, name)
+                with open(path, "rb") as f:
+                    out[path] = f.read()
+        return out
+
+
+def and_terms(body):
+    return body["filters"]["AND"]
+
+
+def search_type(body):
+    for term in and_terms(body):
+        if "metadata" in term:
+            return term["metadata"]["type"]
+    return None
+
+
+SEED = [
+    memory(BROAD, "Stripe webhook retries use exponential backoff", "convention",
+           created="2026-11-20T10:00:00Z"),
+    memory(DECISION, "Decided stripe webhook retries stop after three attempts", "decision",
+           created="2026-10-01T08:00:00Z"),
+    memory(LONG, LONG_TEXT, "convention", created="2026-09-15T12:30:00.123456+02:00"),
+    memory(OPS, "Stripe webhook retries dashboard lives in Grafana", None,
+           categories=["ops"], created="2026-12-01T09:00:00Z"),
+    memory(OTHER_PROJECT, "Stripe webhook retries in another project", "decision",
+           app="other-project", created="2026-11-01T00:00:00Z"),
+    memory(OTHER_USER, "Stripe webhook retries of someone else", "decision",
+           user="someone-else", created="2026-11-01T00:00:00Z"),
+    memory(CONV_FILE, "src/billing/invoice.py keeps money as integer cents", "convention",
+           created="2026-07-01T00:00:00Z"),
+    memory(ANTI, "KeyError on missing customer", "anti_pattern",
+           created="2026-07-02T00:00:00Z"),
+]
+
+
+class Usage(CliTest):
+    seed = SEED
+
+    def test_help_lists_the_commands(self):
+        result = self.run_cli("--help")
+        self.assertEqual(result.returncode, 0)
+        for command in ("peek", "context", "doctor", "install", "uninstall"):
+            self.assertIn(command, result.stdout)
+        self.assertTrue(result.stdout.startswith("usage: mem0-hooks"))
+
+    def test_command_help_exits_zero(self):
+        result = self.run_cli("peek", "--help")
+        self.assertEqual(result.returncode, 0)
+        self.assertIn("peek <query", result.stdout)
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_version(self):
+        result = self.run_cli("--version")
+        self.assertEqual(result.returncode, 0)
+        self.assertEqual(result.stdout, "mem0-hooks 0.1.0\n")
+
+    def test_no_arguments_is_a_usage_error(self):
+        result = self.run_cli()
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("usage: mem0-hooks", result.stderr)
+
+    def test_unknown_command_is_a_usage_error(self):
+        result = self.run_cli("frobnicate")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("unknown command 'frobnicate'", result.stderr)
+
+    def test_bad_options_are_usage_errors_without_requests(self):
+        cases = {
+            "unknown option": ["peek", "--bogus", QUERY],
+            "flag with a value": ["peek", "--plain=yes", QUERY],
+            "option of another command": ["context", "--scope", "global", TASK],
+            "top-k without value": ["peek", QUERY, "--top-k"],
+            "top-k not a number": ["peek", "--top-k", "many", QUERY],
+            "top-k zero": ["peek", "--top-k", "0", QUERY],
+            "bogus scope": ["peek", "--scope", "bogus", QUERY],
+            "session scope without session": ["peek", "--scope", "session", QUERY],
+            "doctor with an argument": ["doctor", "extra"],
+            "install with an argument": ["install", "extra"],
+            "context without a task": ["context"],
+        }
+        for name, argv in cases.items():
+            with self.subTest(name):
+                result = self.run_cli(*argv)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertEqual(result.stdout, "")
+                self.assertNotEqual(result.stderr.strip(), "")
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_missing_option_value_names_the_option(self):
+        result = self.run_cli("peek", QUERY, "--top-k")
+        self.assertIn("--top-k needs a value", result.stderr)
+        result = self.run_cli("peek", "--scope", "bogus", QUERY)
+        self.assertIn("--scope must be project, session or global", result.stderr)
+
+
+class Peek(CliTest):
+    seed = SEED
+
+    def test_no_query_asks_what_to_search_for(self):
+        for argv in (["peek"], ["peek", "   "]):
+            with self.subTest(argv=argv):
+                result = self.run_cli(*argv)
+                self.assertEqual(result.returncode, 2)
+                self.assertEqual(result.stderr, "What should I search for?\n")
+                self.assertEqual(result.stdout, "")
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_search_sends_broad_and_decision_searches_with_anchored_filters(self):
+        result = self.run_cli("peek", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 2)
+        by_type = {search_type(s): s for s in searches}
+        self.assertEqual(set(by_type), {None, "decision"})
+        broad, decision = by_type[None], by_type["decision"]
+        self.assertEqual(broad["top_k"], 10)
+        self.assertEqual(decision["top_k"], 5)
+        for body in (broad, decision):
+            self.assertEqual(body["query"], QUERY)
+            self.assertIs(body["rerank"], True)
+        self.assertEqual(and_terms(broad), [{"user_id": USER}, {"app_id": PROJECT}])
+        self.assertEqual(and_terms(decision), [{"user_id": USER}, {"app_id": PROJECT},
+                                               {"metadata": {"type": "decision"}}])
+        headers = self.fake.requests()[0]["headers"]
+        self.assertEqual(headers["authorization"], "Token " + API_KEY)
+
+    def test_output_format_merges_by_id(self):
+        result = self.run_cli("peek", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # DECISION comes back from both searches but is listed once.
+        self.assertEqual(result.lines(),
+                         ['## mem0 peek: "stripe webhook retries" (4 results)', ""] + PEEK_LINES)
+        self.assertEqual(result.stdout.count("[mem0:abcd1234]"), 1)
+        self.assertNotIn("55555555", result.stdout)
+        self.assertNotIn("66666666", result.stdout)
+        self.assertEqual(result.stderr, "")
+
+    def test_no_session_dedupe(self):
+        self.write_session("sess-seen", [DECISION, BROAD])
+        for argv, env in ((["--session", "sess-seen"], self.env()),
+                          ([], self.env(CLAUDE_CODE_SESSION_ID="sess-seen"))):
+            with self.subTest(argv=argv):
+                result = self.run_cli("peek", *argv, QUERY, env=env)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.lines()[2:], PEEK_LINES)
+
+    def test_plain_drops_markdown(self):
+        result = self.run_cli("peek", "--plain", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.lines(),
+                         ['mem0 peek: "stripe webhook retries" (4 results)', ""] + PEEK_LINES)
+
+    def test_json_output(self):
+        result = self.run_cli("peek", "--json", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        items = json.loads(result.stdout)
+        self.assertIsInstance(items, list)
+        self.assertEqual([i["id"] for i in items], [LONG, DECISION, BROAD, OPS])
+        self.assertEqual([i["type"] for i in items],
+                         ["convention", "decision", "convention", "ops"])
+        self.assertEqual(items[0]["memory"], LONG_TEXT)  # not truncated in machine output
+        self.assertEqual(items[1]["memory"],
+                         "Decided stripe webhook retries stop after three attempts")
+
+    def test_json_output_when_nothing_matches_is_an_empty_array(self):
+        result = self.run_cli("peek", "--json", "kubernetes helm charts")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout), [])
+
+    def test_top_k_sets_the_broad_search(self):
+        for argv in (["--top-k", "3"], ["--top-k=3"]):
+            with self.subTest(argv=argv):
+                self.fake.reset()
+                result = self.run_cli("peek", *argv, QUERY)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                by_type = {search_type(s): s["top_k"] for s in self.fake.searches()}
+                self.assertEqual(by_type, {None: 3, "decision": 5})
+
+    def test_global_scope_keeps_the_user_anchor(self):
+        result = self.run_cli("peek", "--scope", "global", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for body in self.fake.searches():
+            self.assertEqual(and_terms(body)[:2], [{"user_id": USER}, {"app_id": "*"}])
+        self.assertIn("[mem0:55555555]", result.stdout)  # another project of the same user
+        self.assertNotIn("[mem0:66666666]", result.stdout)  # never another user
+
+    def test_session_scope_adds_the_run_id(self):
+        self.fake.seed(SEED + [run_memory(IN_RUN, "Stripe webhook retries scratch note",
+                                          "convention", "sess-run")])
+        result = self.run_cli("peek", "--scope", "session", "--session", "sess-run", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 2)
+        for body in searches:
+            terms = and_terms(body)
+            self.assertEqual(terms[:2], [{"user_id": USER}, {"app_id": PROJECT}])
+            self.assertIn({"run_id": "sess-run"}, terms)
+        self.assertEqual(result.lines()[0], '## mem0 peek: "stripe webhook retries" (1 results)')
+        self.assertIn("[mem0:77777777]", result.stdout)
+
+    def test_session_scope_takes_the_session_from_the_environment(self):
+        result = self.run_cli("peek", "--scope", "session", QUERY,
+                              env=self.env(CLAUDE_CODE_SESSION_ID="sess-env"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for body in self.fake.searches():
+            self.assertIn({"run_id": "sess-env"}, and_terms(body))
+
+    def test_nothing_found(self):
+        result = self.run_cli("peek", "kubernetes helm charts")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout,
+                         'No memories matching "kubernetes helm charts" for project proj-e2e.\n')
+
+    def test_no_api_key_fails_without_requests(self):
+        result = self.run_cli("peek", QUERY, env=self.env(MEM0_API_KEY=None))
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("MEM0_API_KEY", result.stderr)
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_server_error_fails_with_a_recall_line(self):
+        self.fake.control(status=500)
+        result = self.run_cli("peek", QUERY)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("mem0: recall incomplete \u2014 2 of 2 searches failed (server)",
+                      result.stderr)
+
+    def test_one_failed_search_still_shows_the_other(self):
+        self.fake.control(status=500, only_type="decision")
+        result = self.run_cli("peek", QUERY)
+        self.assertEqual(result.returncode, 0)
+        self.assertIn("1 of 2 searches failed (server)", result.stderr)
+        self.assertEqual(result.lines()[0], '## mem0 peek: "stripe webhook retries" (4 results)')
+
+    def test_rejected_key_fails(self):
+        result = self.run_cli("peek", QUERY, env=self.env(MEM0_API_KEY="m0-wrong-key-0000000000"))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("API key rejected", result.stderr)
+        self.assertNotIn("m0-wrong-key-0000000000", result.stderr + result.stdout)
+
+    def test_the_two_searches_run_in_parallel(self):
+        self.fake.control(latency_ms=600)
+        result = self.run_cli("peek", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(len(self.fake.searches()), 2)
+        self.assertLess(result.elapsed, 2 * 0.6)
+
+
+class PeekById(CliTest):
+    seed = SEED
+
+    DECISION_OUTPUT = [
+        '## mem0 peek: "{q}" (1 results)', "",
+        "1. [decision] Decided stripe webhook retries stop after three attempts (2026-10-01) "
+        "[mem0:abcd1234]",
+    ]
+
+    def expect_shown(self, result, query):
+        self.assertEqual(result.returncode, 0, result.stderr)
+        expected = [line.replace("{q}", query) for line in self.DECISION_OUTPUT]
+        self.assertEqual(result.lines(), expected)
+
+    def test_full_uuid_is_fetched_without_search(self):
+        result = self.run_cli("peek", DECISION)
+        self.expect_shown(result, DECISION)
+        self.assertEqual(self.gets(), [f"/v1/memories/{DECISION}/"])
+        self.assertEqual(self.fake.searches(), [])
+
+    def test_unknown_uuid_falls_back_to_search(self):
+        result = self.run_cli("peek", MISSING)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.gets(), [f"/v1/memories/{MISSING}/"])
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 2)
+        self.assertEqual({s["query"] for s in searches}, {MISSING})
+        self.assertEqual(result.stdout,
+                         f'No memories matching "{MISSING}" for project proj-e2e.\n')
+
+    def test_short_id_resolves_through_session_files(self):
+        self.write_session("sess-a", [BROAD])
+        self.write_session("sess-b", [LONG, DECISION])
+        result = self.run_cli("peek", "abcd1234")
+        self.expect_shown(result, "abcd1234")
+        self.assertEqual(self.gets(), [f"/v1/memories/{DECISION}/"])
+        self.assertEqual(self.fake.searches(), [])
+
+    def test_short_id_honours_the_state_dir_setting(self):
+        state = os.path.join(self.home, "elsewhere")
+        sessions = os.path.join(state, "sessions")
+        os.makedirs(sessions)
+        with open(os.path.join(sessions, "s.json"), "w") as f:
+            json.dump({"injected": [DECISION], "files": {}, "rubric_shown": False,
+                       "limit_notice_shown": False, "prompts": 1}, f)
+        result = self.run_cli("peek", "abcd1234", env=self.env(MEM0_STATE_DIR=state))
+        self.expect_shown(result, "abcd1234")
+        self.assertEqual(self.fake.searches(), [])
+
+    def test_unknown_short_id_falls_back_to_search(self):
+        self.write_session("sess-a", [BROAD])
+        result = self.run_cli("peek", "abcdef12")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.gets(), [])
+        self.assertEqual({s["query"] for s in self.fake.searches()}, {"abcdef12"})
+        self.assertEqual(len(self.fake.searches()), 2)
+
+    def test_ambiguous_short_id_falls_back_to_search(self):
+        twin = "abcd1234-0000-4000-8000-0000000000ff"
+        self.write_session("sess-a", [DECISION])
+        self.write_session("sess-b", [twin])
+        result = self.run_cli("peek", "abcd1234")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.gets(), [])
+        self.assertEqual(len(self.fake.searches()), 2)
+
+    def test_citation_in_text_resolves_like_a_short_id(self):
+        self.write_session("sess-a", [DECISION])
+        for query in ("what about [mem0:abcd1234]?", "what about [mem0:ABCD1234]?"):
+            with self.subTest(query=query):
+                self.fake.reset()
+                result = self.run_cli("peek", query)
+                self.expect_shown(result, query)
+                self.assertEqual(self.gets(), [f"/v1/memories/{DECISION}/"])
+                self.assertEqual(self.fake.searches(), [])
+
+    def test_citation_split_over_words_is_joined(self):
+        self.write_session("sess-a", [DECISION])
+        result = self.run_cli("peek", "what", "about", "[mem0:abcd1234]")
+        self.expect_shown(result, "what about [mem0:abcd1234]")
+
+
+class Context(CliTest):
+    seed = SEED
+
+    EXPECTED = [
+        f'context-loader: loaded 6 memories for "{TASK}"',
+        "- [decision] Decided stripe webhook retries stop after three attempts [mem0:abcd1234]",
+        "- [convention] src/billing/invoice.py keeps money as integer cents [mem0:88888888]",
+        "- [anti_pattern] KeyError on missing customer [mem0:99999999]",
+        f"- [convention] {LONG_TEXT} [mem0:33333333]",
+        "- [convention] Stripe webhook retries use exponential backoff [mem0:11111111]",
+        "- [ops] Stripe webhook retries dashboard lives in Grafana [mem0:44444444]",
+    ]
+
+    def test_four_angle_plan(self):
+        result = self.run_cli("context", TASK)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 4)
+        by_type = {search_type(s): s for s in searches}
+        self.assertEqual(set(by_type), {"decision", "convention", "anti_pattern", None})
+        self.assertEqual(by_type["decision"]["query"], TASK)
+        self.assertEqual(by_type["convention"]["query"], "src/billing/invoice.py")
+        self.assertEqual(by_type["anti_pattern"]["query"], "KeyError")
+        self.assertEqual(by_type[None]["query"], TASK)
+        for body in searches:
+            self.assertEqual(and_terms(body)[:2], [{"user_id": USER}, {"app_id": PROJECT}])
+
+    def test_plan_without_paths_or_errors_has_two_searches(self):
+        result = self.run_cli("context", "stripe webhook retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        types = sorted(str(search_type(s)) for s in self.fake.searches())
+        self.assertEqual(types, ["None", "decision"])
+
+    def test_output_in_plan_order(self):
+        result = self.run_cli("context", TASK)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.lines(), self.EXPECTED)
+
+    def test_session_skips_injected_memories(self):
+        self.write_session("ctx-sess", [DECISION, BROAD])
+        for how, argv, env in (("option", ["--session", "ctx-sess"], self.env()),
+                               ("environment", [], self.env(CLAUDE_CODE_SESSION_ID="ctx-sess"))):
+            with self.subTest(how):
+                result = self.run_cli("context", *argv, TASK, env=env)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.lines(),
+                                 [f'context-loader: loaded 4 memories for "{TASK}"']
+                                 + [line for line in self.EXPECTED[1:]
+                                    if "abcd1234" not in line and "11111111" not in line])
+
+    def test_at_most_ten(self):
+        words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
+        seed = []
+        for i, w in enumerate(words[:4]):
+            seed.append(memory(f"d{i}000000-0000-4000-8000-000000000000",
+                               f"Decided stripe webhook retries rule {w}", "decision"))
+            seed.append(memory(f"c{i}000000-0000-4000-8000-000000000000",
+                               f"src/billing/invoice.py convention {w}", "convention"))
+            seed.append(memory(f"a{i}000000-0000-4000-8000-000000000000",
+                               f"KeyError pitfall {w}", "anti_pattern"))
+        for i, w in enumerate(words):
+            seed.append(memory(f"e{i}000000-0000-4000-8000-000000000000",
+                               f"Fix KeyError src billing invoice py stripe webhook retries {w}",
+                               "note"))
+        self.fake.seed(seed)
+        result = self.run_cli("context", TASK)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.lines()
+        self.assertEqual(lines[0], f'context-loader: loaded 10 memories for "{TASK}"')
+        self.assertEqual(len(lines), 11)
+        types = [line.split("]")[0][3:] for line in lines[1:]]
+        self.assertEqual(types, ["decision"] * 3 + ["convention"] * 3 + ["anti_pattern"] * 3
+                         + ["note"])
+
+    def test_nothing_found_prints_nothing(self):
+        result = self.run_cli("context", "kubernetes helm upgrade")
+        self.assertEqual(result.returncode, 0)
+        self.assertEqual(result.stdout, "")
+        self.assertEqual(result.stderr, "")
+        self.assertGreaterEqual(len(self.fake.searches()), 2)
+
+    def test_read_only(self):
+        session_file = self.write_session("ctx-sess", [DECISION])
+        before = self.files_under(self.home)
+        for argv in (["--session", "ctx-sess"], ["--session", "new-sess"], []):
+            result = self.run_cli("context", *argv, TASK,
+                                  env=self.env(CLAUDE_CODE_SESSION_ID="env-sess"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("context-loader: loaded", result.stdout)
+        self.assertEqual(self.files_under(self.home), before)
+        self.assertIn(session_file, before)
+
+    def test_server_error_fails(self):
+        self.fake.control(status=503)
+        result = self.run_cli("context", TASK)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("4 of 4 searches failed (server)", result.stderr)
+
+    def test_no_api_key_fails(self):
+        result = self.run_cli("context", TASK, env=self.env(MEM0_API_KEY=None))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("MEM0_API_KEY", result.stderr)
+        self.assertEqual(self.fake.requests(), [])
+
+
+class Doctor(CliTest):
+    seed = SEED
+
+    def install_hooks(self, env=None):
+        settings = os.path.join(self.home, ".claude", "settings.json")
+        result = self.run_cli("install", "--settings", settings, env=env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return settings
+
+    def row(self, result, name):
+        for line in result.lines():
+            if line.startswith(name + " "):
+                return line[len(name):].strip()
+        self.fail(f"no {name!r} row in:\n{result.stdout}")
+
+    def fixes(self, result):
+        return [line for line in result.lines() if line.startswith("fix: ")]
+
+    def test_all_checks_pass(self):
+        self.install_hooks()
+        self.fake.reset()
+        result = self.run_cli("doctor")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(self.row(result, "api key"), MASKED_KEY + " (env MEM0_API_KEY)")
+        self.assertEqual(self.row(result, "user id"), f"{USER} (env USER)")
+        self.assertEqual(self.row(result, "project id"), f"{PROJECT} (env MEM0_PROJECT_ID)")
+        self.assertIn(self.fake.url, self.row(result, "base url"))
+        self.assertIn(os.path.join(self.home, ".claude", "settings.json"),
+                      self.row(result, "hooks"))
+        self.assertTrue(self.row(result, "ping").startswith("HTTP 200"))
+        self.assertTrue(self.row(result, "search").startswith("HTTP 200"))
+        self.assertEqual(self.fixes(result), [])
+        self.assertEqual(result.lines()[-1], "all checks passed")
+        self.assertIn("/v1/ping/", self.gets())
+        self.assertEqual(len(self.fake.searches()), 1)
+
+    def test_user_id_source_from_mem0_user_id(self):
+        self.install_hooks()
+        result = self.run_cli("doctor", env=self.env(MEM0_USER_ID="alice"))
+        self.assertEqual(self.row(result, "user id"), "alice (env MEM0_USER_ID)")
+
+    def test_never_prints_the_full_key(self):
+        self.install_hooks()
+        for env in (self.env(), self.env(MEM0_API_KEY="m0-wrong-key-0000000000")):
+            result = self.run_cli("doctor", env=env)
+            self.assertNotIn(env["MEM0_API_KEY"], result.stdout + result.stderr)
+            self.assertNotIn(env["MEM0_API_KEY"][3:-4], result.stdout + result.stderr)
+
+    def test_missing_key(self):
+        self.install_hooks()
+        result = self.run_cli("doctor", env=self.env(MEM0_API_KEY=None))
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(self.row(result, "api key"), "missing")
+        fixes = self.fixes(result)
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertIn("MEM0_API_KEY", fixes[0])
+        self.assertNotIn("all checks passed", result.stdout)
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_rejected_key(self):
+        self.install_hooks()
+        result = self.run_cli("doctor", env=self.env(MEM0_API_KEY="m0-wrong-key-0000000000"))
+        self.assertEqual(result.returncode, 1)
+        fixes = self.fixes(result)
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertIn("rejected", fixes[0])
+        self.assertIn("MEM0_API_KEY", fixes[0])
+        self.assertNotIn("all checks passed", result.stdout)
+
+    def test_unreachable_server(self):
+        self.install_hooks()
+        url = f"http://127.0.0.1:{closed_port()}"
+        result = self.run_cli("doctor", env=self.env(MEM0_BASE_URL=url, MEM0_TIMEOUT_MS="2000"))
+        self.assertEqual(result.returncode, 1)
+        fixes = self.fixes(result)
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertIn("cannot reach " + url, fixes[0])
+        self.assertNotIn("all checks passed", result.stdout)
+
+    # A failing ping is a failed check even when the search works.
+    def test_failing_ping_fails(self):
+        self.install_hooks()
+        with PingFails() as server:
+            result = self.run_cli("doctor", env=self.env(MEM0_BASE_URL=server.url))
+        self.assertTrue(self.row(result, "ping").startswith("HTTP 503"), result.stdout)
+        self.assertTrue(self.row(result, "search").startswith("HTTP 200"), result.stdout)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertNotIn("all checks passed", result.stdout)
+        self.assertEqual(len(self.fixes(result)), 1, result.stdout)
+
+    def test_hooks_not_wired(self):
+        result = self.run_cli("doctor")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(self.row(result, "hooks"), "not wired")
+        fixes = self.fixes(result)
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertIn("mem0-hooks install", fixes[0])
+
+    def test_project_settings_count_as_wired(self):
+        result = self.run_cli("install", "--project")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        result = self.run_cli("doctor")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertIn(os.path.join(self.project, ".claude", "settings.json"),
+                      self.row(result, "hooks"))
+
+
+OTHER_SETTINGS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(ls:*)"]},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash",
+                        "hooks": [{"type": "command", "command": "/usr/bin/guard"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "/usr/bin/notify --done",
+                             "timeout": 3}]}],
+    },
+}
+
+
+class Install(CliTest):
+    seed = []
+
+    def setUp(self):
+        super().setUp()
+        self.bin_dir = os.path.realpath(BIN_DIR)
+        self.settings = os.path.join(self.home, "conf", "settings.json")
+
+    def read(self, path=None):
+        with open(path or self.settings, "rb") as f:
+            return f.read()
+
+    def write(self, data, path=None):
+        path = path or self.settings
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data if isinstance(data, bytes) else data.encode())
+
+    def ours(self, bin_dir=None):
+        bin_dir = bin_dir or self.bin_dir
+        return {
+            "UserPromptSubmit": {"hooks": [{"type": "command", "timeout": 8,
+                                            "command": os.path.join(bin_dir, "on_user_prompt")}]},
+            "PreToolUse": {"matcher": "Read",
+                           "hooks": [{"type": "command", "timeout": 6,
+                                      "command": os.path.join(bin_dir, "on_file_read")}]},
+        }
+
+    def assert_group(self, group, expected):
+        """A hook group equals `expected`, reading the command as a shell word."""
+        self.assertEqual(set(group), set(expected))
+        self.assertEqual(group.get("matcher"), expected.get("matcher"))
+        self.assertEqual(len(group["hooks"]), 1)
+        hook, want = group["hooks"][0], expected["hooks"][0]
+        self.assertEqual(set(hook), set(want))
+        self.assertEqual(hook["type"], "command")
+        self.assertEqual(hook["timeout"], want["timeout"])
+        self.assertEqual(shlex.split(hook["command"]), [want["command"]])
+
+    def test_into_a_missing_file(self):
+        result = self.run_cli("install", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(self.read())
+        self.assertEqual(set(doc), {"hooks"})
+        self.assertEqual(set(doc["hooks"]), {"UserPromptSubmit", "PreToolUse"})
+        ours = self.ours()
+        self.assertEqual(len(doc["hooks"]["UserPromptSubmit"]), 1)
+        self.assertEqual(len(doc["hooks"]["PreToolUse"]), 1)
+        self.assert_group(doc["hooks"]["UserPromptSubmit"][0], ours["UserPromptSubmit"])
+        self.assert_group(doc["hooks"]["PreToolUse"][0], ours["PreToolUse"])
+        self.assertTrue(os.path.isabs(shlex.split(
+            doc["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"])[0]))
+        self.assertFalse(os.path.exists(self.settings + ".bak"))
+
+    def test_default_target_is_the_user_settings(self):
+        result = self.run_cli("install")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(self.read(os.path.join(self.home, ".claude", "settings.json")))
+        self.assert_group(doc["hooks"]["PreToolUse"][0], self.ours()["PreToolUse"])
+        self.assertFalse(os.path.exists(os.path.join(self.project, ".claude")))
+
+    def test_twice_changes_nothing(self):
+        self.assertEqual(self.run_cli("install", "--settings", self.settings).returncode, 0)
+        first = self.read()
+        mtime = os.stat(self.settings).st_mtime_ns
+        time.sleep(0.02)
+        result = self.run_cli("install", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("up to date", result.stdout)
+        self.assertEqual(self.read(), first)
+        self.assertEqual(os.stat(self.settings).st_mtime_ns, mtime)
+        self.assertFalse(os.path.exists(self.settings + ".bak"))
+
+    def test_keeps_other_settings_and_hooks_and_backs_up(self):
+        original = json.dumps(OTHER_SETTINGS, indent=4)
+        self.write(original)
+        result = self.run_cli("install", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(self.read())
+        self.assertEqual(doc["model"], "opus")
+        self.assertEqual(doc["permissions"], OTHER_SETTINGS["permissions"])
+        self.assertEqual(doc["hooks"]["Stop"], OTHER_SETTINGS["hooks"]["Stop"])
+        pre = doc["hooks"]["PreToolUse"]
+        self.assertEqual(len(pre), 2)
+        self.assertEqual(pre[0], OTHER_SETTINGS["hooks"]["PreToolUse"][0])
+        self.assert_group(pre[1], self.ours()["PreToolUse"])
+        self.assertEqual(len(doc["hooks"]["UserPromptSubmit"]), 1)
+        self.assert_group(doc["hooks"]["UserPromptSubmit"][0], self.ours()["UserPromptSubmit"])
+        self.assertEqual(list(doc), list(OTHER_SETTINGS))  # key order kept
+        self.assertEqual(self.read(self.settings + ".bak"), original.encode())
+        self.assertIn(self.settings + ".bak", result.stdout)
+
+    def test_replaces_an_older_installation_in_place(self):
+        old = {"hooks": {"UserPromptSubmit": [{"hooks": [
+            {"type": "command", "command": "/old/place/on_user_prompt", "timeout": 30}]}]}}
+        self.write(json.dumps(old))
+        result = self.run_cli("install", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(self.read())
+        self.assertEqual(len(doc["hooks"]["UserPromptSubmit"]), 1)
+        self.assert_group(doc["hooks"]["UserPromptSubmit"][0], self.ours()["UserPromptSubmit"])
+        self.assertNotIn("/old/place", self.read().decode())
+
+    def test_refuses_invalid_json(self):
+        for content in (b'{"model": "opus",', b"[1, 2]", b'{"hooks": []}'):
+            with self.subTest(content=content):
+                self.write(content)
+                for command in ("install", "uninstall"):
+                    result = self.run_cli(command, "--settings", self.settings)
+                    self.assertEqual(result.returncode, 1)
+                    self.assertIn("left untouched", result.stderr)
+                    self.assertEqual(self.read(), content)
+                    self.assertFalse(os.path.exists(self.settings + ".bak"))
+
+    def test_dry_run_prints_without_writing(self):
+        original = json.dumps(OTHER_SETTINGS)
+        self.write(original)
+        mtime = os.stat(self.settings).st_mtime_ns
+        result = self.run_cli("install", "--dry-run", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        printed = json.loads(result.stdout)
+        self.assertEqual(printed["model"], "opus")
+        self.assertEqual(printed["hooks"]["Stop"], OTHER_SETTINGS["hooks"]["Stop"])
+        self.assert_group(printed["hooks"]["PreToolUse"][1], self.ours()["PreToolUse"])
+        self.assertEqual(self.read(), original.encode())
+        self.assertEqual(os.stat(self.settings).st_mtime_ns, mtime)
+        self.assertFalse(os.path.exists(self.settings + ".bak"))
+        # The printed result is what a real install writes.
+        self.assertEqual(self.run_cli("install", "--settings", self.settings).returncode, 0)
+        self.assertEqual(self.read().decode(), result.stdout)
+
+    def test_dry_run_on_a_missing_file_creates_nothing(self):
+        result = self.run_cli("install", "--dry-run", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("on_file_read", json.loads(result.stdout)["hooks"]["PreToolUse"][0]
+                      ["hooks"][0]["command"])
+        self.assertFalse(os.path.exists(os.path.dirname(self.settings)))
+
+    def test_uninstall_removes_only_ours(self):
+        original = json.dumps(OTHER_SETTINGS, indent=2)
+        self.write(original)
+        self.assertEqual(self.run_cli("install", "--settings", self.settings).returncode, 0)
+        installed = self.read()
+        result = self.run_cli("uninstall", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(self.read())
+        self.assertEqual(doc, OTHER_SETTINGS)  # UserPromptSubmit dropped, Bash group kept
+        self.assertEqual(list(doc["hooks"]), list(OTHER_SETTINGS["hooks"]))
+        self.assertEqual(self.read(self.settings + ".bak"), installed)
+        self.assertNotIn("on_user_prompt", self.read().decode())
+
+    def test_uninstall_keeps_other_hooks_sharing_our_group(self):
+        shared = {"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+            {"type": "command", "command": "/usr/bin/audit-read"},
+            {"type": "command", "command": os.path.join(self.bin_dir, "on_file_read"),
+             "timeout": 6}]}]}}
+        self.write(json.dumps(shared))
+        result = self.run_cli("uninstall", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(self.read()), {"hooks": {"PreToolUse": [
+            {"matcher": "Read", "hooks": [{"type": "command",
+                                           "command": "/usr/bin/audit-read"}]}]}})
+
+    def test_uninstall_of_only_our_hooks_drops_the_hooks_key(self):
+        self.write(json.dumps({"model": "opus"}))
+        self.assertEqual(self.run_cli("install", "--settings", self.settings).returncode, 0)
+        self.assertEqual(self.run_cli("uninstall", "--settings", self.settings).returncode, 0)
+        self.assertEqual(json.loads(self.read()), {"model": "opus"})
+
+    def test_uninstall_of_a_missing_file_creates_nothing(self):
+        result = self.run_cli("uninstall", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("up to date", result.stdout)
+        self.assertFalse(os.path.exists(self.settings))
+
+    def test_project_option_uses_the_working_directory(self):
+        result = self.run_cli("install", "--project")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        target = os.path.join(self.project, ".claude", "settings.json")
+        doc = json.loads(self.read(target))
+        self.assert_group(doc["hooks"]["UserPromptSubmit"][0], self.ours()["UserPromptSubmit"])
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".claude", "settings.json")))
+        result = self.run_cli("uninstall", "--project")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(self.read(target)), {})
+
+    def test_path_with_spaces_is_quoted_and_recognised(self):
+        bin_dir = os.path.join(self.home, "my tools", "bin")
+        cli = self.copy_binaries(bin_dir)
+
+        def run(*args):
+            proc = subprocess.run([cli, *args], capture_output=True, env=self.env(),
+                                  cwd=self.project, timeout=20)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            return proc.stdout.decode()
+
+        run("install", "--settings", self.settings)
+        doc = json.loads(self.read())
+        command = doc["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+        self.assertNotEqual(command, os.path.join(bin_dir, "on_user_prompt"))  # quoted
+        self.assert_group(doc["hooks"]["UserPromptSubmit"][0],
+                          self.ours(bin_dir)["UserPromptSubmit"])
+        self.assert_group(doc["hooks"]["PreToolUse"][0], self.ours(bin_dir)["PreToolUse"])
+        first = self.read()
+        self.assertIn("up to date", run("install", "--settings", self.settings))
+        self.assertEqual(self.read(), first)
+        run("uninstall", "--settings", self.settings)
+        self.assertEqual(json.loads(self.read()), {})
+
+
+    def copy_binaries(self, bin_dir):
+        os.makedirs(bin_dir)
+        for name in ("mem0-hooks", "on_user_prompt", "on_file_read"):
+            shutil.copy2(os.path.join(self.bin_dir, name), bin_dir)
+        return os.path.join(bin_dir, "mem0-hooks")
+
+    # The single-quote escape written by install is parsed back: installing twice wires the
+    # hooks once, and uninstall removes them.
+    def test_path_with_a_single_quote_is_recognised(self):
+        bin_dir = os.path.join(self.home, "it's", "bin")
+        cli = self.copy_binaries(bin_dir)
+        for _ in range(2):
+            proc = subprocess.run([cli, "install", "--settings", self.settings],
+                                  capture_output=True, env=self.env(), cwd=self.project,
+                                  timeout=20)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+        doc = json.loads(self.read())
+        self.assertEqual(len(doc["hooks"]["UserPromptSubmit"]), 1)  # not wired twice
+        self.assert_group(doc["hooks"]["UserPromptSubmit"][0],
+                          self.ours(bin_dir)["UserPromptSubmit"])
+        proc = subprocess.run([cli, "uninstall", "--settings", self.settings],
+                              capture_output=True, env=self.env(), cwd=self.project, timeout=20)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(self.read()), {})
+
+    # A file without our entries is not rewritten (re-indented), backed up or reported changed.
+    def test_uninstall_without_our_entries_leaves_the_file_alone(self):
+        original = json.dumps(OTHER_SETTINGS, indent=4)
+        self.write(original)
+        result = self.run_cli("uninstall", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.read(), original.encode())
+        self.assertFalse(os.path.exists(self.settings + ".bak"))
+        self.assertNotIn("removed", result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,479 @@
+// Mem0 API request shapes, response parsing and error classification (SPEC §5).
+#include "common/http.hpp"
+#include "common/mem0_api.hpp"
+#include "tests/unit/catch.hpp"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace mem0;
+using namespace std::chrono_literals;
+
+namespace {
+
+rapidjson::Document parse_json(const std::string &text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  REQUIRE_FALSE(doc.HasParseError());
+  REQUIRE(doc.IsObject());
+  return doc;
+}
+
+std::string str(const rapidjson::Value &v) {
+  REQUIRE(v.IsString());
+  return {v.GetString(), v.GetStringLength()};
+}
+
+// A filter leaf must be an object with exactly one member `key` whose value is a string.
+std::string leaf_value(const rapidjson::Value &leaf, const char *key) {
+  REQUIRE(leaf.IsObject());
+  REQUIRE(leaf.MemberCount() == 1);
+  REQUIRE(leaf.HasMember(key));
+  return str(leaf[key]);
+}
+
+// The AND array of the body's filters; the filters object holds nothing else.
+const rapidjson::Value &and_clauses(const rapidjson::Document &body) {
+  REQUIRE(body.HasMember("filters"));
+  const auto &filters = body["filters"];
+  REQUIRE(filters.IsObject());
+  REQUIRE(filters.MemberCount() == 1);
+  REQUIRE(filters.HasMember("AND"));
+  REQUIRE(filters["AND"].IsArray());
+  return filters["AND"];
+}
+
+// Number of clauses that are exactly {key: value}.
+int count_leaf(const rapidjson::Value &clauses, const char *key, const std::string &value) {
+  int n = 0;
+  for (const auto &c : clauses.GetArray())
+    if (c.IsObject() && c.MemberCount() == 1 && c.HasMember(key) && c[key].IsString() &&
+        str(c[key]) == value)
+      ++n;
+  return n;
+}
+
+bool has_key_anywhere(const rapidjson::Value &clauses, const char *key) {
+  for (const auto &c : clauses.GetArray())
+    if (c.IsObject() && c.HasMember(key)) return true;
+  return false;
+}
+
+const Identity k_identity{"alice", "acme-webapp", "sess-42"};
+
+HttpResponse response(long status, std::string body,
+                      std::optional<std::chrono::seconds> retry_after = std::nullopt) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.retry_after = retry_after;
+  return r;
+}
+
+const char *k_item_json =
+    R"({"id":"0a1b2c3d-4e5f-6789-abcd-ef0123456789","memory":"Use pnpm, not npm",)"
+    R"("metadata":{"type":"convention","confidence":1.0},"categories":["tooling"],)"
+    R"("created_at":"2024-05-01T08:00:00.123456-07:00","score":0.87,"user_id":"alice"})";
+
+void check_item(const Memory &m) {
+  CHECK(m.id == "0a1b2c3d-4e5f-6789-abcd-ef0123456789");
+  CHECK(m.text == "Use pnpm, not npm");
+  CHECK(m.type == "convention");
+  CHECK(m.created_at == "2024-05-01T08:00:00.123456-07:00");
+  REQUIRE(m.score.has_value());
+  CHECK(*m.score == Approx(0.87));
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// search_body
+
+TEST_CASE("search_body project scope") {
+  const SearchSpec spec{"how do we deploy", std::nullopt, 10, Scope::project};
+  const auto body = parse_json(search_body(spec, k_identity, true, 0.3));
+
+  CHECK(str(body["query"]) == "how do we deploy");
+  REQUIRE(body["top_k"].IsInt());
+  CHECK(body["top_k"].GetInt() == 10);
+  REQUIRE(body["threshold"].IsNumber());
+  CHECK(body["threshold"].GetDouble() == Approx(0.3));
+  REQUIRE(body.HasMember("rerank"));
+  CHECK(body["rerank"].IsTrue());
+  CHECK(body.MemberCount() == 5); // query, filters, top_k, threshold, rerank
+
+  const auto &clauses = and_clauses(body);
+  REQUIRE(clauses.Size() == 2);
+  CHECK(leaf_value(clauses[0], "user_id") == "alice");
+  CHECK(leaf_value(clauses[1], "app_id") == "acme-webapp");
+  CHECK_FALSE(has_key_anywhere(clauses, "run_id")); // the session id stays out of project scope
+}
+
+TEST_CASE("search_body omits rerank when it is off") {
+  const SearchSpec spec{"q", std::nullopt, 5, Scope::project};
+  const auto body = parse_json(search_body(spec, k_identity, false, 0.5));
+  CHECK_FALSE(body.HasMember("rerank")); // absent, not false
+  CHECK(body.MemberCount() == 4);
+  CHECK(body["top_k"].GetInt() == 5);
+  CHECK(body["threshold"].GetDouble() == Approx(0.5));
+}
+
+TEST_CASE("search_body type filter adds a metadata.type leaf") {
+  const SearchSpec spec{"auth", std::string("decision"), 3, Scope::project};
+  const auto body = parse_json(search_body(spec, k_identity, true, 0.3));
+  const auto &clauses = and_clauses(body);
+  REQUIRE(clauses.Size() == 3);
+  CHECK(count_leaf(clauses, "user_id", "alice") == 1);
+  CHECK(count_leaf(clauses, "app_id", "acme-webapp") == 1);
+  int typed = 0;
+  for (const auto &c : clauses.GetArray()) {
+    if (!c.HasMember("metadata")) continue;
+    ++typed;
+    REQUIRE(c.MemberCount() == 1);
+    CHECK(leaf_value(c["metadata"], "type") == "decision");
+  }
+  CHECK(typed == 1);
+  CHECK(body["top_k"].GetInt() == 3);
+}
+
+TEST_CASE("search_body session scope adds run_id") {
+  const SearchSpec spec{"q", std::nullopt, 10, Scope::session};
+  const auto body = parse_json(search_body(spec, k_identity, true, 0.3));
+  const auto &clauses = and_clauses(body);
+  CHECK(clauses.Size() == 3);
+  CHECK(count_leaf(clauses, "user_id", "alice") == 1);
+  CHECK(count_leaf(clauses, "app_id", "acme-webapp") == 1);
+  CHECK(count_leaf(clauses, "run_id", "sess-42") == 1);
+}
+
+TEST_CASE("search_body global scope keeps the user_id anchor") {
+  const SearchSpec spec{"q", std::string("convention"), 10, Scope::global};
+  const auto body = parse_json(search_body(spec, k_identity, true, 0.3));
+  const auto &clauses = and_clauses(body);
+  CHECK(clauses.Size() == 3);
+  CHECK(count_leaf(clauses, "user_id", "alice") == 1); // never a wildcard-only filter
+  CHECK(count_leaf(clauses, "user_id", "*") == 0);
+  CHECK(count_leaf(clauses, "app_id", "*") == 1);
+  CHECK(count_leaf(clauses, "app_id", "acme-webapp") == 0);
+  CHECK_FALSE(has_key_anywhere(clauses, "run_id"));
+  CHECK_FALSE(body["filters"].HasMember("OR"));
+}
+
+TEST_CASE("search_body escapes the query") {
+  const std::string query = "quote \" backslash \\ newline \n tab \t ctl \x01 caf\xC3\xA9";
+  const SearchSpec spec{query, std::nullopt, 10, Scope::project};
+  const auto body = parse_json(search_body(spec, k_identity, true, 0.3));
+  CHECK(str(body["query"]) == query);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+TEST_CASE("search_request method url headers and body") {
+  const ApiTarget api{"https://api.mem0.ai", "m0-testkey", true, 0.42};
+  const SearchSpec spec{"q", std::nullopt, 7, Scope::project};
+  const HttpRequest req = search_request(api, spec, k_identity);
+  CHECK(req.method == "POST");
+  CHECK(req.url == "https://api.mem0.ai/v3/memories/search/");
+  const auto has = [&](const std::string &h) {
+    return std::find(req.headers.begin(), req.headers.end(), h) != req.headers.end();
+  };
+  CHECK(has("Authorization: Token m0-testkey"));
+  CHECK(has("Content-Type: application/json"));
+  CHECK(has("Accept: application/json"));
+  const auto ua = std::find_if(req.headers.begin(), req.headers.end(), [](const std::string &h) {
+    return h.rfind("User-Agent: ", 0) == 0;
+  });
+  REQUIRE(ua != req.headers.end());
+  CHECK(ua->find("mem0") != std::string::npos);
+  CHECK(ua->find('/') != std::string::npos); // name/version
+
+  const auto body = parse_json(req.body);
+  CHECK(body["threshold"].GetDouble() == Approx(0.42));
+  CHECK(body["top_k"].GetInt() == 7);
+  CHECK(body["rerank"].IsTrue());
+  CHECK(req.body == search_body(spec, k_identity, true, 0.42));
+
+  SECTION("rerank off in the target leaves it out of the body") {
+    const ApiTarget off{"https://api.mem0.ai", "m0-testkey", false, 0.3};
+    CHECK_FALSE(parse_json(search_request(off, spec, k_identity).body).HasMember("rerank"));
+  }
+}
+
+TEST_CASE("get_memory_request method url and headers") {
+  const ApiTarget api{"http://127.0.0.1:8080", "m0-k", true, 0.3};
+  const HttpRequest req = get_memory_request(api, "0a1b2c3d-4e5f-6789-abcd-ef0123456789");
+  CHECK(req.method == "GET");
+  CHECK(req.url == "http://127.0.0.1:8080/v1/memories/0a1b2c3d-4e5f-6789-abcd-ef0123456789/");
+  CHECK(std::find(req.headers.begin(), req.headers.end(), "Authorization: Token m0-k") !=
+        req.headers.end());
+  CHECK(req.body.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// parse_search_response
+
+TEST_CASE("parse_search_response accepts the three response shapes") {
+  const std::string item = k_item_json;
+  SECTION("results key") {
+    const auto r = parse_search_response(response(200, R"({"results":[)" + item + "]}"));
+    REQUIRE(r.has_value());
+    REQUIRE(r->size() == 1);
+    check_item(r->front());
+  }
+  SECTION("memories key") {
+    const auto r = parse_search_response(response(200, R"({"memories":[)" + item + "]}"));
+    REQUIRE(r.has_value());
+    REQUIRE(r->size() == 1);
+    check_item(r->front());
+  }
+  SECTION("bare array") {
+    const auto r = parse_search_response(response(200, "[" + item + "]"));
+    REQUIRE(r.has_value());
+    REQUIRE(r->size() == 1);
+    check_item(r->front());
+  }
+  SECTION("empty results") {
+    const auto r = parse_search_response(response(200, R"({"results":[]})"));
+    REQUIRE(r.has_value());
+    CHECK(r->empty());
+  }
+}
+
+TEST_CASE("parse_search_response keeps order") {
+  const auto r = parse_search_response(response(
+      200,
+      R"({"results":[{"id":"c","memory":"3"},{"id":"a","memory":"1"},{"id":"b","memory":"2"}]})"));
+  REQUIRE(r.has_value());
+  REQUIRE(r->size() == 3);
+  CHECK((*r)[0].id == "c");
+  CHECK((*r)[1].id == "a");
+  CHECK((*r)[2].id == "b");
+}
+
+TEST_CASE("parse_search_response skips malformed items and keeps the rest") {
+  const std::string body = R"({"results":[
+    {"memory":"no id"},
+    {"id":null,"memory":"null id"},
+    {"id":42,"memory":"numeric id"},
+    {"id":"","memory":"empty id"},
+    {"id":"bad1","memory":5},
+    {"id":"bad2"},
+    {"id":"bad3","memory":null},
+    {"id":"has space","memory":"x"},
+    {"id":"has]bracket","memory":"x"},
+    {"id":"a/b","memory":"x"},
+    42, null, "string", [],
+    {"id":"ok1","memory":"null metadata","metadata":null},
+    {"id":"ok2","memory":"categories fallback","categories":["preference","other"]},
+    {"id":"ok3","memory":"metadata wins","metadata":{"type":"decision"},"categories":["preference"]},
+    {"id":"ok4","memory":"no type at all","categories":[]},
+    {"id":"ok5","memory":"odd fields","metadata":{"type":7},"categories":[3],"created_at":null,"score":"high"}
+  ]})";
+  const auto r = parse_search_response(response(200, body));
+  REQUIRE(r.has_value());
+  std::vector<std::string> ids;
+  for (const auto &m : *r)
+    ids.push_back(m.id);
+  CHECK(ids == std::vector<std::string>{"ok1", "ok2", "ok3", "ok4", "ok5"});
+  REQUIRE(r->size() == 5);
+  CHECK((*r)[0].type.empty());
+  CHECK((*r)[0].text == "null metadata");
+  CHECK((*r)[1].type == "preference");
+  CHECK((*r)[2].type == "decision");
+  CHECK((*r)[3].type.empty());
+  CHECK((*r)[4].type.empty());
+  CHECK((*r)[4].created_at.empty());
+  CHECK_FALSE((*r)[4].score.has_value());
+}
+
+TEST_CASE("parse_search_response rejects bodies that are not JSON or have the wrong shape") {
+  const std::vector<std::string> bodies = {
+      "",
+      "<html><body>Bad Gateway</body></html>",
+      "{\"results\":[",
+      "not json at all",
+      R"({"results":"nope"})",
+      R"({"results":{"id":"a","memory":"b"}})",
+      R"({"foo":[]})",
+      "42",
+      "\"string\"",
+      "null",
+  };
+  for (const auto &body : bodies) {
+    INFO("body: " << body);
+    const auto r = parse_search_response(response(200, body));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == ErrorKind::bad_response);
+  }
+}
+
+TEST_CASE("parse_search_response classifies HTTP failures") {
+  struct Case {
+    long status;
+    std::string body;
+    ErrorKind kind;
+  };
+  const std::vector<Case> cases = {
+      {400, R"({"detail":"Invalid filters"})", ErrorKind::client},
+      {401, R"({"detail":"Invalid API key"})", ErrorKind::unauthorized},
+      {403, R"({"error":"Forbidden"})", ErrorKind::unauthorized},
+      {404, R"({"error":"Not found"})", ErrorKind::client},
+      {413, "Request Entity Too Large", ErrorKind::client},
+      {422, R"({"detail":[{"loc":["body","query"],"msg":"field required"}]})", ErrorKind::client},
+      {429, R"({"detail":"Rate limit exceeded"})", ErrorKind::rate_limited},
+      {500, R"({"detail":"Internal error"})", ErrorKind::server},
+      {502, "<html><head><title>502 Bad Gateway</title></head></html>", ErrorKind::server},
+      {503, "", ErrorKind::server},
+      {504, "upstream timeout", ErrorKind::server},
+      {302, "", ErrorKind::bad_response}, // redirects are never followed
+  };
+  for (const auto &c : cases) {
+    INFO("status " << c.status);
+    const auto r = parse_search_response(response(c.status, c.body));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == c.kind);
+    CHECK(r.error().status == c.status);
+  }
+}
+
+TEST_CASE("parse_search_response never reads an error status as results") {
+  // A 429 carrying a results-shaped body must still be an error, not "no memories".
+  const auto r = parse_search_response(response(429, R"({"results":[]})"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == ErrorKind::rate_limited);
+}
+
+TEST_CASE("parse_search_response keeps Retry-After of a 429") {
+  const auto r = parse_search_response(response(429, R"({"detail":"slow down"})", 30s));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == ErrorKind::rate_limited);
+  REQUIRE(r.error().retry_after.has_value());
+  CHECK(*r.error().retry_after == 30s);
+
+  const auto without = parse_search_response(response(429, ""));
+  REQUIRE_FALSE(without.has_value());
+  CHECK(without.error().kind == ErrorKind::rate_limited);
+  CHECK_FALSE(without.error().retry_after.has_value());
+}
+
+TEST_CASE("classify_status keeps the server's message") {
+  const Error detail = classify_status(response(400, R"({"detail":"Invalid filters"})"));
+  CHECK(detail.kind == ErrorKind::client);
+  CHECK(detail.message.find("Invalid filters") != std::string::npos);
+  const Error error = classify_status(response(404, R"({"error":"Memory not found!"})"));
+  CHECK(error.message.find("Memory not found!") != std::string::npos);
+  const Error html = classify_status(response(502, "<html>Bad Gateway</html>"));
+  CHECK(html.kind == ErrorKind::server);
+  CHECK(html.message.find("502") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// parse_memory_response
+
+TEST_CASE("parse_memory_response 200 returns the memory") {
+  const auto r = parse_memory_response(response(200, k_item_json));
+  REQUIRE(r.has_value());
+  REQUIRE(r->has_value());
+  check_item(**r);
+}
+
+TEST_CASE("parse_memory_response 404 is not found rather than an error") {
+  const auto r = parse_memory_response(response(404, R"({"error":"Memory not found!"})"));
+  REQUIRE(r.has_value());
+  CHECK_FALSE(r->has_value());
+}
+
+TEST_CASE("parse_memory_response failures") {
+  SECTION("500 is a server error") {
+    const auto r = parse_memory_response(response(500, "oops"));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == ErrorKind::server);
+  }
+  SECTION("400 for a non-UUID is a client error") {
+    const auto r = parse_memory_response(response(400, R"({"detail":"Invalid memory ID"})"));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == ErrorKind::client);
+  }
+  SECTION("401 is unauthorized") {
+    const auto r = parse_memory_response(response(401, ""));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == ErrorKind::unauthorized);
+  }
+  SECTION("200 with something that is not a memory is a bad response") {
+    for (const std::string body : {"not json", "[]", R"({"id":"x"})", R"({"memory":"no id"})"}) {
+      INFO(body);
+      const auto r = parse_memory_response(response(200, body));
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().kind == ErrorKind::bad_response);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// refuse_base_url (SPEC §5: http:// only for loopback)
+
+TEST_CASE("refuse_base_url accepts https and loopback http") {
+  for (const std::string url :
+       {"https://api.mem0.ai", "https://mem0.internal.example:8443/prefix", "http://localhost",
+        "http://localhost:8000", "http://127.0.0.1", "http://127.0.0.1:8080", "http://127.1.2.3:9",
+        "http://[::1]:80", "http://[::1]", "http://localhost/some/path"}) {
+    INFO(url);
+    CHECK_FALSE(refuse_base_url(url).has_value());
+  }
+}
+
+TEST_CASE("refuse_base_url refuses clear text to other hosts and other schemes") {
+  for (const std::string url :
+       {"http://example.com", "http://api.mem0.ai", "http://127.evil.com",
+        "http://127.0.0.1.evil.com", "http://10.0.0.1", "http://192.168.1.10:8080",
+        "http://localhost.evil.com", "http://localhost@evil.com", "http://localhost:80@evil.com/",
+        "http://evil.com/localhost", "http://[::2]:80", "ftp://api.mem0.ai", "file:///etc/passwd",
+        "api.mem0.ai", ""}) {
+    INFO(url);
+    const auto refused = refuse_base_url(url);
+    REQUIRE(refused.has_value());
+    CHECK_FALSE(refused->empty());
+  }
+}
+
+TEST_CASE("refuse_base_url sees through a fragment or query before the at sign") {
+  // The authority of `http://evil.com#@localhost` is evil.com: libcurl connects there and the
+  // `#@localhost...` part is a fragment. The key would travel in clear text to evil.com.
+  for (const std::string url : {"http://evil.com#@localhost", "http://evil.com?@127.0.0.1:8080"}) {
+    INFO(url);
+    CHECK(refuse_base_url(url).has_value());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ErrorKind names and Retry-After parsing
+
+TEST_CASE("to_string names every ErrorKind") {
+  CHECK(to_string(ErrorKind::unauthorized) == "unauthorized");
+  CHECK(to_string(ErrorKind::rate_limited) == "rate_limited");
+  CHECK(to_string(ErrorKind::server) == "server");
+  CHECK(to_string(ErrorKind::client) == "client");
+  CHECK(to_string(ErrorKind::timeout) == "timeout");
+  CHECK(to_string(ErrorKind::transport) == "transport");
+  CHECK(to_string(ErrorKind::bad_response) == "bad_response");
+  CHECK(to_string(ErrorKind::io) == "io");
+}
+
+TEST_CASE("parse_retry_after reads delay seconds") {
+  CHECK(parse_retry_after("30") == std::optional<std::chrono::seconds>(30s));
+  CHECK(parse_retry_after(" 7\r\n") == std::optional<std::chrono::seconds>(7s));
+  CHECK(parse_retry_after("0") == std::optional<std::chrono::seconds>(0s));
+  CHECK(parse_retry_after("\t120 ") == std::optional<std::chrono::seconds>(120s));
+}
+
+TEST_CASE("parse_retry_after rejects dates and garbage") {
+  for (const std::string value :
+       {"Wed, 21 Oct 2015 07:28:00 GMT", "", "   ", "abc", "-5", "1.5", "30s", "3 0", "0x10"}) {
+    INFO("value: '" << value << "'");
+    CHECK_FALSE(parse_retry_after(value).has_value());
+  }
+}
