@@ -1,6 +1,7 @@
 #include "common/hook_runner.hpp"
 #include "common/atomic_file.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <unistd.h>
@@ -110,6 +111,7 @@ Recall finish_recall(const HookContext &ctx, StateStore &store, std::string_view
 
 int run_hook(std::string_view component, std::string_view event, const HookHandler &handler) {
   const auto started = SteadyClock::now();
+  std::signal(SIGPIPE, SIG_IGN); // a reader that went away must not turn exit 0 into a signal
   Log log{std::string(component)};
   try {
     const Environment env = Environment::from_process();
