@@ -4,6 +4,7 @@
 #include "common/sha256.hpp"
 #include "common/strings.hpp"
 
+#include "common/json.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -103,7 +104,7 @@ void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
   auto done =
       update_file_locked(map_path, [&](const std::string &current) -> std::optional<std::string> {
         rapidjson::Document doc;
-        doc.Parse(current.data(), current.size());
+        parse_json(doc, current);
         if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str()))
           return std::nullopt;
         doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
@@ -173,7 +174,7 @@ Config load_config(const Environment &env) {
 
   Settings s;
   if (const auto text = read_small_file(c.mem0_dir / "settings.json")) {
-    s.doc.Parse(text->data(), text->size());
+    parse_json(s.doc, *text);
     s.usable = !s.doc.HasParseError() && s.doc.IsObject();
     c.settings_status = s.doc.HasParseError() ? "invalid JSON" : s.usable ? "ok" : "not an object";
   } else {
@@ -271,7 +272,7 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
 
   const fs::path map_path = config.mem0_dir / "project_map.json";
   rapidjson::Document map;
-  if (const auto text = read_small_file(map_path)) map.Parse(text->data(), text->size());
+  if (const auto text = read_small_file(map_path)) parse_json(map, *text);
   const bool map_ok = !map.HasParseError() && map.IsObject();
   auto lookup = [&](const std::string &key) -> std::optional<std::string> {
     if (!map_ok) return std::nullopt;

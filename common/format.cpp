@@ -54,17 +54,23 @@ bool iequals_at(std::string_view text, std::size_t i, std::string_view word) {
 
 // Replace the `<` of any `<system-reminder` or `</system-reminder` so stored text cannot open or
 // close the wrapper Claude Code puts around hook context.
-std::string defuse_reminder_tags(std::string text) {
+std::string defuse_reminder_tags(const std::string &text) {
   constexpr std::string_view tag = "system-reminder";
+  std::string out;
+  out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '<') continue;
-    std::size_t j = i + 1;
-    if (j < text.size() && text[j] == '/') ++j;
-    while (j < text.size() && text[j] == ' ')
-      ++j;
-    if (iequals_at(text, j, tag)) text.replace(i, 1, "\xEF\xBC\x9C"); // U+FF1C FULLWIDTH <
+    if (text[i] == '<') {
+      std::size_t j = i + 1;
+      while (j < text.size() && (text[j] == ' ' || text[j] == '/'))
+        ++j;
+      if (iequals_at(text, j, tag)) {
+        out += "\xEF\xBC\x9C"; // U+FF1C FULLWIDTH <
+        continue;
+      }
+    }
+    out += text[i];
   }
-  return text;
+  return out;
 }
 
 std::string memory_type(const Memory &memory) {
@@ -104,7 +110,7 @@ std::string clean_text(std::string_view text) {
     }
     i += len;
   }
-  return defuse_reminder_tags(std::move(out));
+  return defuse_reminder_tags(out);
 }
 
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {

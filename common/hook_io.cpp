@@ -1,5 +1,6 @@
 #include "common/hook_io.hpp"
 
+#include "common/json.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -42,7 +43,7 @@ std::string read_bounded(int fd, Deadline deadline, std::size_t cap) {
 
 Result<HookInput> parse_hook_input(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
+  parse_json(doc, json);
   if (doc.HasParseError())
     return unexpected(
         make_error(ErrorKind::bad_response,

@@ -116,6 +116,7 @@ int run_hook(std::string_view component, std::string_view event, const HookHandl
   try {
     const Environment env = Environment::from_process();
     const Config config = load_config(env);
+    if (config.api_key) log.hide(*config.api_key);
     if (config.debug && ensure_private_dir(config.mem0_dir))
       log.enable_file(config.mem0_dir / "hooks.log");
     const Deadline deadline = started + config.timeout;

@@ -149,6 +149,7 @@ void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_
     curl.easy_setopt(e, CURLOPT_CAPATH, dir ? ca_bundle->c_str() : nullptr);
   }
   curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(e, CURLOPT_QUICK_EXIT, 1L); // never wait for a hung DNS lookup at cleanup
   curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, budget_ms);
   curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, budget_ms);
   // Over TLS, wait for the first connection to learn whether it multiplexes (HTTP/2) so parallel

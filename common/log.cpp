@@ -11,10 +11,20 @@ Log::Log(std::string component) : m_component(std::move(component)) {}
 
 void Log::enable_file(std::filesystem::path path) { m_file = std::move(path); }
 
+void Log::hide(std::string secret) { m_secret = std::move(secret); }
+
+std::string Log::scrub(std::string_view message) const {
+  std::string out(message);
+  if (m_secret.empty()) return out;
+  for (auto at = out.find(m_secret); at != std::string::npos; at = out.find(m_secret, at))
+    out.replace(at, m_secret.size(), "[REDACTED]");
+  return out;
+}
+
 void Log::warn(std::string_view message) const {
-  std::fprintf(stderr, "mem0 %s: %.*s\n", m_component.c_str(), static_cast<int>(message.size()),
-               message.data());
-  append("warn", message);
+  const std::string line = scrub(message);
+  std::fprintf(stderr, "mem0 %s: %s\n", m_component.c_str(), line.c_str());
+  append("warn", line);
 }
 
 void Log::debug(std::string_view message) const { append("debug", message); }
@@ -31,7 +41,7 @@ void Log::append(std::string_view level, std::string_view message) const {
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 static_cast<int>(ms.count() % 1000));
   std::string line = std::string(stamp) + " " + m_component + " " + std::string(level) + " ";
-  for (char c : message)
+  for (char c : scrub(message))
     line += (c == '\n' || c == '\r') ? ' ' : c;
   line += '\n';
   // O_APPEND keeps lines of concurrent hook processes whole.

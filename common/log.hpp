@@ -15,13 +15,18 @@ public:
   // Also append events to `path` (created private).
   void enable_file(std::filesystem::path path);
 
+  // Replace `secret` (the API key) by [REDACTED] in every line, whatever echoed it.
+  void hide(std::string secret);
+
   void warn(std::string_view message) const;  // stderr, and the file when enabled
   void debug(std::string_view message) const; // the file only, when enabled
 
 private:
   void append(std::string_view level, std::string_view message) const;
+  std::string scrub(std::string_view message) const;
   std::string m_component;
   std::optional<std::filesystem::path> m_file;
+  std::string m_secret;
 };
 
 } // namespace mem0

@@ -1,5 +1,7 @@
 #include "common/mem0_api.hpp"
 
+#include "common/json.hpp"
+#include "common/redact.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -49,10 +51,11 @@ std::optional<Memory> parse_item(const Value &item) {
 // The server's own words from an error body, if it has any (`detail` or `error`).
 std::string server_message(std::string_view body) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+  parse_json(doc, body);
   if (!doc.HasParseError() && doc.IsObject())
     for (const char *key : {"detail", "error", "message"})
-      if (const auto text = string_member(doc, key)) return std::string(text->substr(0, 200));
+      if (const auto text = string_member(doc, key)) // it may echo the key: it gets logged
+        return redact_secrets(text->substr(0, 200));
   return {};
 }
 
@@ -159,7 +162,7 @@ Error classify_status(const HttpResponse &response) {
 Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) {
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
-  doc.Parse(response.body.data(), response.body.size());
+  parse_json(doc, response.body);
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
   const Value *items = nullptr;
@@ -185,7 +188,7 @@ Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response
   if (response.status == 404) return std::optional<Memory>{};
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
-  doc.Parse(response.body.data(), response.body.size());
+  parse_json(doc, response.body);
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
   auto m = parse_item(doc);

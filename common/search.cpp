@@ -1,9 +1,16 @@
 #include "common/search.hpp"
+#include "common/format.hpp"
+#include "common/redact.hpp"
 
 #include <algorithm>
 #include <set>
 
 namespace mem0 {
+
+std::string make_query(std::string_view text, bool redact) {
+  const std::string cleaned = clean_text(redact ? redact_secrets(text) : std::string(text));
+  return std::string(utf8_prefix(cleaned, k_max_query_bytes));
+}
 
 PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &identity,
                      const std::vector<SearchSpec> &plan, Deadline deadline, const Log &log) {

@@ -13,6 +13,12 @@
 
 namespace mem0 {
 
+inline constexpr std::size_t k_max_query_bytes = 2000;
+
+// The text to send as a query: secrets redacted (unless `redact` is off), whitespace collapsed,
+// invalid UTF-8 replaced, cut to 2,000 bytes on a character boundary.
+std::string make_query(std::string_view text, bool redact);
+
 // What a plan's searches returned.
 struct PlanOutcome {
   std::vector<std::vector<Memory>> results; // per search, in plan order; empty when it failed

@@ -3,6 +3,7 @@
 #include "common/git.hpp"
 #include "common/sha256.hpp"
 
+#include "common/json.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -45,7 +46,7 @@ bool SessionState::was_injected(std::string_view id) const {
 SessionState parse_session_state(std::string_view json) {
   SessionState s;
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
+  parse_json(doc, json);
   if (doc.HasParseError() || !doc.IsObject()) return s;
   if (const auto it = doc.FindMember("injected"); it != doc.MemberEnd() && it->value.IsArray())
     for (const auto &v : it->value.GetArray())
@@ -124,7 +125,7 @@ long StateStore::searches_on(std::string_view day) const {
   const auto text = read_small_file(m_dir / "usage.json", 1 << 16);
   if (!text) return 0;
   rapidjson::Document doc;
-  doc.Parse(text->data(), text->size());
+  parse_json(doc, *text);
   if (doc.HasParseError() || !doc.IsObject()) return 0;
   const auto it = doc.FindMember(rapidjson::StringRef(day.data(), day.size()));
   return it != doc.MemberEnd() && it->value.IsInt64() ? static_cast<long>(it->value.GetInt64()) : 0;
@@ -136,7 +137,7 @@ Result<void> StateStore::add_searches(std::string_view day, long count) {
   return update_file_locked(m_dir / "usage.json", [&](const std::string &current) {
     std::map<std::string, long> days;
     rapidjson::Document doc;
-    doc.Parse(current.data(), current.size());
+    parse_json(doc, current);
     if (!doc.HasParseError() && doc.IsObject())
       for (const auto &m : doc.GetObject())
         if (m.value.IsInt64()) days[m.name.GetString()] = static_cast<long>(m.value.GetInt64());
@@ -166,7 +167,7 @@ struct BackoffState {
 BackoffState parse_backoff(std::string_view json) {
   BackoffState b;
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
+  parse_json(doc, json);
   if (doc.HasParseError() || !doc.IsObject()) return b;
   if (const auto it = doc.FindMember("until"); it != doc.MemberEnd() && it->value.IsInt64())
     b.until = it->value.GetInt64();

@@ -2,6 +2,7 @@
 #include "common/git.hpp"
 #include "hooks/mem0_hooks/mem0_hooks.hpp"
 
+#include "common/json.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -129,7 +130,7 @@ expected<std::string, std::string> merge_settings(std::string_view current,
   if (trim_empty(current))
     doc.SetObject();
   else
-    doc.Parse(current.data(), current.size());
+    parse_json(doc, current);
   if (doc.HasParseError()) return unexpected(std::string("not valid JSON"));
   if (!doc.IsObject()) return unexpected(std::string("not a JSON object"));
   auto &a = doc.GetAllocator();

@@ -8,6 +8,7 @@ int main(int argc, char **argv) {
   const mem0::Environment env = mem0::Environment::from_process();
   const mem0::Config config = mem0::load_config(env);
   mem0::Log log{"mem0-hooks"};
+  if (config.api_key) log.hide(*config.api_key);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   const fs::path exe_dir = ec ? fs::absolute(argv[0], ec).parent_path() : exe.parent_path();

@@ -8,6 +8,7 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -190,7 +191,7 @@ std::string mask_key(std::string_view key) {
 }
 
 int peek(const Args &args, const CliContext &ctx) {
-  const std::string query = args.joined_words();
+  const std::string query = make_query(args.joined_words(), ctx.config.redact);
   if (query.empty()) {
     ctx.err << "What should I search for?\n";
     return k_usage;
@@ -210,12 +211,8 @@ int peek(const Args &args, const CliContext &ctx) {
   }
   int top_k = 10;
   if (auto k = args.value("--top-k")) {
-    try {
-      top_k = std::stoi(*k);
-    } catch (...) {
-      top_k = 0;
-    }
-    if (top_k < 1 || top_k > 100) {
+    const auto [end, ec] = std::from_chars(k->data(), k->data() + k->size(), top_k);
+    if (ec != std::errc() || end != k->data() + k->size() || top_k < 1 || top_k > 100) {
       ctx.err << "mem0-hooks peek: --top-k must be a number from 1 to 100\n";
       return k_usage;
     }
@@ -260,7 +257,7 @@ int peek(const Args &args, const CliContext &ctx) {
 }
 
 int context(const Args &args, const CliContext &ctx) {
-  const std::string task = args.joined_words();
+  const std::string task = make_query(args.joined_words(), ctx.config.redact);
   if (task.empty()) {
     ctx.err << "mem0-hooks context: what task should I load context for?\n";
     return k_usage;

@@ -1,7 +1,6 @@
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 #include "common/detect.hpp"
 #include "common/format.hpp"
-#include "common/redact.hpp"
 #include "common/strings.hpp"
 
 #include <algorithm>
@@ -52,8 +51,7 @@ PromptAnalysis analyze(std::string_view prompt, bool redact) {
   a.paths = detect_paths(window);
   for (auto &p : a.paths)
     p = std::string(utf8_prefix(p, 200));
-  const std::string text = redact ? redact_secrets(prompt) : std::string(prompt);
-  a.query = std::string(utf8_prefix(clean_text(text), k_max_query_bytes));
+  a.query = make_query(prompt, redact);
   return a;
 }
 

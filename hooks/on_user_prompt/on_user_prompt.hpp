@@ -11,7 +11,6 @@
 namespace mem0::on_user_prompt {
 
 inline constexpr std::size_t k_max_memories = 6;
-inline constexpr std::size_t k_max_query_bytes = 2000;
 
 // What the detectors of SPEC §7.3 found in a prompt, and the query to send for it.
 struct PromptAnalysis {

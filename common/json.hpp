@@ -1,0 +1,16 @@
+#pragma once
+#include <rapidjson/document.h>
+
+#include <string_view>
+
+namespace mem0 {
+
+inline constexpr int k_max_json_depth = 128;
+
+// Parse `text` into `doc`; returns false (and leaves `doc` holding a parse error) when it is not
+// JSON or nests deeper than k_max_json_depth, which would exhaust the stack of RapidJSON's
+// recursive reader and writer. A lone UTF-16 surrogate escape (`"\ud800"`, which some encoders
+// emit) reads as U+FFFD instead of failing the whole document.
+bool parse_json(rapidjson::Document &doc, std::string_view text);
+
+} // namespace mem0
