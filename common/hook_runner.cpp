@@ -143,6 +143,11 @@ int run_hook(std::string_view component, std::string_view event, const HookHandl
   } catch (...) {
     log.warn("internal error");
   }
+#ifndef __SANITIZE_ADDRESS__ // keep LeakSanitizer's exit-time check in sanitizer builds
+  // Everything is written and closed: skip libcurl's and OpenSSL's teardown (about 0.5 ms).
+  std::fflush(stdout);
+  std::_Exit(0);
+#endif
   return 0;
 }
 

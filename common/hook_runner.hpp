@@ -29,8 +29,9 @@ struct HookContext {
 using HookHandler = std::function<std::string(const HookInput &, const HookContext &)>;
 
 // The one place that turns a handler into process behaviour: read stdin, load the
-// configuration, run `handler`, print at most one JSON object for `event`, and return 0 whatever
-// happens (bad input, no key, network, internal errors are logged, never raised).
+// configuration, run `handler`, print at most one JSON object for `event`, and exit 0 whatever
+// happens (bad input, no key, network, internal errors are logged, never raised). After a run
+// it ends the process itself, skipping library teardown (not in AddressSanitizer builds).
 int run_hook(std::string_view component, std::string_view event, const HookHandler &handler);
 
 // The session a hook belongs to: the input's session_id, else CLAUDE_CODE_SESSION_ID.

@@ -29,12 +29,19 @@ bool safe_name(std::string_view s) {
   });
 }
 
+// Remove session files idle for longer than k_session_lifetime; at most once a day (the mtime
+// of `.swept` says when), so a new session does not stat every stored one.
 void remove_idle_sessions(const fs::path &dir) {
   std::error_code ec;
-  const auto cutoff = fs::file_time_type::clock::now() - k_session_lifetime;
+  const auto now = fs::file_time_type::clock::now();
+  const fs::path marker = dir / ".swept";
+  if (const auto last = fs::last_write_time(marker, ec); !ec && now - last < std::chrono::hours(24))
+    return;
+  const auto cutoff = now - k_session_lifetime;
   for (const auto &entry : fs::directory_iterator(dir, ec))
     if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff)
       fs::remove(entry.path(), ec);
+  write_file_atomic(marker, "");
 }
 
 } // namespace
