@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
@@ -20,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 
 from tlsbed import SKIP, TlsBed, missing_tools  # noqa: E402
-from hooklib import BIN_DIR, HookResult, memory  # noqa: E402
+from hooklib import BIN_DIR, HookResult, HookTest, memory  # noqa: E402
 
 USER = "tester"
 PROJECT = "proj-tls"
@@ -63,8 +62,10 @@ def memory_lines(context):
     return MEMORY_LINE.findall(context or "")
 
 
-class TlsTest(unittest.TestCase):
+class TlsTest(HookTest):
     """One TLS bed (nginx + fake Mem0) per class; a fresh HOME and project per test."""
+
+    seed = SEED
 
     @classmethod
     def setUpClass(cls):
@@ -76,9 +77,7 @@ class TlsTest(unittest.TestCase):
         cls.bed.stop()
 
     def setUp(self):
-        self.home = tempfile.mkdtemp(prefix="mem0_tls_home_")
-        self.addCleanup(shutil.rmtree, self.home, True)
-        self.project = os.path.join(self.home, "project")
+        super().setUp()
         os.makedirs(os.path.join(self.project, ".git"))
         with open(os.path.join(self.project, ".git", "HEAD"), "w") as f:
             f.write("ref: refs/heads/main\n")
@@ -86,29 +85,13 @@ class TlsTest(unittest.TestCase):
         os.makedirs(os.path.dirname(self.file))
         with open(self.file, "w") as f:
             f.write("def total(qty, cents):\n    return qty * cents\n" * 100)
-        self.fake.reset()
-        self.fake.control()
-        self.fake.seed(SEED)
         self.bed.clear_access_log()
 
     def env(self, base_url=None, **overrides):
-        """The hook environment: no CA variable from the caller's environment leaks in."""
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": self.home,
-            "USER": USER,
-            "MEM0_API_KEY": self.fake.api_key,
-            "MEM0_BASE_URL": base_url or self.bed.h2_url,
-            "MEM0_PROJECT_ID": PROJECT,
-            "MEM0_CA_BUNDLE": self.bed.ca_file,
-            "MEM0_TIMEOUT_MS": "5000",
-        }
-        for key, value in overrides.items():
-            if value is None:
-                env.pop(key, None)
-            else:
-                env[key] = value
-        return env
+        """The hook environment over TLS: no CA variable from the caller's environment leaks in."""
+        return super().env(**{"MEM0_BASE_URL": base_url or self.bed.h2_url,
+                              "MEM0_PROJECT_ID": PROJECT, "MEM0_CA_BUNDLE": self.bed.ca_file,
+                              "MEM0_TIMEOUT_MS": "5000", **overrides})
 
     def run_bin(self, name, payload, env, args=()):
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
