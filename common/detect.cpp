@@ -59,6 +59,11 @@ std::vector<std::string> expand_pattern(std::string_view pattern) {
       continue;
     }
     const std::size_t close = pattern.find(')', i);
+    if (close == std::string_view::npos) { // an unclosed group is literal text
+      for (auto &v : out)
+        v += pattern.substr(i);
+      break;
+    }
     std::vector<std::string_view> alternatives;
     std::string_view group = pattern.substr(i + 1, close - i - 1);
     for (std::size_t start = 0;;) {

@@ -138,7 +138,7 @@ std::string id8(std::string_view id) {
   return out;
 }
 
-std::optional<std::chrono::system_clock::time_point> parse_iso8601(std::string_view s) {
+std::optional<std::chrono::sys_seconds> parse_iso8601(std::string_view s) {
   auto digits = [&](std::size_t pos, std::size_t n) -> std::optional<int> {
     if (pos + n > s.size()) return std::nullopt;
     int v = 0;
@@ -204,7 +204,7 @@ std::string context_line(const Memory &memory) {
 std::string file_line(const Memory &memory, std::chrono::system_clock::time_point now) {
   std::string age;
   if (const auto created = parse_iso8601(memory.created_at))
-    age = "(" + format_age(std::chrono::duration_cast<std::chrono::seconds>(now - *created)) + ") ";
+    age = "(" + format_age(std::chrono::floor<std::chrono::seconds>(now) - *created) + ") ";
   return "- [" + memory_type(memory) + "] " + age + memory_text(memory, 150) +
          " [mem0:" + id8(memory.id) + "]";
 }

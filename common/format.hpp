@@ -23,8 +23,9 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 // Return the first 8 characters of `id`, lower-cased.
 std::string id8(std::string_view id);
 
-// Parse ISO 8601 (`Z` or ±hh:mm offset, any number of fraction digits); nullopt when invalid.
-std::optional<std::chrono::system_clock::time_point> parse_iso8601(std::string_view text);
+// Parse ISO 8601 (`Z` or ±hh:mm offset, any number of fraction digits) to whole seconds, which
+// cover any four-digit year (nanosecond time points overflow past 2262); nullopt when invalid.
+std::optional<std::chrono::sys_seconds> parse_iso8601(std::string_view text);
 
 // Format a non-negative age: "Nm ago", "Nh ago", "1d ago", "Nd ago", "Nmo ago".
 std::string format_age(std::chrono::seconds age);

@@ -8,6 +8,15 @@
 namespace mem0 {
 
 std::string make_query(std::string_view text, bool redact) {
+  // Only the start of a huge prompt can reach the query: work on a bounded window, minus the
+  // word the cut may have split, so that no secret is cut short of its redaction pattern.
+  constexpr std::size_t k_window = 64 * 1024;
+  if (text.size() > k_window) {
+    text = utf8_prefix(text, k_window);
+    // (With no space at all, the cut lies 64 KiB into one word: far past the 2,000 bytes sent.)
+    if (const auto space = text.find_last_of(" \t\r\n"); space != std::string_view::npos)
+      text = text.substr(0, space);
+  }
   const std::string cleaned = clean_text(redact ? redact_secrets(text) : std::string(text));
   return std::string(utf8_prefix(cleaned, k_max_query_bytes));
 }

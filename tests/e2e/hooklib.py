@@ -73,6 +73,9 @@ class HookTest(unittest.TestCase):
             "MEM0_BASE_URL": self.fake.url,
             "MEM0_PROJECT_ID": PROJECT,
         }
+        for key in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):  # sanitizer builds
+            if key in os.environ:
+                env[key] = os.environ[key]
         for key, value in overrides.items():
             if value is None:
                 env.pop(key, None)

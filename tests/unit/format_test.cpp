@@ -591,3 +591,12 @@ TEST_CASE("fit_budget keeps a fixed line that ends exactly at the budget") {
   const std::string a = repeat("A", 60), b = repeat("B", 60), c = repeat("C", 60);
   CHECK(fit_budget({a, b}, {}, {c}, 121) == a + "\n" + b);
 }
+
+TEST_CASE("file_line ages dates far outside the nanosecond clock's range without overflow") {
+  const auto now =
+      std::chrono::sys_days(std::chrono::year(2026) / 11 / 29) + std::chrono::hours(12);
+  Memory future{"a1", "m", "", "9999-12-31T23:59:59Z", std::nullopt};
+  CHECK(file_line(future, now) == "- [unknown] (0m ago) m [mem0:a1]");
+  Memory old{"a1", "m", "", "1728-11-20T10:00:00Z", std::nullopt};
+  CHECK(file_line(old, now).find("mo ago) m") != std::string::npos);
+}

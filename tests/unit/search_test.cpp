@@ -267,3 +267,20 @@ TEST_CASE("search: run_plan with an empty plan sends nothing") {
   CHECK(outcome.sent == 0);
   CHECK(outcome.failures.empty());
 }
+
+TEST_CASE("search: make_query redacts, collapses whitespace and caps at 2,000 bytes") {
+  CHECK(make_query("fix  the\n\tbug with key sk-ant-abcdefghijklmnopqrstuvwxyz", true) ==
+        "fix the bug with key [REDACTED]");
+  CHECK(make_query("key sk-ant-abcdefghijklmnopqrstuvwxyz", false) ==
+        "key sk-ant-abcdefghijklmnopqrstuvwxyz");
+  CHECK(make_query(std::string(5000, 'x'), true).size() == k_max_query_bytes);
+}
+
+TEST_CASE("search: make_query never sends a secret split by its input window") {
+  // 64 KiB of spaces collapse to nothing, so the cut word would open the query.
+  const std::string secret = "sk-ant-" + std::string(40, 'a');
+  const std::string prompt = std::string(64 * 1024 - 10, ' ') + secret + " tail";
+  CHECK(make_query(prompt, true).find("sk-ant") == std::string::npos);
+  // One giant word keeps its start: the cut lies far past the bytes that are sent.
+  CHECK(make_query(std::string(100 * 1024, 'w'), true) == std::string(k_max_query_bytes, 'w'));
+}
