@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Install what building and testing need. Debian/Ubuntu: apt-get (as root or with sudo);
 # macOS: prints the Homebrew line. Quick when everything is already there.
+# --fuzz: also clang 16 with libFuzzer, for scripts/fuzz.sh and `scripts/test.sh --sanitize`.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
-          clang-format curl ca-certificates git)
+          clang-format curl ca-certificates git time)
+# The HTTPS test bed (tests/tls) and the benchmark's instruction counts. Debian's nginx package
+# has the ssl and http_v2 modules; the tests run it as the current user on loopback ports.
+packages+=(nginx openssl valgrind)
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang-16 libclang-rt-16-dev llvm-16) # llvm-16: the symbolizer for reports
+fi
 
 case "$(uname -s)" in
 Darwin)
-  echo "macOS: brew install cmake curl rapidjson catch2 clang-format python3"
+  echo "macOS: brew install cmake curl rapidjson catch2 clang-format python3 nginx openssl"
   exit 0
   ;;
 esac

@@ -1,8 +1,26 @@
 #!/usr/bin/env bash
 # Install what is missing, build with warnings as errors, run every test with ctest, and check
-# formatting. The README's test command; .ci/run runs exactly this.
+# formatting. The README's test command; .ci/run runs it, then `scripts/test.sh --sanitize`.
+# --sanitize: the same ctest suite on an ASan + UBSan build (build-sanitize/), then each fuzz
+# target over its seeds and kept crash inputs plus a short fuzzing run (build-fuzz/, clang 16).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ "${1:-}" = "--sanitize" ]; then
+  scripts/setup.sh --fuzz
+  # Every report fails the program that made it, and so its test: leaks at exit included.
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  # -O1 with line tables: the sanitizers' usual level, and half the build time of -O2 -g.
+  BUILD_DIR=build-sanitize scripts/build.sh -DMEM0_WERROR=ON -DMEM0_SANITIZE=address,undefined \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1"
+  status=0
+  (cd build-sanitize && ctest --output-on-failure -j2) || status=1
+  cmake -S . -B build-fuzz -C tests/fuzz/fuzz.cmake >/dev/null
+  cmake --build build-fuzz --target fuzzers -j"$jobs"
+  (cd build-fuzz && ctest --output-on-failure -j2) || status=1
+  exit $status
+fi
 scripts/setup.sh
 BUILD_DIR=${BUILD_DIR:-build} scripts/build.sh -DMEM0_WERROR=ON
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j2)
