@@ -3,10 +3,18 @@
 
 Every figure is a median of repeated runs measured in this same run, next to its baseline:
 one `curl` POST of the same search to the same server. Usage: bench.py BIN_DIR [RUNS]
+
+HTTPS rows: the same fake behind nginx terminating TLS (tests/tls/tlsbed.py), HTTP/2 and
+HTTP/1.1-only, each next to one `curl --cacert` search against the same endpoint, runs
+interleaved. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up, dynamic
+linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
+openssl, valgrind) are missing are printed as skipped.
 """
 
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -15,7 +23,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "fake_mem0"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "tls"))
 from fakelib import FakeMem0, SAMPLE_SEED  # noqa: E402
+from tlsbed import TlsBed, missing_tools  # noqa: E402
 
 BIN = sys.argv[1]
 RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 30
@@ -43,6 +53,33 @@ def measure(make_cmd, runs=RUNS):
     """make_cmd(i) -> (cmd, stdin, env, cwd). Returns (median ms, peak RSS KiB of one run)."""
     times = [run(*make_cmd(i)) * 1000 for i in range(runs)]
     return statistics.median(times), peak_rss_kib(*make_cmd(runs))
+
+
+def measure_interleaved(makers, runs=RUNS):
+    """Like measure() for several cases at once, their runs alternating (a, b, a, b, ...) so
+    that a noisy machine weighs on each case alike. Returns [(median ms, peak RSS KiB)]."""
+    times = [[] for _ in makers]
+    for i in range(runs):
+        for k, make in enumerate(makers):
+            times[k].append(run(*make(i)) * 1000)
+    return [(statistics.median(t), peak_rss_kib(*make(runs))) for t, make in zip(times, makers)]
+
+
+def callgrind_instructions(cmd, stdin, env, cwd, runs=3):
+    """Instructions executed by the whole process (valgrind --tool=callgrind, all threads):
+    median of `runs` runs, and the spread (max - min) / median."""
+    counts = []
+    with tempfile.TemporaryDirectory(prefix="mem0_callgrind_") as tmp:
+        for i in range(runs):
+            out = os.path.join(tmp, f"callgrind.{i}.out")
+            subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd,
+                           input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           env=env, cwd=cwd, timeout=300)
+            with open(out) as f:
+                m = re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M)
+            counts.append(int(m.group(1)))
+    median = statistics.median(counts)
+    return median, (max(counts) - min(counts)) / median
 
 
 def main():
@@ -113,12 +150,107 @@ def main():
         rows.append(("on_user_prompt thorough, 300 ms server", fan, None, fan_rss,
                      f"<= 1.2x latency: {fan / 300:.2f}x", searches_per_call(prompt(thorough))))
 
+        # HTTPS: nginx terminates TLS in front of the same fake; the CA reaches the hooks
+        # through MEM0_CA_BUNDLE and curl through --cacert (verification on for both). Each
+        # series starts from an empty session store: every new session sweeps the stored ones
+        # (one stat each), which would otherwise make later rows pay for earlier runs.
+        sessions = os.path.join(work, ".mem0", "state", "sessions")
+        bed, calls, peak_tls = None, [], 0
+        missing = missing_tools()
+        if missing:
+            rows.append((f"https rows: skipped (no {', '.join(missing)})", None, None, None,
+                         "", 0))
+        else:
+            try:
+                bed = TlsBed(fake=fake).start()
+            except RuntimeError as e:
+                rows.append((f"https rows: skipped (TLS bed failed: {e})", None, None, None,
+                             "", 0))
+        try:
+            if bed:
+                def curl_tls(url, ca):
+                    return lambda i: (["curl", "-s", "-o", "/dev/null", "--cacert", ca,
+                                       "-X", "POST", url + "/v3/memories/search/",
+                                       "-H", "Authorization: Token " + fake.api_key,
+                                       "-H", "Content-Type: application/json",
+                                       "--data-binary", body], b"", env, project)
+
+                groups = [("https h2", bed.h2_url, bed.ca_file, "<= 1.2x curl"),
+                          ("https h1", bed.h1_url, bed.ca_file, "")]
+                system = "/etc/ssl/certs/ca-certificates.crt"
+                if os.path.isfile(system):
+                    # What a user without a CA setting gets: libcurl's default bundle, parsed
+                    # whole by every process (here plus the test CA, so that it verifies).
+                    bundle = os.path.join(work, "system-plus-test-ca.pem")
+                    with open(bundle, "wb") as out:
+                        for path in (system, bed.ca_file):
+                            with open(path, "rb") as f:
+                                out.write(f.read())
+                    groups.append(("https h2 sys-CAs", bed.h2_url, bundle, ""))
+                for label, url, ca, target in groups:
+                    tls = dict(env, MEM0_BASE_URL=url, MEM0_CA_BUNDLE=ca)
+                    tls_thorough = dict(tls, MEM0_SEARCH_PLAN="thorough")
+                    cases = [("on_user_prompt thorough", prompt(tls_thorough), target)]
+                    if label == "https h2":
+                        cases += [("on_file_read thorough", read(tls_thorough, big), ""),
+                                  ("on_user_prompt lean", prompt(tls), "")]
+                    shutil.rmtree(sessions, ignore_errors=True)
+                    results = measure_interleaved([curl_tls(url, ca)] + [m for _, m, _ in cases])
+                    base_tls, base_tls_rss = results[0]
+                    rows.append((f"{label}: curl one search (baseline)", base_tls, None,
+                                 base_tls_rss, "", 1))
+                    for (name, make, target), (ms, rss) in zip(cases, results[1:]):
+                        peak_tls = max(peak_tls, rss)
+                        met = "" if not target else (" ok" if ms / base_tls <= 1.2 else " MISSED")
+                        rows.append((f"{label}: {name}", ms, ms / base_tls, rss,
+                                     target + (" (vs its curl)" + met if target else ""),
+                                     searches_per_call(make)))
+
+            # Instruction counts: whole process under callgrind (a generous budget, since
+            # valgrind runs the code some 50x slower).
+            if not shutil.which("valgrind"):
+                calls.append(("instruction counts: skipped (no valgrind)", None, None, ""))
+            else:
+                slow = dict(env, MEM0_TIMEOUT_MS="30000")
+                cg = [("on_user_prompt gated (short prompt)", prompt(slow, "hi there"), "< 1 M"),
+                      ("on_file_read gated (small file)", read(slow, small), "< 1 M"),
+                      ("on_user_prompt lean, http", prompt(slow), ""),
+                      ("curl: one search, http", curl, "")]
+                if bed:
+                    cg_tls = dict(slow, MEM0_BASE_URL=bed.h2_url, MEM0_CA_BUNDLE=bed.ca_file,
+                                  MEM0_SEARCH_PLAN="thorough")
+                    cg += [("on_user_prompt thorough, https h2", prompt(cg_tls), ""),
+                           ("curl: one search, https h2", curl_tls(bed.h2_url, bed.ca_file), "")]
+                for name, make, target in cg:
+                    shutil.rmtree(sessions, ignore_errors=True)
+                    count, spread = callgrind_instructions(*make(0))
+                    if target:
+                        target += " ok" if count < 1_000_000 else " MISSED"
+                    calls.append((name, count, spread, target))
+        finally:
+            if bed:
+                bed.stop()
+
     print(f"{'case':44} {'median ms':>10} {'vs curl':>8} {'RSS MB':>7} {'searches':>8}  target")
     for name, ms, ratio, rss, target, n in rows:
+        if ms is None:
+            print(name)
+            continue
         r = f"{ratio:.2f}x" if ratio is not None else ""
         print(f"{name:44} {ms:10.2f} {r:>8} {rss / 1024:7.1f} {n:>8}  {target}")
     print(f"peak RSS of any hook run: {peak / 1024:.1f} MB (target <= 12 MB)")
-    print(f"({RUNS} runs per case; median wall time including process start)")
+    if peak_tls:
+        print(f"peak RSS of any https hook run: {peak_tls / 1024:.1f} MB")
+    print(f"({RUNS} runs per case; median wall time including process start; "
+          f"https cases interleaved with their curl baseline)")
+    print()
+    print(f"{'instructions (callgrind, whole process)':44} {'Ir':>12} {'spread':>7}  target")
+    for name, count, spread, target in calls:
+        if count is None:
+            print(name)
+            continue
+        print(f"{name:44} {count:12,d} {spread:7.1%}  {target}")
+    print("(median of 3 runs; spread = (max - min) / median)")
 
 
 if __name__ == "__main__":
