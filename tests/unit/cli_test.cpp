@@ -320,8 +320,7 @@ TEST_CASE("cli: a quoted command with spaces is still recognised as ours", "[cli
 
 // install quotes a path holding a single quote as '...'\''...' (POSIX shell word); such an
 // entry must still be recognised on re-install and uninstall.
-TEST_CASE("cli: a command path with a single quote is still recognised as ours",
-          "[cli][merge]") {
+TEST_CASE("cli: a command path with a single quote is still recognised as ours", "[cli][merge]") {
   const HookCommands quoted{R"('/opt/it'\''s/bin/on_user_prompt')",
                             R"('/opt/it'\''s/bin/on_file_read')"};
   const std::string once = merged("{}", false, quoted);
