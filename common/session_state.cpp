@@ -29,17 +29,29 @@ bool safe_name(std::string_view s) {
   });
 }
 
-// Remove session files idle for longer than k_session_lifetime; at most once a day (the mtime
-// of `.swept` says when), so a new session does not stat every stored one.
-void remove_idle_sessions(const fs::path &dir) {
+// A temporary file of write_file_atomic (`.<name>.XXXXXX`) that a killed process left behind.
+bool is_leftover_temp(const fs::directory_entry &entry) {
+  const std::string name = entry.path().filename().string();
+  return name.size() > 8 && name.front() == '.' && name[name.size() - 7] == '.';
+}
+
+// Remove session files idle for longer than k_session_lifetime, and temporary files a killed
+// process left in the state dir; at most once a day (the mtime of `.swept` says when), so a new
+// session does not stat every stored one.
+void sweep_state_dir(const fs::path &state_dir) {
   std::error_code ec;
+  const fs::path sessions = state_dir / "sessions";
   const auto now = fs::file_time_type::clock::now();
-  const fs::path marker = dir / ".swept";
+  const fs::path marker = sessions / ".swept";
   if (const auto last = fs::last_write_time(marker, ec); !ec && now - last < std::chrono::hours(24))
     return;
   const auto cutoff = now - k_session_lifetime;
-  for (const auto &entry : fs::directory_iterator(dir, ec))
+  for (const auto &entry : fs::directory_iterator(sessions, ec))
     if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff)
+      fs::remove(entry.path(), ec);
+  for (const auto &entry : fs::directory_iterator(state_dir, ec))
+    if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
+        entry.last_write_time(ec) < now - std::chrono::hours(1))
       fs::remove(entry.path(), ec);
   write_file_atomic(marker, "");
 }
@@ -117,7 +129,7 @@ Result<SessionState> StateStore::update(std::string_view session,
   const bool is_new = !fs::exists(path, ec);
   if (!ensure_private_dir(path.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + path.parent_path().string()));
-  if (is_new) remove_idle_sessions(path.parent_path());
+  if (is_new) sweep_state_dir(m_dir);
   SessionState result;
   auto done = update_file_locked(path, [&](const std::string &current) {
     result = parse_session_state(current);

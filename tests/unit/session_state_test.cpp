@@ -224,6 +224,22 @@ TEST_CASE("session state: idle session files older than 7 days go when a new ses
   CHECK(store.load("new-session").prompts == 1);
 }
 
+TEST_CASE("session state: the daily sweep removes temporary files a killed process left") {
+  TempDir tmp;
+  StateStore store(tmp / "state");
+  REQUIRE(store.add_searches("2025-03-10", 1).has_value());
+  const auto now = fs::file_time_type::clock::now();
+  write_file(tmp / "state/.usage.json.Ab12Cd", "{\"2025-03-10\": 1");
+  fs::last_write_time(tmp / "state/.usage.json.Ab12Cd", now - std::chrono::hours(2));
+  write_file(tmp / "state/.backoff.json.Zz99Yy", "{"); // may belong to a live writer: kept
+
+  REQUIRE(store.update("first-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+
+  CHECK_FALSE(fs::exists(tmp / "state/.usage.json.Ab12Cd"));
+  CHECK(fs::exists(tmp / "state/.backoff.json.Zz99Yy"));
+  CHECK(store.searches_on("2025-03-10") == 1);
+}
+
 TEST_CASE("session state: searches are counted per day and only 31 days are kept") {
   TempDir tmp;
   StateStore store(tmp / "state");
