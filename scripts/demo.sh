@@ -5,8 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/setup.sh
-[ -x build/bin/on_user_prompt ] && [ -x build/bin/on_file_read ] || scripts/build.sh >/dev/null
-BUILD_DIR=build scripts/build.sh >/dev/null # cheap when up to date
+BUILD_DIR=build scripts/build.sh >/dev/null # builds if needed; cheap when up to date
 
 work=$(mktemp -d)
 fake_pid=
