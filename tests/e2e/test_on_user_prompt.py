@@ -3,9 +3,10 @@
 import json
 import os
 import socket
+import subprocess
 import unittest
 
-from hooklib import HookTest, memory, PROJECT, USER
+from hooklib import BIN_DIR, HookTest, memory, PROJECT, USER
 
 WEBHOOK = "11111111-aaaa-4aaa-8aaa-000000000001"
 DECISION = "22222222-bbbb-4bbb-8bbb-000000000002"
@@ -196,6 +197,17 @@ class OnUserPrompt(HookTest):
                       limited)
         again = self.prompt("And the invoice rendering with stripe webhook?", env=env).context()
         self.assertNotIn("daily search limit", again or "")
+
+    def test_a_reader_that_went_away_does_not_change_the_exit_status(self):
+        payload = json.dumps({"session_id": "sess-pipe", "cwd": self.project, "prompt": PROMPT})
+        proc = subprocess.Popen([os.path.join(BIN_DIR, "on_user_prompt")], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                env=self.env(), cwd=self.project)
+        proc.stdout.close()  # Claude Code gave up on the hook: writing must not raise SIGPIPE
+        proc.stdin.write(payload.encode())
+        proc.stdin.close()
+        self.assertEqual(proc.wait(timeout=15), 0)
+        self.assertEqual(len(self.fake.searches()), 1)
 
     def test_bad_input_exits_zero_without_output(self):
         for raw in [b"", b"not json", b"[1,2]", b'{"prompt": 42}']:

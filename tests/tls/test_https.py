@@ -232,8 +232,10 @@ class Refused(TlsTest):
     and the failure is logged as a transport failure (SPEC §5). The context keeps only the
     recall-problem line of §7.4 (and the prompt's other notes), never a memory line."""
 
-    def assert_refused(self, result, hook, searches=1, label="broad"):
+    def assert_refused(self, result, hook, searches=1, label="broad", reason=None):
         stderr = result.stderr.decode()
+        if reason:  # libcurl's detailed reason, not just "peer certificate was not OK"
+            self.assertIn(reason, stderr)
         self.assertRegex(stderr, rf"(?m)^mem0 {hook}: search 1/{searches} {label} failed: "
                                  r"transport: \S.*$")
         self.assertEqual(stderr.count("failed: transport: "), searches, stderr)
@@ -245,13 +247,16 @@ class Refused(TlsTest):
         self.assertEqual(self.bed.access_log(), [])  # no request got through a handshake
 
     def test_expired_certificate(self):
-        self.assert_refused(self.prompt(self.env(self.bed.expired_url)), "on_user_prompt")
+        self.assert_refused(self.prompt(self.env(self.bed.expired_url)), "on_user_prompt",
+                            reason="certificate has expired")
 
     def test_certificate_for_another_host(self):
-        self.assert_refused(self.prompt(self.env(self.bed.wrong_host_url)), "on_user_prompt")
+        self.assert_refused(self.prompt(self.env(self.bed.wrong_host_url)), "on_user_prompt",
+                            reason="no alternative certificate subject name matches")
 
     def test_certificate_from_an_unknown_ca(self):
-        self.assert_refused(self.prompt(self.env(self.bed.unknown_ca_url)), "on_user_prompt")
+        self.assert_refused(self.prompt(self.env(self.bed.unknown_ca_url)), "on_user_prompt",
+                            reason="unable to get local issuer certificate")
 
     def test_file_read_refuses_each_bad_certificate(self):
         for server in ("expired", "wrong_host", "unknown_ca"):
