@@ -157,10 +157,7 @@ std::string error_keywords(std::string_view text) {
       if (std::find(found.begin(), found.end(), word) == found.end()) found.emplace_back(word);
     i = end;
   }
-  std::string joined;
-  for (const auto &w : found)
-    joined += (joined.empty() ? "" : " ") + w;
-  return joined;
+  return join(found, " ");
 }
 
 bool detect_resume(std::string_view text) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mem0 {
 
@@ -21,6 +22,16 @@ inline std::string ascii_lower(std::string_view s) {
   std::string out(s);
   for (char &c : out)
     c = ascii_lower(c);
+  return out;
+}
+
+// `parts` joined by `sep`.
+inline std::string join(const std::vector<std::string> &parts, std::string_view sep) {
+  std::string out;
+  for (const auto &p : parts) {
+    if (!out.empty()) out += sep;
+    out += p;
+  }
   return out;
 }
 

@@ -149,12 +149,7 @@ std::optional<std::string> Args::value(std::string_view name) const {
   return std::nullopt;
 }
 
-std::string Args::joined_words() const {
-  std::string out;
-  for (const auto &w : words)
-    out += (out.empty() ? "" : " ") + w;
-  return std::string(trim(out));
-}
+std::string Args::joined_words() const { return std::string(trim(join(words, " "))); }
 
 std::optional<IdQuery> detect_id(std::string_view query) {
   const std::string_view q = trim(query);
@@ -271,12 +266,7 @@ int context(const Args &args, const CliContext &ctx) {
   // The context-loader protocol: up to four angles, three results each except the broad one.
   std::vector<SearchSpec> plan{{task, "decision", 3, scope}};
   const auto paths = detect_paths(task);
-  if (!paths.empty()) {
-    std::string joined;
-    for (const auto &p : paths)
-      joined += (joined.empty() ? "" : " ") + p;
-    plan.push_back({joined, "convention", 3, scope});
-  }
+  if (!paths.empty()) plan.push_back({join(paths, " "), "convention", 3, scope});
   if (const std::string errors = error_keywords(task); !errors.empty())
     plan.push_back({errors, "anti_pattern", 3, scope});
   plan.push_back({task, std::nullopt, 5, scope});

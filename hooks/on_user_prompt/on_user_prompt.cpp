@@ -28,13 +28,6 @@ std::size_t code_points(std::string_view s) {
       s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-std::string join(const std::vector<std::string> &parts, std::string_view sep) {
-  std::string out;
-  for (const auto &p : parts)
-    out += (out.empty() ? "" : std::string(sep)) + p;
-  return out;
-}
-
 } // namespace
 
 bool is_gated(std::string_view prompt) {
