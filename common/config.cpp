@@ -276,10 +276,9 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
   const bool map_ok = !map.HasParseError() && map.IsObject();
   auto lookup = [&](const std::string &key) -> std::optional<std::string> {
     if (!map_ok) return std::nullopt;
-    const auto it = map.FindMember(key.c_str());
-    if (it == map.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0)
-      return std::nullopt;
-    return std::string(it->value.GetString());
+    const auto id = string_member(map, key.c_str());
+    if (!id || id->empty()) return std::nullopt;
+    return std::string(*id);
   };
 
   const std::string cwd_key = cwd.string();

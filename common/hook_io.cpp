@@ -13,9 +13,7 @@ namespace mem0 {
 namespace {
 
 std::string string_field(const rapidjson::Value &object, const char *name) {
-  const auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return {};
-  return {it->value.GetString(), it->value.GetStringLength()};
+  return std::string(string_member(object, name).value_or(""));
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #pragma once
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <string_view>
 
 namespace mem0 {
@@ -12,5 +13,14 @@ inline constexpr int k_max_json_depth = 128;
 // recursive reader and writer. A lone UTF-16 surrogate escape (`"\ud800"`, which some encoders
 // emit) reads as U+FFFD instead of failing the whole document.
 bool parse_json(rapidjson::Document &doc, std::string_view text);
+
+// The string member `name` of `object` (which must be an object); nullopt when it is missing or
+// not a string.
+inline std::optional<std::string_view> string_member(const rapidjson::Value &object,
+                                                     const char *name) {
+  const auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return std::nullopt;
+  return std::string_view(it->value.GetString(), it->value.GetStringLength());
+}
 
 } // namespace mem0

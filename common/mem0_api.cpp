@@ -11,12 +11,6 @@ namespace {
 
 using rapidjson::Value;
 
-std::optional<std::string_view> string_member(const Value &object, const char *name) {
-  const auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return std::nullopt;
-  return std::string_view(it->value.GetString(), it->value.GetStringLength());
-}
-
 bool is_id_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '_';

@@ -190,8 +190,7 @@ BackoffState parse_backoff(std::string_view json) {
   if (doc.HasParseError() || !doc.IsObject()) return b;
   if (const auto it = doc.FindMember("until"); it != doc.MemberEnd() && it->value.IsInt64())
     b.until = it->value.GetInt64();
-  if (const auto it = doc.FindMember("reason"); it != doc.MemberEnd() && it->value.IsString())
-    b.reason = it->value.GetString();
+  b.reason = string_member(doc, "reason").value_or("");
   if (const auto it = doc.FindMember("failures"); it != doc.MemberEnd() && it->value.IsInt64())
     b.failures = static_cast<long>(it->value.GetInt64());
   return b;

@@ -51,9 +51,9 @@ std::string command_program(std::string_view command) {
 // True for a hook entry that runs one of this project's hooks, wherever it is installed.
 bool is_ours(const Value &hook) {
   if (!hook.IsObject()) return false;
-  const auto it = hook.FindMember("command");
-  if (it == hook.MemberEnd() || !it->value.IsString()) return false;
-  const std::string name = fs::path(command_program(it->value.GetString())).filename().string();
+  const auto command = string_member(hook, "command");
+  if (!command) return false;
+  const std::string name = fs::path(command_program(*command)).filename().string();
   return name == k_prompt_hook || name == k_read_hook;
 }
 
