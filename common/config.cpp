@@ -1,13 +1,9 @@
 #include "common/config.hpp"
-#include "common/atomic_file.hpp"
-#include "common/git.hpp"
-#include "common/sha256.hpp"
+#include "common/files.hpp"
 #include "common/strings.hpp"
 
 #include "common/json.hpp"
 #include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <cstdlib>
 #include <pwd.h>
@@ -91,31 +87,6 @@ void resolve_api_key(Config &c, const Environment &env) {
         c.api_key_source = std::string("~/") + profile;
         return;
       }
-}
-
-std::string project_map_key(const std::string &url) {
-  return "remote:" + sha256_hex(url).substr(0, 16);
-}
-
-// Add `cwd → project` to project_map.json, keeping every other entry; never overwrite a map
-// that does not parse.
-void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
-                           const std::string &project, const Log &log) {
-  auto done =
-      update_file_locked(map_path, [&](const std::string &current) -> std::optional<std::string> {
-        rapidjson::Document doc;
-        parse_json(doc, current);
-        if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str()))
-          return std::nullopt;
-        doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
-                      rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
-        rapidjson::StringBuffer buffer;
-        rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-        w.SetIndent(' ', 2);
-        doc.Accept(w);
-        return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
-      });
-  if (!done) log.warn("project_map.json not updated: " + done.error().message);
 }
 
 } // namespace
@@ -265,41 +236,9 @@ Config load_config(const Environment &env) {
   return c;
 }
 
-ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
-                             const Log &log) {
-  if (auto v = env.get("MEM0_PROJECT_ID"); v && !trim(*v).empty())
-    return {std::string(trim(*v)), "env MEM0_PROJECT_ID"};
-
-  const fs::path map_path = config.mem0_dir / "project_map.json";
-  rapidjson::Document map;
-  if (const auto text = read_small_file(map_path)) parse_json(map, *text);
-  const bool map_ok = !map.HasParseError() && map.IsObject();
-  auto lookup = [&](const std::string &key) -> std::optional<std::string> {
-    if (!map_ok) return std::nullopt;
-    const auto id = string_member(map, key.c_str());
-    if (!id || id->empty()) return std::nullopt;
-    return std::string(*id);
-  };
-
-  const std::string cwd_key = cwd.string();
-  if (auto id = lookup(cwd_key)) return {*id, "project_map.json (cwd)"};
-
-  const auto repo = find_repo(cwd);
-  const auto url = repo ? origin_url(*repo) : std::nullopt;
-  if (url && !url->empty()) {
-    if (auto id = lookup(project_map_key(*url))) {
-      self_heal_project_map(map_path, cwd_key, *id, log);
-      return {*id, "project_map.json (remote)"};
-    }
-    if (auto slug = remote_slug(*url); !slug.empty()) return {slug, "git remote origin"};
-  }
-  const std::string base = cwd.filename().string();
-  if (!base.empty()) return {base, "directory name"};
-  return {"unknown", "default"};
-}
-
-ApiTarget api_target(const Config &config) {
-  return {config.base_url, config.api_key.value_or(""), config.rerank, config.threshold};
+Result<ApiTarget> api_target(const Config &config) {
+  return ApiTarget::make(config.base_url, config.api_key.value_or(""), config.rerank,
+                         config.threshold);
 }
 
 } // namespace mem0

@@ -1,5 +1,4 @@
 #pragma once
-#include "common/log.hpp"
 #include "common/mem0_api.hpp"
 
 #include <chrono>
@@ -23,7 +22,8 @@ struct Environment {
 
 enum class SearchPlan { lean, thorough };
 
-// Everything configurable (SPEC §4): environment > ~/.mem0/settings.json > default.
+// Everything configurable (docs/configuration.md#precedence): environment > ~/.mem0/settings.json >
+// default.
 struct Config {
   std::filesystem::path home;
   std::filesystem::path mem0_dir; // ~/.mem0
@@ -59,17 +59,7 @@ std::optional<bool> parse_bool(std::string_view value);
 // quotes and trailing comment stripped); values starting with `$` are ignored.
 std::optional<std::string> api_key_from_profile(std::string_view text);
 
-struct ProjectId {
-  std::string id;
-  std::string source;
-};
-
-// Resolve the project id for `cwd` (SPEC §4): env, project_map[cwd], project_map[remote hash]
-// (then self-heal the map with the cwd key), origin slug, basename.
-ProjectId resolve_project_id(const Config &config, const Environment &env,
-                             const std::filesystem::path &cwd, const Log &log);
-
-// The API endpoint and search options of `config`.
-ApiTarget api_target(const Config &config);
+// The API target of `config`: an error when there is no key or the base URL is refused.
+Result<ApiTarget> api_target(const Config &config);
 
 } // namespace mem0

@@ -1,5 +1,6 @@
 #include "common/detect.hpp"
 #include "common/strings.hpp"
+#include "common/utf8.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,10 +12,7 @@ constexpr std::string_view k_extensions[] = {
     "py",   "ts",   "tsx", "js",  "jsx", "rs",   "go", "rb", "java", "sh", "yaml", "yml",
     "json", "toml", "md",  "sql", "css", "html", "c",  "cc", "cpp",  "h",  "hpp"};
 
-bool is_word(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-bool is_path_char(char c) { return is_word(c) || c == '.' || c == '/' || c == '-'; }
+bool is_path_char(char c) { return is_id_char(c) || c == '.' || c == '/'; }
 
 // Match `pattern` at `text[i]`, where `.` in the pattern stands for any one code point.
 bool matches_at(std::string_view text, std::size_t i, std::string_view pattern) {
@@ -22,7 +20,7 @@ bool matches_at(std::string_view text, std::size_t i, std::string_view pattern) 
     if (i >= text.size()) return false;
     if (p == '.') {
       ++i;
-      while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+      while (i < text.size() && is_continuation(text[i]))
         ++i;
     } else if (text[i++] != p) {
       return false;
@@ -124,7 +122,7 @@ std::vector<std::string> detect_paths(std::string_view text, std::size_t max) {
       for (auto ext : k_extensions) {
         const std::size_t end = dot + 1 + ext.size();
         if (end <= run_end && text.substr(dot + 1, ext.size()) == ext &&
-            (end == text.size() || !is_word(text[end])) && end > match_end)
+            (end == text.size() || !is_word_char(text[end])) && end > match_end)
           match_end = end;
       }
     }
@@ -142,12 +140,12 @@ std::vector<std::string> detect_paths(std::string_view text, std::size_t max) {
 std::string error_keywords(std::string_view text) {
   std::vector<std::string> found;
   for (std::size_t i = 0; i < text.size() && found.size() < 5;) {
-    if (!is_word(text[i])) {
+    if (!is_word_char(text[i])) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < text.size() && (is_word(text[end]) || text[end] == '.'))
+    while (end < text.size() && (is_word_char(text[end]) || text[end] == '.'))
       ++end;
     std::string_view word = text.substr(i, end - i);
     while (word.ends_with('.'))

@@ -5,7 +5,7 @@
 
 namespace mem0 {
 
-// The prompt detectors of SPEC §7.3; none touches the network.
+// The prompt detectors (docs/hooks.md#prompt-detectors); none touches the network.
 
 // True for `Traceback`/`panic:` anywhere, a line starting with `fatal: `, or two or more lines
 // containing `Error:`, `Exception:` or `FAIL:`.

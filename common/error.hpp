@@ -8,7 +8,8 @@
 
 namespace mem0 {
 
-// How something failed; every request failure is exactly one of the first seven (SPEC §5).
+// How something failed; every request failure is exactly one of the first seven
+// (docs/failures.md#error-classes).
 enum class ErrorKind {
   unauthorized, // 401, 403
   rate_limited, // 429

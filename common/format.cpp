@@ -1,5 +1,6 @@
 #include "common/format.hpp"
 #include "common/strings.hpp"
+#include "common/utf8.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -9,41 +10,6 @@ namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD"; // U+FFFD
 constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";    // …
-
-// Decode one UTF-8 sequence at `text[i]`; return its length, or 0 when it is invalid.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i, char32_t &cp) {
-  const auto b0 = static_cast<unsigned char>(text[i]);
-  std::size_t len = 0;
-  if (b0 < 0x80) {
-    cp = b0;
-    return 1;
-  }
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    len = 2;
-    cp = b0 & 0x1F;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    len = 3;
-    cp = b0 & 0x0F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    len = 4;
-    cp = b0 & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + len > text.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(text[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  // Reject overlong forms, surrogates and values past U+10FFFF.
-  if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return len;
-}
-
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 bool iequals_at(std::string_view text, std::size_t i, std::string_view word) {
   if (i + word.size() > text.size()) return false;
@@ -73,7 +39,7 @@ std::string defuse_reminder_tags(const std::string &text) {
   return out;
 }
 
-std::string memory_type(const Memory &memory) {
+std::string shown_type(const Memory &memory) {
   const std::string type = truncate_code_points(clean_text(memory.type), 40);
   return type.empty() ? "unknown" : type;
 }
@@ -90,7 +56,7 @@ std::string clean_text(std::string_view text) {
   bool pending_space = false;
   for (std::size_t i = 0; i < text.size();) {
     char32_t cp = 0;
-    const std::size_t len = utf8_sequence_length(text, i, cp);
+    const std::size_t len = decode_utf8(text, i, cp);
     if (len == 0) {
       if (pending_space && !out.empty()) out += ' ';
       pending_space = false;
@@ -111,14 +77,6 @@ std::string clean_text(std::string_view text) {
     i += len;
   }
   return defuse_reminder_tags(out);
-}
-
-std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  std::size_t end = max_bytes;
-  while (end > 0 && is_continuation(text[end]))
-    --end;
-  return text.substr(0, end);
 }
 
 std::string truncate_code_points(std::string_view text, std::size_t max_code_points) {
@@ -197,22 +155,22 @@ std::string format_age(std::chrono::seconds age) {
 }
 
 std::string context_line(const Memory &memory) {
-  return "- [" + memory_type(memory) + "] " + memory_text(memory, 200) +
-         " [mem0:" + id8(memory.id) + "]";
+  return "- [" + shown_type(memory) + "] " + memory_text(memory, 200) + " [mem0:" + id8(memory.id) +
+         "]";
 }
 
 std::string file_line(const Memory &memory, std::chrono::system_clock::time_point now) {
   std::string age;
   if (const auto created = parse_iso8601(memory.created_at))
     age = "(" + format_age(std::chrono::floor<std::chrono::seconds>(now) - *created) + ") ";
-  return "- [" + memory_type(memory) + "] " + age + memory_text(memory, 150) +
+  return "- [" + shown_type(memory) + "] " + age + memory_text(memory, 150) +
          " [mem0:" + id8(memory.id) + "]";
 }
 
 std::string peek_line(std::size_t number, const Memory &memory) {
   std::string date;
   if (parse_iso8601(memory.created_at)) date = " (" + memory.created_at.substr(0, 10) + ")";
-  return std::to_string(number) + ". [" + memory_type(memory) + "] " + memory_text(memory, 80) +
+  return std::to_string(number) + ". [" + shown_type(memory) + "] " + memory_text(memory, 80) +
          date + " [mem0:" + id8(memory.id) + "]";
 }
 

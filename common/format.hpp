@@ -1,5 +1,6 @@
 #pragma once
 #include "common/mem0_api.hpp"
+#include "common/utf8.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -16,9 +17,6 @@ std::string clean_text(std::string_view text);
 
 // Cut `text` (valid UTF-8) to at most `max_code_points`, appending "…" when it cut.
 std::string truncate_code_points(std::string_view text, std::size_t max_code_points);
-
-// Return the longest prefix of `text` of at most `max_bytes` that ends on a UTF-8 boundary.
-std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 
 // Return the first 8 characters of `id`, lower-cased.
 std::string id8(std::string_view id);

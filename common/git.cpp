@@ -1,7 +1,7 @@
 #include "common/git.hpp"
+#include "common/files.hpp"
 #include "common/strings.hpp"
 
-#include <fstream>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -36,19 +36,6 @@ fs::path resolve(const fs::path &base, std::string_view relative) {
 }
 
 } // namespace
-
-std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  // Grow as data arrives: small files stay cheap however large the bound.
-  std::string data;
-  char buffer[16384];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    data.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (data.size() > max_bytes) return std::nullopt;
-  }
-  return data;
-}
 
 std::optional<GitRepo> find_repo(const fs::path &start) {
   std::error_code ec;

@@ -29,8 +29,4 @@ std::optional<std::string> current_branch(const GitRepo &repo);
 // `owner-repo` from a remote url: `git@github.com:mem0ai/mem0.git` → `mem0ai-mem0`.
 std::string remote_slug(std::string_view url);
 
-// Read a whole small file; nullopt when it cannot be read or exceeds `max_bytes`.
-std::optional<std::string> read_small_file(const std::filesystem::path &path,
-                                           std::size_t max_bytes = 1 << 20);
-
 } // namespace mem0

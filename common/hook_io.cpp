@@ -22,8 +22,7 @@ std::string read_bounded(int fd, Deadline deadline, std::size_t cap) {
   std::string data;
   char buffer[65536];
   for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+    const auto left = time_left(deadline);
     if (left.count() <= 0) break;
     pollfd p{fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
@@ -39,8 +38,9 @@ std::string read_bounded(int fd, Deadline deadline, std::size_t cap) {
   return data;
 }
 
-Result<HookInput> parse_hook_input(std::string_view json) {
-  rapidjson::Document doc;
+namespace {
+
+Result<void> parse_object(rapidjson::Document &doc, std::string_view json) {
   parse_json(doc, json);
   if (doc.HasParseError())
     return unexpected(
@@ -48,28 +48,84 @@ Result<HookInput> parse_hook_input(std::string_view json) {
                    "hook input is not JSON (offset " + std::to_string(doc.GetErrorOffset()) + ")"));
   if (!doc.IsObject())
     return unexpected(make_error(ErrorKind::bad_response, "hook input is not a JSON object"));
-  HookInput in;
+  return {};
+}
+
+void read_common(const rapidjson::Value &doc, HookInput &in) {
   in.session_id = string_field(doc, "session_id");
+  in.transcript_path = string_field(doc, "transcript_path");
   in.cwd = string_field(doc, "cwd");
   in.hook_event_name = string_field(doc, "hook_event_name");
-  in.prompt = string_field(doc, "prompt");
-  in.tool_name = string_field(doc, "tool_name");
-  if (const auto it = doc.FindMember("tool_input"); it != doc.MemberEnd() && it->value.IsObject())
-    in.file_path = string_field(it->value, "file_path");
+  in.permission_mode = string_field(doc, "permission_mode");
+  in.prompt_id = string_field(doc, "prompt_id");
+}
+
+// Parse `json` as the event `Input`: the common fields, then `read_own`.
+template <class Input, class ReadOwn>
+Result<Input> parse_event(std::string_view json, ReadOwn read_own) {
+  rapidjson::Document doc;
+  if (auto ok = parse_object(doc, json); !ok) return unexpected(ok.error());
+  Input in;
+  read_common(doc, in);
+  read_own(doc, in);
   return in;
 }
 
-std::string render_output(std::string_view event, std::string_view context) {
+const rapidjson::Value *object_member(const rapidjson::Value &doc, const char *name) {
+  const auto it = doc.FindMember(name);
+  return it != doc.MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
+}
+
+} // namespace
+
+Result<HookInput> parse_hook_input(std::string_view json) {
+  return parse_event<HookInput>(json, [](const rapidjson::Value &, HookInput &) {});
+}
+
+Result<PromptInput> parse_prompt_input(std::string_view json) {
+  return parse_event<PromptInput>(json, [](const rapidjson::Value &doc, PromptInput &in) {
+    in.prompt = string_field(doc, "prompt");
+  });
+}
+
+Result<ReadInput> parse_read_input(std::string_view json) {
+  return parse_event<ReadInput>(json, [](const rapidjson::Value &doc, ReadInput &in) {
+    in.tool_name = string_field(doc, "tool_name");
+    in.tool_use_id = string_field(doc, "tool_use_id");
+    if (const auto *tool_input = object_member(doc, "tool_input"))
+      in.file_path = string_field(*tool_input, "file_path");
+  });
+}
+
+bool accepts_context(std::string_view event) {
+  for (std::string_view e :
+       {"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure"})
+    if (e == event) return true;
+  return false;
+}
+
+std::string render_output(std::string_view event, const HookOutput &output) {
+  const bool context = !output.context.empty() && accepts_context(event);
+  if (!context && output.system_message.empty()) return {};
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto str = [&w](std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  };
   w.StartObject();
-  w.Key("hookSpecificOutput");
-  w.StartObject();
-  w.Key("hookEventName");
-  w.String(event.data(), static_cast<rapidjson::SizeType>(event.size()));
-  w.Key("additionalContext");
-  w.String(context.data(), static_cast<rapidjson::SizeType>(context.size()));
-  w.EndObject();
+  if (context) {
+    w.Key("hookSpecificOutput");
+    w.StartObject();
+    w.Key("hookEventName");
+    str(event);
+    w.Key("additionalContext");
+    str(output.context);
+    w.EndObject();
+  }
+  if (!output.system_message.empty()) {
+    w.Key("systemMessage");
+    str(output.system_message);
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

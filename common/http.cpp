@@ -112,11 +112,7 @@ std::size_t on_header(char *data, std::size_t size, std::size_t count, void *use
   return size * count;
 }
 
-long remaining_ms(Deadline deadline) {
-  const auto left =
-      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
-  return std::max<long>(0, static_cast<long>(left.count()));
-}
+long remaining_ms(Deadline deadline) { return static_cast<long>(time_left(deadline).count()); }
 
 Error transport_error(const Curl &curl, CURLcode code, const Transfer &t) {
   if (t.too_large) return make_error(ErrorKind::bad_response, "response larger than 4 MiB");

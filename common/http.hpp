@@ -1,4 +1,5 @@
 #pragma once
+#include "common/clock.hpp"
 #include "common/error.hpp"
 
 #include <chrono>
@@ -8,9 +9,6 @@
 #include <vector>
 
 namespace mem0 {
-
-using SteadyClock = std::chrono::steady_clock;
-using Deadline = SteadyClock::time_point;
 
 inline constexpr std::size_t k_max_response_bytes = 4 * 1024 * 1024;
 

@@ -2,6 +2,8 @@
 
 #include "common/json.hpp"
 #include "common/redact.hpp"
+#include "common/strings.hpp"
+#include "common/version.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -11,19 +13,12 @@ namespace {
 
 using rapidjson::Value;
 
-bool is_id_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_';
-}
-
 // Turn one result item into a Memory; nullopt when it lacks a usable id or text.
 std::optional<Memory> parse_item(const Value &item) {
   if (!item.IsObject()) return std::nullopt;
   const auto id = string_member(item, "id");
   const auto text = string_member(item, "memory");
-  if (!id || id->empty() || id->size() > 128 || !text) return std::nullopt;
-  for (char c : *id)
-    if (!is_id_char(c)) return std::nullopt;
+  if (!id || id->size() > 128 || !all_of_class(*id, is_id_char) || !text) return std::nullopt;
   Memory m;
   m.id = std::string(*id);
   m.text = std::string(*text);
@@ -53,8 +48,9 @@ std::string server_message(std::string_view body) {
   return {};
 }
 
-void write_filters(rapidjson::Writer<rapidjson::StringBuffer> &w, const SearchSpec &spec,
-                   const Identity &identity) {
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void write_filters(Writer &w, const SearchSpec &spec, const Identity &identity) {
   auto leaf = [&w](const char *key, std::string_view value) {
     w.StartObject();
     w.Key(key);
@@ -98,7 +94,7 @@ std::string_view to_string(ErrorKind kind) {
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                         double threshold) {
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  Writer w(buffer);
   w.StartObject();
   w.Key("query");
   w.String(spec.query.data(), static_cast<rapidjson::SizeType>(spec.query.size()));
@@ -116,22 +112,144 @@ std::string search_body(const SearchSpec &spec, const Identity &identity, bool r
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-static std::vector<std::string> api_headers(const ApiTarget &api) {
-  return {"Authorization: Token " + api.api_key, "Content-Type: application/json",
-          "Accept: application/json", "User-Agent: " + std::string(k_user_agent)};
+Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, bool rerank,
+                                  double threshold) {
+  if (api_key.empty()) return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
+  while (base_url.ends_with('/'))
+    base_url.pop_back();
+  if (const auto refused = refuse_base_url(base_url))
+    return unexpected(make_error(ErrorKind::transport, *refused));
+  ApiTarget t;
+  t.m_base_url = std::move(base_url);
+  t.m_api_key = std::move(api_key);
+  t.m_rerank = rerank;
+  t.m_threshold = threshold;
+  return t;
 }
 
+std::vector<std::string> ApiTarget::headers() const {
+  return {"Authorization: Token " + m_api_key, "Content-Type: application/json",
+          "Accept: application/json", "User-Agent: " + user_agent()};
+}
+
+std::string user_agent() { return "mem0-native-hooks/" + std::string(version()); }
+
 HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity) {
-  return {"POST", api.base_url + "/v3/memories/search/", api_headers(api),
-          search_body(spec, identity, api.rerank, api.threshold)};
+  return {"POST", api.base_url() + "/v3/memories/search/", api.headers(),
+          search_body(spec, identity, api.rerank(), api.threshold())};
 }
 
 HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
-  return {"GET", api.base_url + "/v1/memories/" + std::string(id) + "/", api_headers(api), {}};
+  return {"GET", api.base_url() + "/v1/memories/" + std::string(id) + "/", api.headers(), {}};
 }
 
 HttpRequest ping_request(const ApiTarget &api) {
-  return {"GET", api.base_url + "/v1/ping/", api_headers(api), {}};
+  return {"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
+}
+
+std::string add_body(const AddSpec &spec, const Identity &identity) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  auto str = [&w](std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  };
+  w.StartObject();
+  w.Key("messages");
+  w.StartArray();
+  for (const auto &m : spec.messages) {
+    w.StartObject();
+    w.Key("role");
+    str(m.role);
+    w.Key("content");
+    str(m.content);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("user_id");
+  str(identity.user_id);
+  w.Key("app_id");
+  str(identity.project_id);
+  w.Key("metadata");
+  w.StartObject();
+  for (const auto &[key, value] : spec.metadata) {
+    w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    str(value);
+  }
+  w.EndObject();
+  w.Key("infer");
+  w.Bool(spec.infer);
+  if (!spec.expiration_date.empty()) {
+    w.Key("expiration_date");
+    str(spec.expiration_date);
+  }
+  if (!spec.custom_instructions.empty()) {
+    w.Key("custom_instructions");
+    str(spec.custom_instructions);
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+HttpRequest add_request(const ApiTarget &api, const AddSpec &spec, const Identity &identity) {
+  return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), add_body(spec, identity)};
+}
+
+Result<AddResult> parse_add_response(const HttpResponse &response) {
+  if (!is_success(response.status)) return unexpected(classify_status(response));
+  rapidjson::Document doc;
+  parse_json(doc, response.body);
+  if (doc.HasParseError() || !doc.IsObject())
+    return unexpected(
+        make_error(ErrorKind::bad_response, "add response is not a JSON object", response.status));
+  AddResult result;
+  result.event_id = std::string(string_member(doc, "event_id").value_or(""));
+  if (const auto it = doc.FindMember("results"); it != doc.MemberEnd() && it->value.IsArray())
+    for (const auto &item : it->value.GetArray())
+      if (item.IsObject())
+        if (const auto id = string_member(item, "id"); id && all_of_class(*id, is_id_char))
+          result.ids.emplace_back(*id);
+  if (result.event_id.empty() && !doc.HasMember("results"))
+    return unexpected(make_error(ErrorKind::bad_response,
+                                 "add response has neither event_id nor results", response.status));
+  return result;
+}
+
+HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("filters");
+  write_filters(w, SearchSpec{}, identity);
+  w.EndObject();
+  return {"POST", api.base_url() + "/v3/memories/?page=1&page_size=" + std::to_string(page_size),
+          api.headers(), std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+Result<MemoryPage> parse_list_response(const HttpResponse &response) {
+  auto memories = parse_search_response(response);
+  if (!memories) return unexpected(memories.error());
+  rapidjson::Document doc;
+  parse_json(doc, response.body);
+  MemoryPage page;
+  page.memories = std::move(*memories);
+  page.count = static_cast<long>(page.memories.size());
+  if (doc.IsObject())
+    if (const auto it = doc.FindMember("count"); it != doc.MemberEnd() && it->value.IsInt64())
+      page.count = static_cast<long>(it->value.GetInt64());
+  return page;
+}
+
+HttpRequest event_request(const ApiTarget &api, std::string_view event_id) {
+  return {"GET", api.base_url() + "/v1/event/" + std::string(event_id) + "/", api.headers(), {}};
+}
+
+HttpRequest delete_request(const ApiTarget &api, std::string_view id) {
+  return {"DELETE", api.base_url() + "/v1/memories/" + std::string(id) + "/", api.headers(), {}};
+}
+
+Result<void> check_status(const HttpResponse &response) {
+  if (!is_success(response.status)) return unexpected(classify_status(response));
+  return {};
 }
 
 Error classify_status(const HttpResponse &response) {

@@ -26,11 +26,6 @@ PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &ide
   PlanOutcome outcome;
   outcome.results.resize(plan.size());
   if (plan.empty()) return outcome;
-  if (const auto refused = refuse_base_url(api.base_url)) {
-    log.warn("transport: " + *refused);
-    outcome.failures.assign(plan.size(), make_error(ErrorKind::transport, *refused));
-    return outcome;
-  }
   std::vector<HttpRequest> requests;
   for (const auto &spec : plan)
     requests.push_back(search_request(api, spec, identity));
@@ -68,56 +63,13 @@ std::vector<Memory> merge_results(const std::vector<std::vector<Memory>> &result
   return merged;
 }
 
-void put_types_first(std::vector<Memory> &memories, std::initializer_list<std::string_view> types) {
+void put_types_first(std::vector<Memory> &memories, const std::vector<std::string_view> &types) {
   auto rank = [&](const Memory &m) {
     const auto it = std::find(types.begin(), types.end(), m.type);
     return static_cast<std::size_t>(it - types.begin());
   };
   std::stable_sort(memories.begin(), memories.end(),
                    [&](const Memory &a, const Memory &b) { return rank(a) < rank(b); });
-}
-
-std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,
-                              std::size_t cap) {
-  std::vector<Memory> claimed;
-  for (const auto &m : candidates) {
-    if (claimed.size() >= cap) break;
-    if (state.was_injected(m.id)) continue;
-    state.injected.push_back(m.id);
-    claimed.push_back(m);
-  }
-  return claimed;
-}
-
-std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::size_t searches) {
-  std::vector<std::string> lines;
-  std::size_t other = 0;
-  std::string other_kinds;
-  bool unauthorized = false, rate_limited = false;
-  std::optional<std::chrono::seconds> retry_after;
-  for (const auto &e : outcome.failures) {
-    if (e.kind == ErrorKind::unauthorized) {
-      unauthorized = true;
-    } else if (e.kind == ErrorKind::rate_limited) {
-      rate_limited = true;
-      if (e.retry_after)
-        retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)), *e.retry_after);
-    } else {
-      ++other;
-      const std::string kind(to_string(e.kind));
-      if (other_kinds.find(kind) == std::string::npos)
-        other_kinds += (other_kinds.empty() ? "" : ", ") + kind;
-    }
-  }
-  if (unauthorized) lines.emplace_back("mem0: recall skipped \xE2\x80\x94 API key rejected");
-  if (rate_limited)
-    lines.push_back("mem0: recall skipped \xE2\x80\x94 rate limited" +
-                    (retry_after ? " (retry after " + std::to_string(retry_after->count()) + " s)"
-                                 : std::string()));
-  if (other)
-    lines.push_back("mem0: recall incomplete \xE2\x80\x94 " + std::to_string(other) + " of " +
-                    std::to_string(searches) + " searches failed (" + other_kinds + ")");
-  return lines;
 }
 
 } // namespace mem0

@@ -2,11 +2,9 @@
 #include "common/http.hpp"
 #include "common/log.hpp"
 #include "common/mem0_api.hpp"
-#include "common/session_state.hpp"
 
 #include <cstddef>
 #include <functional>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,14 +36,6 @@ std::vector<Memory> merge_results(const std::vector<std::vector<Memory>> &result
 
 // Move memories whose type is in `types` to the front, grouped in the order of `types`, keeping
 // rank order within each group and among the rest.
-void put_types_first(std::vector<Memory> &memories, std::initializer_list<std::string_view> types);
-
-// Take up to `cap` of `candidates` that `state` has not injected yet and record them as injected.
-std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,
-                              std::size_t cap);
-
-// The recall-problem lines for a plan's failures (SPEC §7.4), in a fixed order: key rejected,
-// rate limited, then the other failures counted.
-std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::size_t searches);
+void put_types_first(std::vector<Memory> &memories, const std::vector<std::string_view> &types);
 
 } // namespace mem0

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,22 @@ inline std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(space);
   if (first == std::string_view::npos) return {};
   return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+// Character classes (ASCII only: bytes of multi-byte UTF-8 sequences are never in them).
+inline bool is_ascii_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+// A word character as regular expressions mean it: letters, digits and `_`.
+inline bool is_word_char(char c) { return is_ascii_alnum(c) || c == '_'; }
+// A character of ids and file names that needs no escaping: word characters and `-`.
+inline bool is_id_char(char c) { return is_word_char(c) || c == '-'; }
+// Lower-case hexadecimal digits, as in memory ids.
+inline bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+// True when `s` is not empty and every character of it is in the class `is`.
+template <class Class> bool all_of_class(std::string_view s, Class is) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is);
 }
 
 inline char ascii_lower(char c) {

@@ -1,4 +1,6 @@
 #include "common/hook_runner.hpp"
 #include "hooks/on_file_read/on_file_read.hpp"
 
-int main() { return mem0::run_hook("on_file_read", "PreToolUse", mem0::on_file_read::handle); }
+int main() {
+  return mem0::run_hook("on_file_read", mem0::parse_read_input, mem0::on_file_read::handle);
+}

@@ -1,6 +1,8 @@
 #include "hooks/on_file_read/on_file_read.hpp"
 #include "common/format.hpp"
 #include "common/git.hpp"
+#include "common/identity.hpp"
+#include "common/recall.hpp"
 #include "common/strings.hpp"
 
 #include <algorithm>
@@ -70,17 +72,17 @@ std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config)
   const Scope scope = config.global_search ? Scope::global : Scope::project;
   std::vector<SearchSpec> plan{{query, std::nullopt, 10, scope}};
   if (config.plan == SearchPlan::thorough) {
-    plan.push_back({query, "convention", 5, scope});
-    plan.push_back({query, "decision", 3, scope});
+    plan.push_back({query, std::string(memory_type::convention), 5, scope});
+    plan.push_back({query, std::string(memory_type::decision), 3, scope});
   }
   return plan;
 }
 
-std::string handle(const HookInput &input, const HookContext &ctx) {
+HookOutput handle(const ReadInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   auto gated = [&](std::string_view why) {
     ctx.log.debug("read gated: " + std::string(why));
-    return std::string();
+    return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");
   if (!config.api_key) return gated("no API key");
@@ -97,40 +99,38 @@ std::string handle(const HookInput &input, const HookContext &ctx) {
   if (!version.gated.empty()) return gated(version.gated);
 
   const std::string session = session_of(input, ctx.env);
-  StateStore store(config.state_dir);
-  const SessionState seen = session.empty() ? SessionState{} : store.load(session);
   const std::string key = file.string();
-  if (const auto it = seen.files.find(key); it != seen.files.end() && it->second == version.version)
-    return gated("already looked up in this session");
+  if (!session.empty()) {
+    const SessionState seen = ctx.state.sessions.load(session);
+    if (const auto it = seen.files.find(key);
+        it != seen.files.end() && it->second == version.version)
+      return gated("already looked up in this session");
+  }
 
   const std::string shown_rel = clean_text(rel); // the path as query and heading
-  const auto plan = build_plan(shown_rel, config);
-  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
-                          session};
-  const AutoSearch run = run_automatic(ctx, store, identity, plan);
-  std::vector<Memory> candidates = merge_results(
-      run.outcome.results, [&](std::string_view id) { return seen.was_injected(id); });
-  put_types_first(candidates, {"convention", "decision"});
-
+  RecallRequest request;
+  request.plan = build_plan(shown_rel, config);
+  request.identity = {config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
+                      session};
+  request.cap = k_max_memories;
+  request.types_first = {memory_type::convention, memory_type::decision};
   // Remember this version only when a search answered, so a failed lookup is tried again.
-  const bool answered = run.outcome.failures.size() < run.outcome.sent;
-  const Recall recall =
-      finish_recall(ctx, store, session, run, candidates, k_max_memories, [&](SessionState &s) {
-        if (answered) s.files[key] = version.version;
-      });
+  request.also = [&](SessionState &s, bool answered) {
+    if (answered) s.files[key] = version.version;
+  };
+  const Recall found = recall(ctx, request);
 
   std::vector<std::string> head, lines;
-  if (!recall.memories.empty()) {
+  if (!found.memories.empty()) {
     head = {"Prior work on `" + shown_rel + "` \xE2\x80\x94 " +
-                std::to_string(recall.memories.size()) + " memories found.",
+                std::to_string(found.memories.size()) + " memories found.",
             "Need details? Use `search_memories` with the memory ID.", ""};
     const auto now = ctx.now();
-    for (const auto &m : recall.memories)
+    for (const auto &m : found.memories)
       lines.push_back(file_line(m, now));
   }
-  const std::vector<std::string> &tail = recall.notices;
-  if (head.empty() && tail.empty()) return {};
-  return fit_budget(head, lines, tail);
+  if (head.empty() && found.notices.empty()) return {};
+  return {.context = fit_budget(head, lines, found.notices)};
 }
 
 } // namespace mem0::on_file_read

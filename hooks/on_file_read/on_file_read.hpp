@@ -15,8 +15,8 @@ namespace mem0::on_file_read {
 inline constexpr std::size_t k_max_memories = 5;
 inline constexpr std::uintmax_t k_min_file_bytes = 1500;
 
-// Why `path` is never looked up by name alone (binary, generated or vendored: SPEC §8.1), or
-// nullopt when its name is fine.
+// Why `path` is never looked up by name alone (binary, generated or vendored:
+// docs/hooks.md#read-gates), or nullopt when its name is fine.
 std::optional<std::string> skipped_by_name(const std::filesystem::path &path);
 
 // The version of a regular file of at least 1,500 bytes ("mtime_ns:size"), found with `stat`
@@ -32,10 +32,10 @@ FileVersion stat_file(const std::filesystem::path &path);
 std::string relative_to_project(const std::filesystem::path &file,
                                 const std::filesystem::path &cwd);
 
-// The searches for a file (SPEC §8.2): query "rel base" (just rel when equal).
+// The searches for a file (docs/hooks.md#read-plans): query "rel base" (just rel when equal).
 std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config);
 
-// Handle one PreToolUse(Read) event; returns the additionalContext ("" for no output).
-std::string handle(const HookInput &input, const HookContext &ctx);
+// Handle one PreToolUse(Read) event: gate, plan, recall, format.
+HookOutput handle(const ReadInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_file_read

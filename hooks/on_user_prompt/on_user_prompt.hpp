@@ -12,7 +12,8 @@ namespace mem0::on_user_prompt {
 
 inline constexpr std::size_t k_max_memories = 6;
 
-// What the detectors of SPEC §7.3 found in a prompt, and the query to send for it.
+// What the detectors of docs/hooks.md#prompt-detectors found in a prompt, and the query to send for
+// it.
 struct PromptAnalysis {
   std::string query; // redacted, whitespace collapsed, cut to 2,000 bytes
   bool error = false;
@@ -27,11 +28,11 @@ bool is_gated(std::string_view prompt);
 // Run the detectors and build the query; no network.
 PromptAnalysis analyze(std::string_view prompt, bool redact);
 
-// The searches for a prompt (SPEC §7.2): the resume plan, else lean or thorough; empty when
-// prefetch is off and there is no resume intent.
+// The searches for a prompt (docs/hooks.md#prompt-plans): the resume plan, else lean or thorough;
+// empty when prefetch is off and there is no resume intent.
 std::vector<SearchSpec> build_plan(const PromptAnalysis &analysis, const Config &config);
 
-// Handle one UserPromptSubmit event; returns the additionalContext ("" for no output).
-std::string handle(const HookInput &input, const HookContext &ctx);
+// Handle one UserPromptSubmit event: gate, analyse, plan, recall, format.
+HookOutput handle(const PromptInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_user_prompt

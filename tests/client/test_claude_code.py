@@ -422,7 +422,8 @@ class ClaudeCodeTest(unittest.TestCase):
         log(f"    plugin dir: {root} (hooks from {BIN_DIR})")
         run = self.claude("plugin", "--plugin-dir", root)
         self.check_recall(run)
-        self.assertIn(os.path.join(root, "build", "bin", "on_file_read"), run.debug,
+        # hooks.json quotes the plugin root, so a path with spaces stays one word.
+        self.assertIn(f'"{root}"/build/bin/on_file_read', run.debug,
                       "the debug log does not name the plugin's on_file_read")
 
     def test_b_settings_install(self):

@@ -135,7 +135,8 @@ class OneSessionCrowd(CrowdTest):
         self.assertEqual(state["prompts"], 5, "a prompt count update was lost")
         self.assertEqual(len(state["files"]), 15, "a file lookup record was lost")
         usage = assert_valid_json_file(self, self.mem0_dir("state", "usage.json"))
-        self.assertEqual(usage.get(today()), 20, "a daily search count update was lost")
+        self.assertEqual(usage.get(today(), {}).get("searches"), 20,
+                         "a daily search count update was lost")
         self.assertEqual(len(self.fake.searches()), 20)
 
 

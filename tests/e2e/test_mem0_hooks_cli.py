@@ -725,7 +725,7 @@ class Install(CliTest):
             "UserPromptSubmit": {"hooks": [{"type": "command", "timeout": 8,
                                             "command": os.path.join(bin_dir, "on_user_prompt")}]},
             "PreToolUse": {"matcher": "Read",
-                           "hooks": [{"type": "command", "timeout": 6,
+                           "hooks": [{"type": "command", "timeout": 7,
                                       "command": os.path.join(bin_dir, "on_file_read")}]},
         }
 

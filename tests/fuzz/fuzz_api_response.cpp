@@ -1,5 +1,6 @@
-// Mem0 API responses (SPEC §5): parse_search_response and parse_memory_response on any body, the
-// status chosen by the first byte; every memory they return must make safe display lines (§6.1).
+// Mem0 API responses (docs/api.md): parse_search_response and parse_memory_response on any body,
+// the status chosen by the first byte; every memory they return must make safe display lines
+// (§6.1).
 #include "common/format.hpp"
 #include "common/http.hpp"
 #include "common/mem0_api.hpp"
@@ -36,7 +37,7 @@ void check_memory(const mem0::Memory &m) {
   fuzz::check_display_line(mem0::peek_line(1, m), "peek_line");
 }
 
-// The kind SPEC §5 gives each status.
+// The kind docs/failures.md#error-classes gives each status.
 mem0::ErrorKind expected_kind(long s) {
   if (s == 401 || s == 403) return mem0::ErrorKind::unauthorized;
   if (s == 429) return mem0::ErrorKind::rate_limited;

@@ -1,5 +1,5 @@
-// Text cleaning, truncation and line formats (SPEC §6.1) and budget trimming (§3), with their
-// invariants checked on every input.
+// Text cleaning, truncation and line formats (docs/hooks.md#line-formats) and budget trimming
+// (#context-budget), with their invariants checked on every input.
 #include "common/format.hpp"
 #include "common/mem0_api.hpp"
 #include "tests/fuzz/fuzz_support.hpp"

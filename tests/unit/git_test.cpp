@@ -1,6 +1,7 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
+#include "common/files.hpp"
 #include "common/git.hpp"
 
 using namespace mem0;

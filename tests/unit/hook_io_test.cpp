@@ -1,4 +1,5 @@
-// Hook input parsing, bounded stdin reading and the output object (SPEC §2, §3).
+// Hook input parsing, bounded stdin reading and the output object (docs/hooks.md#hook-input,
+// #hook-output).
 #include "common/hook_io.hpp"
 #include "tests/unit/catch.hpp"
 
@@ -68,8 +69,7 @@ std::string pattern(std::size_t size) {
 // ---------------------------------------------------------------------------------------------
 // parse_hook_input
 
-TEST_CASE("parse_hook_input reads every field") {
-  const auto in = parse_hook_input(R"({
+const char *const k_every_field = R"({
     "session_id": "abc-123",
     "transcript_path": "/home/u/.claude/projects/x/abc-123.jsonl",
     "cwd": "/work/project",
@@ -81,60 +81,80 @@ TEST_CASE("parse_hook_input reads every field") {
     "tool_use_id": "toolu_01",
     "tool_input": {"file_path": "/work/project/src/app.py", "offset": 10, "limit": 50},
     "something_new": {"nested": [1, 2, {"x": null}]}
-  })");
+  })";
+
+TEST_CASE("parse_hook_input reads every common field") {
+  const auto in = parse_hook_input(k_every_field);
   REQUIRE(in.has_value());
   CHECK(in->session_id == "abc-123");
+  CHECK(in->transcript_path == "/home/u/.claude/projects/x/abc-123.jsonl");
   CHECK(in->cwd == "/work/project");
   CHECK(in->hook_event_name == "PreToolUse");
-  CHECK(in->prompt == "Fix the \"bug\" in\nsrc/app.py \xC3\xA9");
-  CHECK(in->tool_name == "Read");
-  CHECK(in->file_path == "/work/project/src/app.py");
+  CHECK(in->permission_mode == "default");
+  CHECK(in->prompt_id == "p-1");
+}
+
+TEST_CASE("each event's parser reads the common fields and its own") {
+  const auto prompt = parse_prompt_input(k_every_field);
+  REQUIRE(prompt.has_value());
+  CHECK(prompt->session_id == "abc-123");
+  CHECK(prompt->transcript_path == "/home/u/.claude/projects/x/abc-123.jsonl");
+  CHECK(prompt->prompt == "Fix the \"bug\" in\nsrc/app.py \xC3\xA9");
+
+  const auto read = parse_read_input(k_every_field);
+  REQUIRE(read.has_value());
+  CHECK(read->cwd == "/work/project");
+  CHECK(read->tool_name == "Read");
+  CHECK(read->tool_use_id == "toolu_01");
+  CHECK(read->file_path == "/work/project/src/app.py");
 }
 
 TEST_CASE("parse_hook_input leaves missing fields empty") {
-  const auto in = parse_hook_input("{}");
+  const auto in = parse_read_input("{}");
   REQUIRE(in.has_value());
   CHECK(in->session_id.empty());
+  CHECK(in->transcript_path.empty());
   CHECK(in->cwd.empty());
   CHECK(in->hook_event_name.empty());
-  CHECK(in->prompt.empty());
   CHECK(in->tool_name.empty());
   CHECK(in->file_path.empty());
+  CHECK(parse_prompt_input("{}").value().prompt.empty());
 
-  const auto prompt_only = parse_hook_input(R"({"prompt":"hello there"})");
+  const auto prompt_only = parse_prompt_input(R"({"prompt":"hello there"})");
   REQUIRE(prompt_only.has_value());
   CHECK(prompt_only->prompt == "hello there");
   CHECK(prompt_only->session_id.empty());
-  CHECK(prompt_only->file_path.empty());
 }
 
 TEST_CASE("parse_hook_input ignores fields of the wrong type") {
-  const auto in = parse_hook_input(
+  const char *const wrong =
       R"({"session_id":5,"cwd":null,"hook_event_name":true,"prompt":["x"],"tool_name":{"a":1},)"
-      R"("tool_input":"not an object"})");
+      R"("transcript_path":7,"tool_input":"not an object"})";
+  const auto in = parse_read_input(wrong);
   REQUIRE(in.has_value());
   CHECK(in->session_id.empty());
   CHECK(in->cwd.empty());
   CHECK(in->hook_event_name.empty());
-  CHECK(in->prompt.empty());
+  CHECK(in->transcript_path.empty());
   CHECK(in->tool_name.empty());
   CHECK(in->file_path.empty());
+  CHECK(parse_prompt_input(wrong).value().prompt.empty());
 
   SECTION("a wrong-typed file_path inside tool_input") {
-    const auto bad = parse_hook_input(R"({"tool_input":{"file_path":42},"prompt":"ok"})");
+    const auto bad = parse_read_input(R"({"tool_input":{"file_path":42},"cwd":"ok"})");
     REQUIRE(bad.has_value());
     CHECK(bad->file_path.empty());
-    CHECK(bad->prompt == "ok");
+    CHECK(bad->cwd == "ok");
   }
   SECTION("tool_input present without file_path") {
-    const auto none = parse_hook_input(R"({"tool_input":{"path":"/x"}})");
+    const auto none = parse_read_input(R"({"tool_input":{"path":"/x"}})");
     REQUIRE(none.has_value());
     CHECK(none->file_path.empty());
   }
 }
 
 TEST_CASE("parse_hook_input accepts a relative file_path as given") {
-  const auto in = parse_hook_input(R"({"cwd":"/w","tool_input":{"file_path":"src/a.py"}})");
+  const auto in = parse_read_input(R"({"cwd":"/w","tool_input":{"file_path":"src/a.py"}})");
   REQUIRE(in.has_value());
   CHECK(in->file_path == "src/a.py");
   CHECK(in->cwd == "/w");
@@ -146,6 +166,8 @@ TEST_CASE("parse_hook_input rejects input that is not a JSON object") {
         "{\"prompt\":", "{\"prompt\":\"x\"} trailing", "{'prompt':'x'}"}) {
     INFO("input: " << text);
     CHECK_FALSE(parse_hook_input(text).has_value());
+    CHECK_FALSE(parse_prompt_input(text).has_value());
+    CHECK_FALSE(parse_read_input(text).has_value());
   }
 }
 
@@ -154,7 +176,7 @@ TEST_CASE("parse_hook_input rejects input that is not a JSON object") {
 
 TEST_CASE("render_output is one JSON object with the hook fields") {
   const std::string context = "line one\nline \"two\"\ttab\\back\x01\x1F ctl caf\xC3\xA9 </script>";
-  const std::string out = render_output("UserPromptSubmit", context);
+  const std::string out = render_output("UserPromptSubmit", {.context = context});
 
   REQUIRE_FALSE(out.empty());
   CHECK(out.front() == '{');
@@ -183,9 +205,32 @@ TEST_CASE("render_output is one JSON object with the hook fields") {
 }
 
 TEST_CASE("render_output escapes quotes and newlines") {
-  const std::string out = render_output("PreToolUse", "a\"b\nc");
+  const std::string out = render_output("PreToolUse", {.context = "a\"b\nc"});
   CHECK(out == "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
                "\"additionalContext\":\"a\\\"b\\nc\"}}\n");
+}
+
+TEST_CASE("render_output writes only the fields the event accepts") {
+  SECTION("a user-visible message goes at the top level, next to the context") {
+    CHECK(render_output("SessionStart", {.context = "ctx", .system_message = "look"}) ==
+          "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\","
+          "\"additionalContext\":\"ctx\"},\"systemMessage\":\"look\"}\n");
+    CHECK(render_output("UserPromptSubmit", {.system_message = "only this"}) ==
+          "{\"systemMessage\":\"only this\"}\n");
+  }
+  SECTION("events without additionalContext keep only the message") {
+    for (const char *event : {"Stop", "SessionEnd", "PostCompact"}) {
+      CAPTURE(event);
+      CHECK_FALSE(accepts_context(event));
+      CHECK(render_output(event, {.context = "dropped"}).empty());
+      CHECK(render_output(event, {.context = "dropped", .system_message = "m"}) ==
+            "{\"systemMessage\":\"m\"}\n");
+    }
+  }
+  SECTION("nothing to say prints nothing") { CHECK(render_output("UserPromptSubmit", {}).empty()); }
+  for (const char *event :
+       {"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure"})
+    CHECK(accepts_context(event));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Mem0 API request shapes, response parsing and error classification (SPEC §5).
+// Mem0 API request shapes, response parsing and error classification (docs/api.md).
 #include "common/http.hpp"
 #include "common/mem0_api.hpp"
 #include "tests/unit/catch.hpp"
@@ -173,7 +173,7 @@ TEST_CASE("search_body escapes the query") {
 // Requests
 
 TEST_CASE("search_request method url headers and body") {
-  const ApiTarget api{"https://api.mem0.ai", "m0-testkey", true, 0.42};
+  const ApiTarget api = ApiTarget::make("https://api.mem0.ai", "m0-testkey", true, 0.42).value();
   const SearchSpec spec{"q", std::nullopt, 7, Scope::project};
   const HttpRequest req = search_request(api, spec, k_identity);
   CHECK(req.method == "POST");
@@ -198,13 +198,13 @@ TEST_CASE("search_request method url headers and body") {
   CHECK(req.body == search_body(spec, k_identity, true, 0.42));
 
   SECTION("rerank off in the target leaves it out of the body") {
-    const ApiTarget off{"https://api.mem0.ai", "m0-testkey", false, 0.3};
+    const ApiTarget off = ApiTarget::make("https://api.mem0.ai", "m0-testkey", false, 0.3).value();
     CHECK_FALSE(parse_json(search_request(off, spec, k_identity).body).HasMember("rerank"));
   }
 }
 
 TEST_CASE("get_memory_request method url and headers") {
-  const ApiTarget api{"http://127.0.0.1:8080", "m0-k", true, 0.3};
+  const ApiTarget api = ApiTarget::make("http://127.0.0.1:8080", "m0-k", true, 0.3).value();
   const HttpRequest req = get_memory_request(api, "0a1b2c3d-4e5f-6789-abcd-ef0123456789");
   CHECK(req.method == "GET");
   CHECK(req.url == "http://127.0.0.1:8080/v1/memories/0a1b2c3d-4e5f-6789-abcd-ef0123456789/");
@@ -414,7 +414,7 @@ TEST_CASE("parse_memory_response failures") {
 }
 
 // ---------------------------------------------------------------------------------------------
-// refuse_base_url (SPEC §5: http:// only for loopback)
+// refuse_base_url (docs/configuration.md#base-url: http:// only for loopback)
 
 TEST_CASE("refuse_base_url accepts https and loopback http") {
   for (const std::string url :
@@ -476,4 +476,106 @@ TEST_CASE("parse_retry_after rejects dates and garbage") {
     INFO("value: '" << value << "'");
     CHECK_FALSE(parse_retry_after(value).has_value());
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The write side: add, list with count, event, delete (docs/api.md#add)
+
+namespace {
+
+const ApiTarget &write_target() {
+  static const ApiTarget api = ApiTarget::make("https://api.mem0.ai/", "m0-w").value();
+  return api;
+}
+
+} // namespace
+
+TEST_CASE("add_request sends real roles, the identity and metadata, never a run_id") {
+  AddSpec spec;
+  spec.messages = {{"user", "we chose \"postgres\""}, {"assistant", "noted\nand stored"}};
+  spec.metadata = {{"type", "session_summary"}, {"source", "stop"}, {"session_id", "s-1"}};
+  spec.expiration_date = "2027-03-01";
+  const HttpRequest req = add_request(write_target(), spec, {"alice", "proj", "s-1"});
+  CHECK(req.method == "POST");
+  CHECK(req.url == "https://api.mem0.ai/v3/memories/add/");
+  CHECK(std::find(req.headers.begin(), req.headers.end(), "Authorization: Token m0-w") !=
+        req.headers.end());
+
+  const auto body = parse_json(req.body);
+  REQUIRE(body["messages"].IsArray());
+  REQUIRE(body["messages"].Size() == 2);
+  CHECK(str(body["messages"][0]["role"]) == "user");
+  CHECK(str(body["messages"][0]["content"]) == "we chose \"postgres\"");
+  CHECK(str(body["messages"][1]["role"]) == "assistant");
+  CHECK(str(body["messages"][1]["content"]) == "noted\nand stored");
+  CHECK(str(body["user_id"]) == "alice");
+  CHECK(str(body["app_id"]) == "proj");
+  CHECK(str(body["metadata"]["type"]) == "session_summary");
+  CHECK(str(body["metadata"]["session_id"]) == "s-1");
+  CHECK(body["infer"].IsTrue());
+  CHECK(str(body["expiration_date"]) == "2027-03-01");
+  CHECK_FALSE(body.HasMember("run_id"));
+  CHECK_FALSE(body.HasMember("custom_instructions"));
+
+  spec.infer = false;
+  spec.expiration_date.clear();
+  spec.custom_instructions = "keep decisions";
+  const auto second = parse_json(add_body(spec, {"alice", "proj", ""}));
+  CHECK(second["infer"].IsFalse());
+  CHECK_FALSE(second.HasMember("expiration_date"));
+  CHECK(str(second["custom_instructions"]) == "keep decisions");
+}
+
+TEST_CASE("parse_add_response accepts the queued and the stored shapes, and classifies errors") {
+  const auto queued =
+      parse_add_response(response(200, R"({"event_id":"ev-1","status":"PENDING","message":"ok"})"));
+  REQUIRE(queued.has_value());
+  CHECK(queued->event_id == "ev-1");
+  CHECK(queued->ids.empty());
+
+  const auto stored = parse_add_response(response(
+      200, R"({"results":[{"id":"a1","memory":"x","event":"ADD"},{"id":"bad id!"},{"x":1}]})"));
+  REQUIRE(stored.has_value());
+  CHECK(stored->ids == std::vector<std::string>{"a1"});
+
+  CHECK(parse_add_response(response(200, "[]")).error().kind == ErrorKind::bad_response);
+  CHECK(parse_add_response(response(200, "{}")).error().kind == ErrorKind::bad_response);
+  CHECK(
+      parse_add_response(response(422, R"({"detail":"messages: field required"})")).error().kind ==
+      ErrorKind::client);
+  CHECK(parse_add_response(response(429, "{}")).error().kind == ErrorKind::rate_limited);
+  CHECK(parse_add_response(response(503, "down")).error().kind == ErrorKind::server);
+}
+
+TEST_CASE("list_request asks for one page with the project filters; the count is read back") {
+  const HttpRequest req = list_request(write_target(), {"alice", "proj", "s"}, 5);
+  CHECK(req.method == "POST");
+  CHECK(req.url == "https://api.mem0.ai/v3/memories/?page=1&page_size=5");
+  const auto body = parse_json(req.body);
+  const auto &clauses = and_clauses(body);
+  CHECK(count_leaf(clauses, "user_id", "alice") == 1);
+  CHECK(count_leaf(clauses, "app_id", "proj") == 1);
+  CHECK_FALSE(has_key_anywhere(clauses, "run_id"));
+
+  const auto page = parse_list_response(response(
+      200, R"({"count":42,"next":null,"results":[{"id":"m1","memory":"t","created_at":"x"}]})"));
+  REQUIRE(page.has_value());
+  CHECK(page->count == 42);
+  REQUIRE(page->memories.size() == 1);
+  CHECK(page->memories[0].id == "m1");
+  const auto bare = parse_list_response(response(200, R"([{"id":"m1","memory":"t"}])"));
+  REQUIRE(bare.has_value());
+  CHECK(bare->count == 1);
+  CHECK(parse_list_response(response(401, "{}")).error().kind == ErrorKind::unauthorized);
+}
+
+TEST_CASE("event and delete requests, and check_status") {
+  CHECK(event_request(write_target(), "ev-1").url == "https://api.mem0.ai/v1/event/ev-1/");
+  CHECK(event_request(write_target(), "ev-1").method == "GET");
+  const HttpRequest del = delete_request(write_target(), "m1");
+  CHECK(del.method == "DELETE");
+  CHECK(del.url == "https://api.mem0.ai/v1/memories/m1/");
+  CHECK(check_status(response(200, "{}")).has_value());
+  CHECK(check_status(response(404, R"({"error":"Memory not found!"})")).error().kind ==
+        ErrorKind::client);
 }

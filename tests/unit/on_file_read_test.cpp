@@ -27,9 +27,9 @@ fs::path source_file(const fs::path &path, std::size_t size = 2000) {
   return path;
 }
 
-HookInput read_input(const HookFixture &f, const std::string &file_path,
+ReadInput read_input(const HookFixture &f, const std::string &file_path,
                      std::string session = "session-1") {
-  HookInput in;
+  ReadInput in;
   in.session_id = std::move(session);
   in.cwd = f.project.string();
   in.hook_event_name = "PreToolUse";
@@ -39,7 +39,7 @@ HookInput read_input(const HookFixture &f, const std::string &file_path,
 }
 
 std::string read(HookFixture &f, const fs::path &file, const std::string &session = "session-1") {
-  return ofr::handle(read_input(f, file.string(), session), f.context());
+  return ofr::handle(read_input(f, file.string(), session), f.context()).context;
 }
 
 bool has_line(std::string_view text, std::string_view line) {
@@ -225,7 +225,7 @@ TEST_CASE("on_file_read: no file_path, no key or auto_search off send nothing") 
   const fs::path file = source_file(f.project / "src/app.py");
   f.http.answer({memory(1, "convention", "would be shown")});
 
-  SECTION("no file_path") { CHECK(ofr::handle(read_input(f, ""), f.context()).empty()); }
+  SECTION("no file_path") { CHECK(ofr::handle(read_input(f, ""), f.context()).context.empty()); }
   SECTION("no API key") {
     f.unset_env("MEM0_API_KEY");
     CHECK(read(f, file).empty());
@@ -364,7 +364,7 @@ TEST_CASE("on_file_read: a relative file_path is resolved against the cwd") {
   make_project_repo(f);
   source_file(f.project / "src/app.py");
   f.http.answer({memory(1, "convention", "Keep views thin")});
-  const std::string out = ofr::handle(read_input(f, "src/app.py"), f.context());
+  const std::string out = ofr::handle(read_input(f, "src/app.py"), f.context()).context;
   REQUIRE(f.http.requests.size() == 1);
   CHECK(parse_sent(f.http.requests[0]).query == "src/app.py app.py");
   CHECK(has_line(out, "Prior work on `src/app.py` \xE2\x80\x94 1 memories found."));
@@ -376,7 +376,7 @@ TEST_CASE("on_file_read: the output never carries a permission decision") {
   const std::string out = read(f, source_file(f.project / "src/app.py"));
   REQUIRE_FALSE(out.empty());
   CHECK_FALSE(contains(out, "permissionDecision"));
-  const std::string json = render_output("PreToolUse", out);
+  const std::string json = render_output("PreToolUse", {.context = out});
   CHECK_FALSE(contains(json, "permissionDecision"));
   CHECK(contains(json, "\"additionalContext\""));
 }
@@ -440,11 +440,12 @@ TEST_CASE("on_file_read: a failed lookup is not remembered, so the next read tri
 TEST_CASE("on_file_read: memories shown for a prompt are not repeated for a file") {
   HookFixture f;
   f.http.answer({memory(1, "convention", "Keep views thin"), memory(2, "decision", "Use SQLite")});
-  HookInput prompt;
+  PromptInput prompt;
   prompt.session_id = "session-1";
   prompt.cwd = f.project.string();
   prompt.prompt = "How should the views in the shop app be structured?";
-  REQUIRE(contains(on_user_prompt::handle(prompt, f.context()), "[mem0:" + id8_of(1) + "]"));
+  REQUIRE(
+      contains(on_user_prompt::handle(prompt, f.context()).context, "[mem0:" + id8_of(1) + "]"));
 
   f.http.answer(
       {memory(1, "convention", "Keep views thin"), memory(3, "convention", "Views return DTOs")});
@@ -469,7 +470,7 @@ TEST_CASE("on_file_read: the daily limit stops lookups and says so once per sess
   HookFixture f;
   f.set_env("MEM0_DAILY_SEARCH_LIMIT", "2");
   auto store = f.store();
-  REQUIRE(store.add_searches(f.today(), 2).has_value());
+  REQUIRE(store.usage.add(f.today(), {2, 0}).has_value());
   const std::string limit_line =
       "mem0: daily search limit (2) reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
   CHECK(read(f, source_file(f.project / "src/a.py")) == limit_line);
@@ -481,7 +482,7 @@ TEST_CASE("on_file_read: each lookup is counted for today") {
   HookFixture f;
   f.set_env("MEM0_SEARCH_PLAN", "thorough");
   read(f, source_file(f.project / "src/app.py"));
-  CHECK(f.store().searches_on(f.today()) == 3);
+  CHECK(f.store().usage.on(f.today()).searches == 3);
 }
 
 TEST_CASE("on_file_read: a partial failure keeps the found memories and reports after them") {

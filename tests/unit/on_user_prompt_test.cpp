@@ -40,9 +40,9 @@ const std::string k_resume_prompt = "Where did we leave off with the billing mig
 const std::string k_remember_prompt =
     "Remember this: the staging database is rebuilt every Monday night";
 
-HookInput prompt_input(const HookFixture &f, std::string prompt,
-                       std::string session = "session-1") {
-  HookInput in;
+PromptInput prompt_input(const HookFixture &f, std::string prompt,
+                         std::string session = "session-1") {
+  PromptInput in;
   in.session_id = std::move(session);
   in.cwd = f.project.string();
   in.hook_event_name = "UserPromptSubmit";
@@ -52,7 +52,7 @@ HookInput prompt_input(const HookFixture &f, std::string prompt,
 
 std::string run(HookFixture &f, const std::string &prompt,
                 const std::string &session = "session-1") {
-  return oup::handle(prompt_input(f, prompt, session), f.context());
+  return oup::handle(prompt_input(f, prompt, session), f.context()).context;
 }
 
 bool has_line(std::string_view text, std::string_view line) {
@@ -401,7 +401,7 @@ TEST_CASE("on_user_prompt: a session never sees a memory or the rubric twice") {
   CHECK_FALSE(contains(second, k_rubric));
 
   CHECK(run(f, "What about the retry limits for the sync worker then?").empty());
-  CHECK(f.store().load("session-1").prompts == 3);
+  CHECK(f.store().sessions.load("session-1").prompts == 3);
 }
 
 TEST_CASE("on_user_prompt: another session sees the same memories and the rubric again") {
@@ -466,17 +466,17 @@ TEST_CASE("on_user_prompt: an http base URL of a remote host is refused without 
 TEST_CASE("on_user_prompt: automatic searches are counted per UTC day") {
   HookFixture f;
   run(f, k_plain);
-  CHECK(f.store().searches_on(f.today()) == 1);
+  CHECK(f.store().usage.on(f.today()).searches == 1);
   f.set_env("MEM0_SEARCH_PLAN", "thorough");
   run(f, "Crash in src/sync/worker.py:\n" + k_error_prompt);
-  CHECK(f.store().searches_on(f.today()) == 5);
+  CHECK(f.store().usage.on(f.today()).searches == 5);
 }
 
 TEST_CASE("on_user_prompt: the daily limit stops searches and says so once per session") {
   HookFixture f;
   f.set_env("MEM0_DAILY_SEARCH_LIMIT", "3");
   auto store = f.store();
-  REQUIRE(store.add_searches(f.today(), 3).has_value());
+  REQUIRE(store.usage.add(f.today(), {3, 0}).has_value());
   const std::string limit_line =
       "mem0: daily search limit (3) reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
 
@@ -484,18 +484,18 @@ TEST_CASE("on_user_prompt: the daily limit stops searches and says so once per s
   CHECK_FALSE(contains(run(f, "And how do we test the retry logic of that worker?"), limit_line));
   CHECK(has_line(run(f, k_plain, "session-2"), limit_line));
   CHECK(f.http.requests.empty());
-  CHECK(f.store().searches_on(f.today()) == 3);
+  CHECK(f.store().usage.on(f.today()).searches == 3);
 }
 
 TEST_CASE("on_user_prompt: yesterday's searches do not count against today's limit") {
   HookFixture f;
   f.set_env("MEM0_DAILY_SEARCH_LIMIT", "3");
   auto store = f.store();
-  REQUIRE(store.add_searches(utc_day(f.now - std::chrono::hours(24)), 3).has_value());
-  REQUIRE(store.add_searches(f.today(), 2).has_value());
+  REQUIRE(store.usage.add(utc_day(f.now - std::chrono::hours(24)), {3, 0}).has_value());
+  REQUIRE(store.usage.add(f.today(), {2, 0}).has_value());
   run(f, k_plain);
   CHECK(f.http.requests.size() == 1);
-  CHECK(f.store().searches_on(f.today()) == 3);
+  CHECK(f.store().usage.on(f.today()).searches == 3);
 }
 
 // --- privacy -----------------------------------------------------------------------------------

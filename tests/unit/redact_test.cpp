@@ -1,4 +1,4 @@
-// Secret redaction of text that leaves the machine (SPEC §10).
+// Secret redaction of text that leaves the machine (docs/failures.md#secrets-and-redaction).
 #include "common/redact.hpp"
 #include "tests/unit/catch.hpp"
 
@@ -20,7 +20,7 @@ struct Secret {
   std::string value;
 };
 
-// One realistic-looking value for every token form of SPEC §10.
+// One realistic-looking value for every token form of docs/failures.md#redacted-forms.
 const std::vector<Secret> &token_secrets() {
   static const std::vector<Secret> secrets = {
       {"mem0 key", "m0-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd"},

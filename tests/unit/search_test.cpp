@@ -42,7 +42,7 @@ const Log &quiet_log() {
 Deadline soon() { return SteadyClock::now() + std::chrono::seconds(5); }
 
 const Identity k_identity{"alice", "proj", "session-9"};
-const ApiTarget k_api{"https://api.mem0.ai", "m0-secret-key", true, 0.3};
+const ApiTarget k_api = target("https://api.mem0.ai", "m0-secret-key");
 
 } // namespace
 
@@ -181,7 +181,7 @@ TEST_CASE("search: run_plan sends one request per search in one parallel batch")
 
 TEST_CASE("search: run_plan anchors global scope on the user and omits rerank when off") {
   FakeHttpClient http;
-  const ApiTarget no_rerank{"https://api.mem0.ai", "k", false, 0.5};
+  const ApiTarget no_rerank = target("https://api.mem0.ai", "k", false, 0.5);
   run_plan(http, no_rerank, k_identity, {{"q", std::nullopt, 10, Scope::global}}, soon(),
            quiet_log());
   REQUIRE(http.requests.size() == 1);
@@ -234,24 +234,22 @@ TEST_CASE("search: run_plan keeps Retry-After of a 429 for the recall line") {
       std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)"});
 }
 
-TEST_CASE("search: run_plan refuses an http base URL of a remote host without any request") {
-  FakeHttpClient http;
-  const ApiTarget clear_text{"http://api.example.com", "m0-secret-key", true, 0.3};
-  const std::vector<SearchSpec> plan{{"q", std::nullopt, 10, Scope::project},
-                                     {"q", "decision", 5, Scope::project}};
-  const PlanOutcome outcome = run_plan(http, clear_text, k_identity, plan, soon(), quiet_log());
-  CHECK(http.requests.empty());
-  CHECK(http.batches == 0);
-  CHECK(outcome.sent == 0);
-  REQUIRE(outcome.failures.size() == 2);
-  CHECK(outcome.failures[0].kind == ErrorKind::transport);
+TEST_CASE("search: no target is made for an http base URL of a remote host, or without a key") {
+  const auto clear_text = ApiTarget::make("http://api.example.com", "m0-secret-key");
+  REQUIRE_FALSE(clear_text.has_value());
+  CHECK(clear_text.error().kind == ErrorKind::transport);
+  CHECK(contains(clear_text.error().message, "api.example.com"));
+  const auto no_key = ApiTarget::make("https://api.mem0.ai", "");
+  REQUIRE_FALSE(no_key.has_value());
+  CHECK(no_key.error().kind == ErrorKind::unauthorized);
+  CHECK(ApiTarget::make("https://api.mem0.ai//", "k").value().base_url() == "https://api.mem0.ai");
 }
 
 TEST_CASE("search: run_plan accepts an http base URL on loopback") {
   for (const char *base : {"http://127.0.0.1:8765", "http://localhost:8765", "http://[::1]:8765"}) {
     CAPTURE(base);
     FakeHttpClient http;
-    const ApiTarget local{base, "k", true, 0.3};
+    const ApiTarget local = target(base, "k");
     const PlanOutcome outcome = run_plan(
         http, local, k_identity, {{"q", std::nullopt, 10, Scope::project}}, soon(), quiet_log());
     REQUIRE(http.requests.size() == 1);

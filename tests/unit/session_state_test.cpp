@@ -1,8 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/atomic_file.hpp"
-#include "common/session_state.hpp"
+#include "common/files.hpp"
+#include "common/state.hpp"
 
 #include <algorithm>
 #include <fcntl.h>
@@ -86,23 +86,24 @@ TEST_CASE("session state: fields of the wrong type are ignored, the rest is kept
 TEST_CASE("session state: update stores the change and load reads it back") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  CHECK(store.load("session-1").injected.empty());
+  CHECK(store.sessions.load("session-1").injected.empty());
 
-  auto first = store.update("session-1", [](SessionState &s) {
+  auto first = store.sessions.update("session-1", [](SessionState &s) {
     s.injected.push_back(id_of(1));
     s.rubric_shown = true;
   });
   REQUIRE(first.has_value());
   CHECK(first->injected == std::vector<std::string>{id_of(1)});
 
-  auto second = store.update("session-1", [](SessionState &s) { s.injected.push_back(id_of(2)); });
+  auto second =
+      store.sessions.update("session-1", [](SessionState &s) { s.injected.push_back(id_of(2)); });
   REQUIRE(second.has_value());
   CHECK(second->injected == std::vector<std::string>{id_of(1), id_of(2)});
   CHECK(second->rubric_shown);
 
-  const SessionState loaded = store.load("session-1");
+  const SessionState loaded = store.sessions.load("session-1");
   CHECK(loaded.injected == std::vector<std::string>{id_of(1), id_of(2)});
-  CHECK(store.load("session-2").injected.empty());
+  CHECK(store.sessions.load("session-2").injected.empty());
 }
 
 TEST_CASE("session state: concurrent updates from threads lose nothing") {
@@ -114,7 +115,7 @@ TEST_CASE("session state: concurrent updates from threads lose nothing") {
     threads.emplace_back([&, w] {
       StateStore store(tmp / "state");
       for (int i = 0; i < k_updates; ++i) {
-        auto done = store.update("shared-session", [&](SessionState &s) {
+        auto done = store.sessions.update("shared-session", [&](SessionState &s) {
           s.injected.push_back(worker_id(w, i));
           ++s.prompts;
         });
@@ -125,7 +126,7 @@ TEST_CASE("session state: concurrent updates from threads lose nothing") {
     t.join();
 
   CHECK(std::all_of(failures.begin(), failures.end(), [](int n) { return n == 0; }));
-  check_all_ids_once(StateStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
 }
 
 TEST_CASE("session state: concurrent updates from separate processes lose nothing") {
@@ -142,7 +143,7 @@ TEST_CASE("session state: concurrent updates from separate processes lose nothin
         StateStore store(tmp / "state");
         int failed = 0;
         for (int i = 0; i < k_updates; ++i)
-          if (!store.update("shared-session", [&](SessionState &s) {
+          if (!store.sessions.update("shared-session", [&](SessionState &s) {
                 s.injected.push_back(worker_id(w, i));
                 ++s.prompts;
               }))
@@ -160,15 +161,16 @@ TEST_CASE("session state: concurrent updates from separate processes lose nothin
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
   }
-  check_all_ids_once(StateStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
 }
 
 TEST_CASE("session state: state directories are 0700 and state files 0600") {
   TempDir tmp;
   const fs::path dir = tmp / "fresh/state";
   StateStore store(dir);
-  REQUIRE(store.update("session-perm", [](SessionState &s) { s.prompts = 1; }).has_value());
-  REQUIRE(store.add_searches("2025-03-10", 1).has_value());
+  REQUIRE(
+      store.sessions.update("session-perm", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(store.usage.add("2025-03-10", {1, 0}).has_value());
 
   CHECK(mode_of(tmp / "fresh") == 0700);
   CHECK(mode_of(dir) == 0700);
@@ -186,8 +188,9 @@ TEST_CASE("session state: state directories are 0700 and state files 0600") {
 TEST_CASE("session state: a session id cannot name a file outside the state dir") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  REQUIRE(store.update("../../escape", [](SessionState &s) { s.prompts = 1; }).has_value());
-  CHECK(store.load("../../escape").prompts == 1);
+  REQUIRE(
+      store.sessions.update("../../escape", [](SessionState &s) { s.prompts = 1; }).has_value());
+  CHECK(store.sessions.load("../../escape").prompts == 1);
   for (const auto &entry : fs::recursive_directory_iterator(tmp.path())) {
     CAPTURE(entry.path().string());
     CHECK(entry.path().string().starts_with((tmp / "state").string()));
@@ -197,10 +200,10 @@ TEST_CASE("session state: a session id cannot name a file outside the state dir"
 TEST_CASE("session state: all_sessions returns every stored session") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  REQUIRE(store.update("a", [](SessionState &s) { s.injected = {id_of(1)}; }).has_value());
-  REQUIRE(store.update("b", [](SessionState &s) { s.injected = {id_of(2)}; }).has_value());
+  REQUIRE(store.sessions.update("a", [](SessionState &s) { s.injected = {id_of(1)}; }).has_value());
+  REQUIRE(store.sessions.update("b", [](SessionState &s) { s.injected = {id_of(2)}; }).has_value());
   std::vector<std::string> ids;
-  for (const auto &s : store.all_sessions())
+  for (const auto &s : store.sessions.all_sessions())
     ids.insert(ids.end(), s.injected.begin(), s.injected.end());
   std::sort(ids.begin(), ids.end());
   CHECK(ids == std::vector<std::string>{id_of(1), id_of(2)});
@@ -209,60 +212,62 @@ TEST_CASE("session state: all_sessions returns every stored session") {
 TEST_CASE("session state: idle session files older than 7 days go when a new session starts") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  REQUIRE(store.update("old-session", [](SessionState &s) { s.prompts = 1; }).has_value());
-  REQUIRE(store.update("recent-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(store.sessions.update("old-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(
+      store.sessions.update("recent-session", [](SessionState &s) { s.prompts = 1; }).has_value());
   const auto now = fs::file_time_type::clock::now();
   for (const auto &entry : fs::directory_iterator(tmp / "state/sessions")) {
     const bool old = entry.path().filename().string().starts_with("old-session");
     fs::last_write_time(entry.path(), now - std::chrono::hours(24 * (old ? 8 : 6)));
   }
 
-  REQUIRE(store.update("new-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(store.sessions.update("new-session", [](SessionState &s) { s.prompts = 1; }).has_value());
 
-  CHECK(store.load("old-session").prompts == 0);
-  CHECK(store.load("recent-session").prompts == 1);
-  CHECK(store.load("new-session").prompts == 1);
+  CHECK(store.sessions.load("old-session").prompts == 0);
+  CHECK(store.sessions.load("recent-session").prompts == 1);
+  CHECK(store.sessions.load("new-session").prompts == 1);
 }
 
 TEST_CASE("session state: the daily sweep removes temporary files a killed process left") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  REQUIRE(store.add_searches("2025-03-10", 1).has_value());
+  REQUIRE(store.usage.add("2025-03-10", {1, 0}).has_value());
   const auto now = fs::file_time_type::clock::now();
   write_file(tmp / "state/.usage.json.Ab12Cd", "{\"2025-03-10\": 1");
   fs::last_write_time(tmp / "state/.usage.json.Ab12Cd", now - std::chrono::hours(2));
   write_file(tmp / "state/.backoff.json.Zz99Yy", "{"); // may belong to a live writer: kept
 
-  REQUIRE(store.update("first-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(
+      store.sessions.update("first-session", [](SessionState &s) { s.prompts = 1; }).has_value());
 
   CHECK_FALSE(fs::exists(tmp / "state/.usage.json.Ab12Cd"));
   CHECK(fs::exists(tmp / "state/.backoff.json.Zz99Yy"));
-  CHECK(store.searches_on("2025-03-10") == 1);
+  CHECK(store.usage.on("2025-03-10").searches == 1);
 }
 
 TEST_CASE("session state: searches are counted per day and only 31 days are kept") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  CHECK(store.searches_on("2025-03-10") == 0);
+  CHECK(store.usage.on("2025-03-10").searches == 0);
 
-  REQUIRE(store.add_searches("2025-03-10", 2).has_value());
-  REQUIRE(store.add_searches("2025-03-11", 3).has_value());
-  REQUIRE(store.add_searches("2025-03-10", 1).has_value());
-  CHECK(store.searches_on("2025-03-10") == 3);
-  CHECK(store.searches_on("2025-03-11") == 3);
-  CHECK(store.searches_on("2025-03-12") == 0);
+  REQUIRE(store.usage.add("2025-03-10", {2, 0}).has_value());
+  REQUIRE(store.usage.add("2025-03-11", {3, 0}).has_value());
+  REQUIRE(store.usage.add("2025-03-10", {1, 0}).has_value());
+  CHECK(store.usage.on("2025-03-10").searches == 3);
+  CHECK(store.usage.on("2025-03-11").searches == 3);
+  CHECK(store.usage.on("2025-03-12").searches == 0);
 
   using namespace std::chrono;
   const sys_days start = year{2025} / April / 1;
   for (int i = 0; i < 40; ++i)
-    REQUIRE(store.add_searches(utc_day(start + days{i}), 100 + i).has_value());
+    REQUIRE(store.usage.add(utc_day(start + days{i}), {100 + i, 0}).has_value());
 
   // 40 new days: only the last 31 (2025-04-10 .. 2025-05-10) remain, older ones are dropped.
-  CHECK(store.searches_on("2025-03-10") == 0);
-  CHECK(store.searches_on("2025-04-01") == 0);
-  CHECK(store.searches_on("2025-04-09") == 0);
-  CHECK(store.searches_on("2025-04-10") == 109);
-  CHECK(store.searches_on("2025-05-10") == 139);
+  CHECK(store.usage.on("2025-03-10").searches == 0);
+  CHECK(store.usage.on("2025-04-01").searches == 0);
+  CHECK(store.usage.on("2025-04-09").searches == 0);
+  CHECK(store.usage.on("2025-04-10").searches == 109);
+  CHECK(store.usage.on("2025-05-10").searches == 139);
 }
 
 TEST_CASE("session state: utc_day formats the UTC calendar day") {
@@ -352,7 +357,7 @@ TEST_CASE("atomic file: update_file_locked gives up with a timeout while the loc
 TEST_CASE("session state: update reports an error instead of waiting forever on a held lock") {
   TempDir tmp;
   StateStore store(tmp / "state");
-  REQUIRE(store.update("busy", [](SessionState &s) { s.prompts = 1; }).has_value());
+  REQUIRE(store.sessions.update("busy", [](SessionState &s) { s.prompts = 1; }).has_value());
   fs::path lock;
   for (const auto &entry : fs::directory_iterator(tmp / "state/sessions"))
     if (entry.path().extension() == ".lock") lock = entry.path();
@@ -362,12 +367,27 @@ TEST_CASE("session state: update reports an error instead of waiting forever on 
   REQUIRE(::flock(holder, LOCK_EX) == 0);
 
   const auto started = std::chrono::steady_clock::now();
-  const auto result = store.update("busy", [](SessionState &s) { s.prompts = 99; });
+  const auto result = store.sessions.update("busy", [](SessionState &s) { s.prompts = 99; });
   const auto waited = std::chrono::steady_clock::now() - started;
   ::close(holder);
 
   REQUIRE_FALSE(result.has_value());
   CHECK(result.error().kind == ErrorKind::timeout);
   CHECK(waited < std::chrono::seconds(5));
-  CHECK(store.load("busy").prompts == 1);
+  CHECK(store.sessions.load("busy").prompts == 1);
+}
+
+TEST_CASE("usage: searches and adds are counted apart; an older file's bare numbers are searches") {
+  TempDir tmp;
+  write_file(tmp / "state/usage.json", R"({"2025-03-10": 7, "2025-03-11": "junk"})");
+  UsageStore usage(tmp / "state");
+  CHECK(usage.on("2025-03-10").searches == 7);
+  CHECK(usage.on("2025-03-10").adds == 0);
+  CHECK(usage.on("2025-03-11").searches == 0);
+
+  REQUIRE(usage.add("2025-03-10", {1, 2}).has_value());
+  REQUIRE(usage.add("2025-03-10", {0, 3}).has_value());
+  CHECK(usage.on("2025-03-10").searches == 8);
+  CHECK(usage.on("2025-03-10").adds == 5);
+  CHECK(contains(read_file(tmp / "state/usage.json"), R"("2025-03-10":{"searches":8,"adds":5})"));
 }

@@ -10,7 +10,8 @@
 #include "common/http.hpp"
 #include "common/log.hpp"
 #include "common/mem0_api.hpp"
-#include "common/session_state.hpp"
+#include "common/recall.hpp"
+#include "common/state.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -117,6 +118,14 @@ inline std::string id_of(unsigned n) {
   return buf;
 }
 inline std::string id8_of(unsigned n) { return id_of(n).substr(0, 8); }
+
+// A target for tests; the base URL must be one that ApiTarget::make accepts.
+inline ApiTarget target(std::string base, std::string key = "m0-test-key", bool rerank = true,
+                        double threshold = 0.3) {
+  auto t = ApiTarget::make(std::move(base), std::move(key), rerank, threshold);
+  if (!t) throw std::runtime_error("test target refused: " + t.error().message);
+  return *t;
+}
 
 inline Memory memory(unsigned n, std::string type, std::string text, std::string created_at = "") {
   Memory m;
@@ -281,6 +290,7 @@ struct HookFixture {
   FakeHttpClient http;
   Log log{"unit-test"};
   std::chrono::system_clock::time_point now = fixed_now();
+  std::optional<StateStore> state;
 
   HookFixture() : project(home / "project") {
     fs::create_directories(project);
@@ -300,15 +310,16 @@ struct HookFixture {
     env.vars.erase(name);
     reload();
   }
-  void reload() { config = load_config(env); }
+  void reload() {
+    config = load_config(env);
+    state.emplace(config.state_dir);
+  }
 
   HookContext context() {
-    return HookContext{env,
-                       config,
-                       http,
-                       log,
-                       SteadyClock::now() + std::chrono::seconds(5),
-                       [this] { return now; }};
+    return HookContext{
+        env, config, http, log, *state, SteadyClock::now() + std::chrono::seconds(5), [this] {
+          return now;
+        }};
   }
   StateStore store() const { return StateStore(config.state_dir); }
   std::string today() const { return utc_day(now); }

@@ -2,12 +2,17 @@
 #include "common/error.hpp"
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
 
 namespace mem0 {
+
+// Read a whole small file; nullopt when it cannot be read or exceeds `max_bytes`.
+std::optional<std::string> read_small_file(const std::filesystem::path &path,
+                                           std::size_t max_bytes = 1 << 20);
 
 // Create `dir` and its missing parents, each new one private (0700).
 bool ensure_private_dir(const std::filesystem::path &dir);

@@ -1,6 +1,6 @@
-#include "common/atomic_file.hpp"
-#include "common/git.hpp"
-#include "hooks/mem0_hooks/mem0_hooks.hpp"
+#include "cli/cli.hpp"
+#include "common/files.hpp"
+#include "common/hook_table.hpp"
 
 #include "common/json.hpp"
 #include <rapidjson/document.h>
@@ -13,9 +13,6 @@ namespace {
 
 using rapidjson::Document;
 using rapidjson::Value;
-
-constexpr std::string_view k_prompt_hook = "on_user_prompt";
-constexpr std::string_view k_read_hook = "on_file_read";
 
 bool trim_empty(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
@@ -53,8 +50,7 @@ bool is_ours(const Value &hook) {
   if (!hook.IsObject()) return false;
   const auto command = string_member(hook, "command");
   if (!command) return false;
-  const std::string name = fs::path(command_program(*command)).filename().string();
-  return name == k_prompt_hook || name == k_read_hook;
+  return find_hook(fs::path(command_program(*command)).filename().string()) != nullptr;
 }
 
 // Remove our entries from every matcher group of every event, dropping groups and events that
@@ -89,25 +85,29 @@ std::size_t remove_ours(Value &hooks) {
   return removed;
 }
 
-Value hook_group(const char *matcher, const std::string &command, int timeout,
-                 Document::AllocatorType &a) {
+Value string_value(std::string_view s, Document::AllocatorType &a) {
+  return Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+}
+
+// One matcher group running `command` for the hook `spec`.
+Value hook_group(const HookSpec &spec, const std::string &command, Document::AllocatorType &a) {
   Value hook(rapidjson::kObjectType);
   hook.AddMember("type", "command", a);
-  hook.AddMember("command", Value(command.c_str(), a), a);
-  hook.AddMember("timeout", timeout, a);
+  hook.AddMember("command", string_value(command, a), a);
+  hook.AddMember("timeout", spec.timeout_seconds, a);
   Value list(rapidjson::kArrayType);
   list.PushBack(hook, a);
   Value group(rapidjson::kObjectType);
-  if (matcher) group.AddMember("matcher", Value(matcher, a), a);
+  if (!spec.matcher.empty()) group.AddMember("matcher", string_value(spec.matcher, a), a);
   group.AddMember("hooks", list, a);
   return group;
 }
 
-void append_group(Value &hooks, const char *event, Value group, Document::AllocatorType &a) {
-  auto it = hooks.FindMember(event);
+void append_group(Value &hooks, std::string_view event, Value group, Document::AllocatorType &a) {
+  auto it = hooks.FindMember(string_value(event, a));
   if (it == hooks.MemberEnd()) {
-    hooks.AddMember(Value(event, a), Value(rapidjson::kArrayType), a);
-    it = hooks.FindMember(event);
+    hooks.AddMember(string_value(event, a), Value(rapidjson::kArrayType), a);
+    it = hooks.FindMember(string_value(event, a));
   }
   it->value.PushBack(group, a);
 }
@@ -124,8 +124,8 @@ std::string shell_word(const fs::path &path) {
 
 } // namespace
 
-expected<std::string, std::string> merge_settings(std::string_view current,
-                                                  const HookCommands &commands, bool remove) {
+expected<std::string, std::string> merge_settings(std::string_view current, const fs::path &exe_dir,
+                                                  bool remove) {
   Document doc;
   if (trim_empty(current))
     doc.SetObject();
@@ -144,9 +144,9 @@ expected<std::string, std::string> merge_settings(std::string_view current,
       doc.AddMember("hooks", Value(rapidjson::kObjectType), a);
       hooks = doc.FindMember("hooks");
     }
-    append_group(hooks->value, "UserPromptSubmit",
-                 hook_group(nullptr, commands.on_user_prompt, 8, a), a);
-    append_group(hooks->value, "PreToolUse", hook_group("Read", commands.on_file_read, 6, a), a);
+    for (const HookSpec &spec : k_hooks)
+      append_group(hooks->value, spec.event,
+                   hook_group(spec, shell_word(exe_dir / spec.executable), a), a);
   } else if (hooks != doc.MemberEnd() && hooks->value.ObjectEmpty()) {
     doc.RemoveMember("hooks");
   }
@@ -168,12 +168,10 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
   if (args.has("--project")) target = ctx.cwd / ".claude" / "settings.json";
   if (auto path = args.value("--settings")) target = fs::absolute(*path);
 
-  const HookCommands commands{shell_word(ctx.exe_dir / k_prompt_hook),
-                              shell_word(ctx.exe_dir / k_read_hook)};
   if (!uninstall)
-    for (auto name : {k_prompt_hook, k_read_hook})
-      if (!fs::exists(ctx.exe_dir / name))
-        ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / name).string()
+    for (const HookSpec &spec : k_hooks)
+      if (!fs::exists(ctx.exe_dir / spec.executable))
+        ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
                 << " does not exist (build or install it first)\n";
 
   std::error_code ec;
@@ -183,7 +181,7 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
     ctx.err << "mem0-hooks " << verb << ": cannot read " << target.string() << "\n";
     return k_failure;
   }
-  const auto merged = merge_settings(*current, commands, uninstall);
+  const auto merged = merge_settings(*current, ctx.exe_dir, uninstall);
   if (!merged) {
     ctx.err << "mem0-hooks " << verb << ": " << target.string() << " is " << merged.error()
             << "; left untouched\n";
@@ -214,8 +212,7 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
     ctx.err << "mem0-hooks " << verb << ": " << written.error().message << "\n";
     return k_failure;
   }
-  ctx.out << (uninstall ? "removed the mem0 hooks from "
-                        : "wired on_user_prompt and on_file_read into ")
+  ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
   return k_ok;
 }

@@ -1,17 +1,23 @@
+#include "cli/cli.hpp"
+#include "common/files.hpp"
 #include "common/format.hpp"
 #include "common/git.hpp"
-#include "common/search.hpp"
-#include "hooks/mem0_hooks/mem0_hooks.hpp"
+#include "common/hook_table.hpp"
+#include "common/identity.hpp"
+
+#include <algorithm>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
 namespace {
 
-// True when `path` names both hook executables (settings written by `install`, or by hand).
-bool wires_both_hooks(const fs::path &path) {
+// True when `path` names every executable of the hook table (settings written by `install`, or
+// by hand).
+bool wires_hook_set(const fs::path &path) {
   const auto text = read_small_file(path);
-  return text && text->find("on_user_prompt") != std::string::npos &&
-         text->find("on_file_read") != std::string::npos;
+  return text && std::all_of(k_hooks.begin(), k_hooks.end(), [&](const HookSpec &h) {
+           return text->find(h.executable) != std::string::npos;
+         });
 }
 
 std::string status_line(const Result<HttpResponse> &r) {
@@ -29,6 +35,11 @@ std::string fix_for(const Error &e, const std::string &base_url) {
 }
 
 } // namespace
+
+std::string mask_key(std::string_view key) {
+  if (key.size() < 12) return "…";
+  return std::string(key.substr(0, 3)) + "…" + std::string(key.substr(key.size() - 4));
+}
 
 int doctor(const Args &, const CliContext &ctx) {
   const Config &c = ctx.config;
@@ -48,7 +59,7 @@ int doctor(const Args &, const CliContext &ctx) {
   row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
   if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
     fixes.push_back("fix " + (c.mem0_dir / "settings.json").string() + " (defaults are in use)");
-  const long today = StateStore(c.state_dir).searches_on(utc_day(ctx.now()));
+  const long today = ctx.state.usage.on(utc_day(ctx.now())).searches;
   row("state dir", c.state_dir.string() + " (" + std::to_string(today) +
                        " automatic searches today" +
                        (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
@@ -59,7 +70,7 @@ int doctor(const Args &, const CliContext &ctx) {
 
   std::string wired;
   for (const auto &path : settings_candidates(c, ctx.cwd))
-    if (wires_both_hooks(path)) wired = path.string();
+    if (wires_hook_set(path)) wired = path.string();
   if (wired.empty() && ctx.env.get("CLAUDE_PLUGIN_ROOT"))
     wired = "plugin " + *ctx.env.get("CLAUDE_PLUGIN_ROOT");
   row("hooks", wired.empty() ? "not wired" : "wired in " + wired);
@@ -68,15 +79,14 @@ int doctor(const Args &, const CliContext &ctx) {
         "run `mem0-hooks install` (or start Claude Code with --plugin-dir <checkout>)");
 
   if (c.api_key) {
-    if (const auto refused = refuse_base_url(c.base_url)) {
-      row("ping", *refused);
+    if (const auto api = api_target(c); !api) {
+      row("ping", api.error().message);
       fixes.emplace_back("use an https:// MEM0_BASE_URL");
     } else {
-      const ApiTarget api = api_target(c);
       const Identity identity{c.user_id, project.id, ""};
       auto responses =
-          ctx.http.run({ping_request(api),
-                        search_request(api, {"mem0 doctor check", std::nullopt, 1}, identity)},
+          ctx.http.run({ping_request(*api),
+                        search_request(*api, {"mem0 doctor check", std::nullopt, 1}, identity)},
                        ctx.deadline);
       row("ping", status_line(responses[0]));
       const auto parsed = responses[1]

@@ -1,9 +1,9 @@
-#include "common/atomic_file.hpp"
-#include "common/git.hpp"
+#include "common/files.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <thread>
@@ -25,6 +25,19 @@ struct Fd {
 };
 
 } // namespace
+
+std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  // Grow as data arrives: small files stay cheap however large the bound.
+  std::string data;
+  char buffer[16384];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    data.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (data.size() > max_bytes) return std::nullopt;
+  }
+  return data;
+}
 
 bool ensure_private_dir(const fs::path &dir) {
   std::error_code ec;

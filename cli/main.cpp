@@ -1,0 +1,18 @@
+#include "cli/cli.hpp"
+#include "common/runtime.hpp"
+
+#include <iostream>
+
+int main(int argc, char **argv) {
+  namespace fs = std::filesystem;
+  mem0::Runtime rt{"mem0-hooks"};
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path exe_dir = ec ? fs::absolute(argv[0], ec).parent_path() : exe.parent_path();
+  const mem0::cli::CliContext ctx{rt.env,    rt.config,
+                                  rt.http,   rt.log,
+                                  rt.state,  std::cout,
+                                  std::cerr, fs::current_path(ec),
+                                  exe_dir,   mem0::SteadyClock::now() + rt.config.timeout};
+  return mem0::cli::run(std::vector<std::string>(argv + 1, argv + argc), ctx);
+}

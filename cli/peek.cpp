@@ -1,0 +1,132 @@
+#include "cli/cli.hpp"
+#include "common/format.hpp"
+#include "common/search.hpp"
+#include "common/strings.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace mem0::cli {
+namespace {
+
+// Look a memory up by id: GET for a uuid, the session id maps first for a short id.
+std::optional<Memory> lookup_id(const IdQuery &id, const ApiTarget &api, const CliContext &ctx) {
+  std::string full = id.hex;
+  if (!id.is_uuid) {
+    const auto resolved = resolve_short_id(id.hex, ctx.state.sessions.all_sessions());
+    if (!resolved) {
+      ctx.log.debug("short id " + id.hex + " not found in any session; searching instead");
+      return std::nullopt;
+    }
+    full = *resolved;
+  }
+  auto responses = ctx.http.run({get_memory_request(api, full)}, ctx.deadline);
+  if (!responses[0]) {
+    ctx.err << "mem0: lookup of " << full << " failed: " << to_string(responses[0].error().kind)
+            << "\n";
+    return std::nullopt;
+  }
+  auto parsed = parse_memory_response(*responses[0]);
+  if (!parsed) {
+    ctx.err << "mem0: lookup of " << full << " failed: " << parsed.error().message << "\n";
+    return std::nullopt;
+  }
+  return *parsed;
+}
+
+} // namespace
+
+std::optional<IdQuery> detect_id(std::string_view query) {
+  const std::string_view q = trim(query);
+  if (q.size() == 8 && all_of_class(q, is_lower_hex)) return IdQuery{std::string(q), false};
+  if (q.size() > 9 && all_of_class(q.substr(0, 8), is_lower_hex) && q[8] == '-' &&
+      q.find_first_not_of("0123456789abcdef-") == std::string_view::npos)
+    return IdQuery{std::string(q), true};
+  if (const auto at = q.find("[mem0:"); at != std::string_view::npos) {
+    const auto close = q.find(']', at);
+    if (close == std::string_view::npos) return std::nullopt;
+    std::string hex(q.substr(at + 6, close - at - 6));
+    std::transform(hex.begin(), hex.end(), hex.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (hex.size() >= 8 && all_of_class(hex.substr(0, 8), is_lower_hex) &&
+        hex.find_first_not_of("0123456789abcdef-") == std::string::npos)
+      return IdQuery{hex, hex.size() > 8};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> resolve_short_id(std::string_view short_id,
+                                            const std::vector<SessionState> &sessions) {
+  std::set<std::string> matches;
+  for (const auto &s : sessions)
+    for (const auto &id : s.injected)
+      if (id8(id) == short_id) matches.insert(id);
+  if (matches.size() != 1) return std::nullopt;
+  return *matches.begin();
+}
+
+int peek(const Args &args, const CliContext &ctx) {
+  const std::string query = make_query(args.joined_words(), ctx.config.redact);
+  if (query.empty()) {
+    ctx.err << "What should I search for?\n";
+    return k_usage;
+  }
+  Scope scope = ctx.config.global_search ? Scope::global : Scope::project;
+  if (auto s = args.value("--scope")) {
+    if (*s == "project")
+      scope = Scope::project;
+    else if (*s == "session")
+      scope = Scope::session;
+    else if (*s == "global")
+      scope = Scope::global;
+    else {
+      ctx.err << "mem0-hooks peek: --scope must be project, session or global\n";
+      return k_usage;
+    }
+  }
+  int top_k = 10;
+  if (auto k = args.value("--top-k")) {
+    const auto [end, ec] = std::from_chars(k->data(), k->data() + k->size(), top_k);
+    if (ec != std::errc() || end != k->data() + k->size() || top_k < 1 || top_k > 100) {
+      ctx.err << "mem0-hooks peek: --top-k must be a number from 1 to 100\n";
+      return k_usage;
+    }
+  }
+  const std::string session = session_for(args, ctx);
+  if (scope == Scope::session && session.empty()) {
+    ctx.err << "mem0-hooks peek: --scope session needs --session ID (or CLAUDE_CODE_SESSION_ID)\n";
+    return k_usage;
+  }
+  const auto api = target_or_explain(ctx);
+  if (!api) return k_failure;
+  const bool plain = args.has("--plain");
+  const Identity identity = identity_for(ctx, session);
+
+  std::vector<Memory> memories;
+  if (const auto id = detect_id(query))
+    if (auto found = lookup_id(*id, *api, ctx)) memories.push_back(std::move(*found));
+  if (memories.empty()) {
+    const std::vector<SearchSpec> plan{{query, std::nullopt, top_k, scope},
+                                       {query, std::string(memory_type::decision), 5, scope}};
+    const PlanOutcome outcome = run_plan(ctx.http, *api, identity, plan, ctx.deadline, ctx.log);
+    if (report_failures(outcome, plan.size(), ctx)) return k_failure;
+    memories = merge_results(outcome.results);
+  }
+  if (args.has("--json")) {
+    write_json(ctx.out, memories);
+    return k_ok;
+  }
+  if (memories.empty()) {
+    ctx.out << "No memories matching \"" << query << "\" for project " << identity.project_id
+            << ".\n";
+    return k_ok;
+  }
+  ctx.out << (plain ? "" : "## ") << "mem0 peek: \"" << query << "\" (" << memories.size()
+          << " results)\n\n";
+  for (std::size_t i = 0; i < memories.size(); ++i)
+    ctx.out << peek_line(i + 1, memories[i]) << "\n";
+  return k_ok;
+}
+
+} // namespace mem0::cli

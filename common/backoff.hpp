@@ -1,0 +1,45 @@
+#pragma once
+#include "common/clock.hpp"
+#include "common/error.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mem0 {
+
+// The back-off shared by every hook process (docs/failures.md#back-off), kept in
+// `<state dir>/backoff.json`: after a 429, or after `k_failures_before_pause` runs in a row whose
+// requests all failed to reach the server, hooks skip the network until the pause ends.
+class BackoffStore {
+public:
+  explicit BackoffStore(std::filesystem::path state_dir);
+
+  static constexpr int k_failures_before_pause = 3;
+  static constexpr std::chrono::seconds k_default_pause{30};
+
+  struct Pause {
+    std::chrono::seconds remaining;
+    std::string reason;
+  };
+  // The pause in force at `now`, if any.
+  std::optional<Pause> active_pause(WallTime now) const;
+
+  // How one run's requests went: `rate_limited` pauses for `retry_after`, `unreachable` counts
+  // towards a pause, `answered` clears the count.
+  enum class Outcome { answered, unreachable, rate_limited };
+  Result<void> record_outcome(WallTime now, Outcome outcome,
+                              std::chrono::seconds retry_after = k_default_pause);
+
+  // Record the outcome of a run that sent `sent` requests and got `failures`: a 429 pauses for
+  // the longest Retry-After; every request unreachable (transport or timeout) counts as an
+  // unreachable run; anything else is an answer. Nothing is recorded when nothing was sent.
+  Result<void> record_run(WallTime now, const std::vector<Error> &failures, std::size_t sent);
+
+private:
+  std::filesystem::path m_file;
+};
+
+} // namespace mem0

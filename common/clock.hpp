@@ -1,0 +1,37 @@
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+namespace mem0 {
+
+// Durations and deadlines run on the steady clock; dates and ages on the system clock.
+using SteadyClock = std::chrono::steady_clock;
+using Deadline = SteadyClock::time_point;
+using WallTime = std::chrono::system_clock::time_point;
+using WallClock = std::function<WallTime()>;
+
+// The time left until `deadline`, never negative.
+inline std::chrono::milliseconds time_left(Deadline deadline) {
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+  return std::max(left, std::chrono::milliseconds(0));
+}
+
+// Whole seconds since the Unix epoch.
+inline long long unix_seconds(WallTime t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
+// "YYYY-MM-DD" of `t` in UTC.
+inline std::string utc_day(WallTime t) {
+  const std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(t)};
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return buf;
+}
+
+} // namespace mem0

@@ -1,0 +1,65 @@
+// The hook table (common/hook_table.hpp) is the one description of the hook set: the plugin's
+// hooks.json must wire exactly its rows.
+#include "common/files.hpp"
+#include "common/hook_table.hpp"
+#include "common/json.hpp"
+#include "tests/unit/catch.hpp"
+
+#include <rapidjson/document.h>
+
+#include <set>
+#include <string>
+#include <tuple>
+
+using namespace mem0;
+
+namespace {
+
+using Row = std::tuple<std::string, std::string, std::string, int, std::string>;
+
+std::string member_or_empty(const rapidjson::Value &object, const char *name) {
+  return std::string(string_member(object, name).value_or(""));
+}
+
+} // namespace
+
+TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
+  const auto text = read_small_file(std::string(MEM0_SOURCE_DIR) + "/hooks.json");
+  REQUIRE(text.has_value());
+  rapidjson::Document doc;
+  REQUIRE(parse_json(doc, *text));
+  REQUIRE(doc.IsObject());
+  REQUIRE(doc.HasMember("hooks"));
+
+  std::set<Row> wired;
+  for (const auto &event : doc["hooks"].GetObject())
+    for (const auto &group : event.value.GetArray())
+      for (const auto &hook : group["hooks"].GetArray()) {
+        const std::string command = member_or_empty(hook, "command");
+        const std::string prefix = "\"${CLAUDE_PLUGIN_ROOT}\"/build/bin/";
+        INFO("command: " << command);
+        CHECK(member_or_empty(hook, "type") == "command");
+        REQUIRE(command.starts_with(prefix));
+        REQUIRE(hook.HasMember("timeout"));
+        wired.emplace(command.substr(prefix.size()), event.name.GetString(),
+                      member_or_empty(group, "matcher"), hook["timeout"].GetInt(),
+                      member_or_empty(hook, "statusMessage"));
+      }
+
+  std::set<Row> table;
+  for (const HookSpec &h : k_hooks)
+    table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
+  CHECK(wired == table);
+}
+
+TEST_CASE("hook table: lookups by executable and event") {
+  REQUIRE(find_hook("on_user_prompt") != nullptr);
+  CHECK(find_hook("on_user_prompt")->event == "UserPromptSubmit");
+  CHECK(find_hook("not_a_hook") == nullptr);
+  CHECK(hook_handles("on_file_read", "PreToolUse"));
+  CHECK_FALSE(hook_handles("on_file_read", "UserPromptSubmit"));
+  for (const HookSpec &h : k_hooks) {
+    CAPTURE(h.executable);
+    CHECK(h.timeout_seconds > 0);
+  }
+}
