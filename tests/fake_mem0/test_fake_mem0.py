@@ -94,6 +94,10 @@ class FakeMem0Test(unittest.TestCase):
                          (200, {"status": "ok", "user_email": "dev@example.com"}))
         resp, data = self.call("GET", "/v2/nothing/")
         self.assertEqual((resp.status, json.loads(data)), (404, {"detail": "Not found"}))
+        resp, _ = self.call("PUT", "/v1/ping/")
+        self.assertEqual(resp.status, 404)
+        self.assertEqual([(r["endpoint"], r["status"]) for r in self.srv.requests()],
+                         [("ping", 200), (None, 404), (None, 404)])
 
     def test_filters(self):
         self.assertEqual(self.ids(query="alpha", filters={"user_id": U}), [1, 5, 4, 2])
@@ -265,6 +269,7 @@ class FakeMem0Test(unittest.TestCase):
         self.call("POST", "/v3/memories/search/", "{broken", key="wrong")
         reqs = self.srv.requests()
         self.assertEqual([r["status"] for r in reqs], [200, 401])
+        self.assertEqual([r["endpoint"] for r in reqs], ["search", "search"])
         self.assertEqual(reqs[0]["headers"]["authorization"], "Token m0-test-key")
         self.assertEqual(reqs[0]["body"]["filters"], {"user_id": U})
         self.assertEqual(reqs[1]["raw_body"], "{broken")
