@@ -12,7 +12,11 @@ On start it prints exactly one line ``PORT <n>`` to stdout.
 
 API endpoints (``Authorization: Token <key>`` required; behaviour in memstore.py):
     POST   /v3/memories/search/  search: query, filters, top_k, threshold, rerank   "search"
+    POST   /v3/memories/add/     add: messages, ids, metadata, infer, ...           "add"
+    POST   /v3/memories/         list: filters, page, page_size (also in the query)  "list"
     GET    /v1/memories/<uuid>/  one memory                                          "get"
+    DELETE /v1/memories/<uuid>/  delete one memory                                   "delete"
+    GET    /v1/event/<id>/       the outcome of an infer add                         "event"
     GET    /v1/ping/             liveness / key check                                "ping"
 Every API request is logged with its endpoint name (the last column; null when unknown).
 
@@ -22,18 +26,23 @@ Control endpoints (no auth, never logged):
     GET  /_control    current fault knobs
     POST /_control    replace the fault knobs ({} restores normal behaviour)
     POST /_seed       replace the stored memories with a JSON array
+    GET  /_memories   the stored memories, in the order they were stored
 
-Fault knobs (POST /_control; --latency-ms sets the default latency):
-    latency_ms   sleep before answering
-    status       answer with this status ({"detail": "fault injected"})
-    error_body   raw body for `status` (text/html when it starts with "<")
-    retry_after  add a Retry-After header
-    mode         normal | garbage | truncated | huge | silent | drip | empty
-                 | array | memories_key
-    huge_mb      size of the "huge" body in MiB (default 50)
-    only_type    apply only to searches filtering on metadata.type == value
-                 ("untyped": only to searches without a type filter)
-    count        apply to the next `count` matching requests only
+Fault knobs (POST /_control; --latency-ms sets the default latency). They apply to every API
+endpoint unless only_endpoint / only_type narrow them:
+    latency_ms     sleep before answering
+    status         answer with this status ({"detail": "fault injected"}); nothing is stored
+    error_body     raw body for `status` (text/html when it starts with "<")
+    retry_after    add a Retry-After header
+    mode           normal | garbage | truncated | huge | silent | drip | empty
+                   | array | memories_key (garbage, huge, silent, drip: nothing is stored;
+                   the others reshape the answer of a request that was carried out)
+    huge_mb        size of the "huge" body in MiB (default 50)
+    store          false: adds are answered as usual but nothing is stored
+    only_endpoint  apply only to requests of this endpoint (search, add, list, ...)
+    only_type      apply only to searches filtering on metadata.type == value
+                   ("untyped": only to searches without a type filter)
+    count          apply to the next `count` matching requests only
 """
 
 import argparse
@@ -45,25 +54,31 @@ import signal
 import sys
 import threading
 import time
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
 from loopback import HttpStandIn, RecordingHandler  # noqa: E402
-from memstore import BadRequest, Store, filter_types, normalize_seed  # noqa: E402
+from memstore import (BadRequest, NotFound, Store, filter_types,  # noqa: E402
+                      normalize_seed)
 
 ROUTES = (  # (method, path pattern, endpoint name)
     ("POST", re.compile(r"^/v3/memories/search/$"), "search"),
+    ("POST", re.compile(r"^/v3/memories/add/$"), "add"),
+    ("POST", re.compile(r"^/v3/memories/$"), "list"),
     ("GET", re.compile(r"^/v1/memories/([^/]+)/$"), "get"),
+    ("DELETE", re.compile(r"^/v1/memories/([^/]+)/$"), "delete"),
+    ("GET", re.compile(r"^/v1/event/([^/]+)/$"), "event"),
     ("GET", re.compile(r"^/v1/ping/$"), "ping"),
 )
+ENDPOINTS = frozenset(name for _, _, name in ROUTES)
 UUID_RE = re.compile(
     r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
-CONTROL_PATHS = ("/_requests", "/_reset", "/_control", "/_seed")
+CONTROL_PATHS = ("/_requests", "/_reset", "/_control", "/_seed", "/_memories")
 
 KNOB_NAMES = frozenset({"latency_ms", "status", "error_body", "retry_after", "mode",
-                        "huge_mb", "only_type", "count"})
+                        "huge_mb", "store", "only_endpoint", "only_type", "count"})
 MODES = frozenset({"normal", "garbage", "truncated", "huge", "silent", "drip",
                    "empty", "array", "memories_key"})
 MAX_FAULT_SECONDS = 120      # upper bound for the silent and drip modes
@@ -100,6 +115,10 @@ def validate_knobs(knobs):
         raise ValueError("status must be < 600")
     if knobs.get("mode") is not None and knobs["mode"] not in MODES:
         raise ValueError(f"mode must be one of {', '.join(sorted(MODES))}")
+    if knobs.get("only_endpoint") is not None and knobs["only_endpoint"] not in ENDPOINTS:
+        raise ValueError(f"only_endpoint must be one of {', '.join(sorted(ENDPOINTS))}")
+    if knobs.get("store") is not None and not isinstance(knobs["store"], bool):
+        raise ValueError("store must be a boolean")
     for name in ("error_body", "only_type"):
         if knobs.get(name) is not None and not isinstance(knobs[name], str):
             raise ValueError(f"{name} must be a string")
@@ -126,6 +145,9 @@ class State:
         """Knobs that apply to this request (None for normal behaviour)."""
         with self.lock:
             if not self.knobs:
+                return None
+            only = self.knobs.get("only_endpoint")
+            if only is not None and endpoint != only:
                 return None
             only = self.knobs.get("only_type")
             if only is not None:
@@ -231,7 +253,7 @@ class Handler(RecordingHandler):
         if mode == "garbage":
             return "send", 200, extra, b"this is not json <<<", "application/json"
 
-        status, obj = self.api(endpoint, arg, body, parsed)
+        status, obj = self.api(endpoint, arg, body, parsed, knobs.get("store", True))
         if mode == "normal":
             return "send", status, extra, json.dumps(obj).encode(), "application/json"
         results = obj.get("results", []) if status == 200 and isinstance(obj, dict) else []
@@ -246,7 +268,7 @@ class Handler(RecordingHandler):
             data = json.dumps({"memories": results}).encode()
         return "send", 200, extra, data, "application/json"
 
-    def api(self, endpoint, arg, body, parsed):
+    def api(self, endpoint, arg, body, parsed, store):
         """Normal behaviour of the API endpoints: (status, JSON object)."""
         state = self.state
         if endpoint is None:
@@ -255,17 +277,31 @@ class Handler(RecordingHandler):
             return 401, {"detail": "Invalid API key"}
         if endpoint == "ping":
             return 200, {"status": "ok", "user_email": "dev@example.com"}
-        if endpoint == "get":
+        if endpoint in ("get", "delete"):
             if not UUID_RE.match(arg):
                 return 400, {"detail": "Invalid memory id"}
+            if endpoint == "delete":
+                return (200, {"message": "Memory deleted successfully!"}) \
+                    if state.store.delete(arg) else (404, {"error": "Memory not found!"})
             mem = state.store.get(arg)
             return (200, mem) if mem else (404, {"error": "Memory not found!"})
+        if endpoint == "event":
+            event = state.store.event(arg)
+            return (200, event) if event else (404, {"detail": "Event not found"})
         if not parsed:
             return 400, {"detail": "Invalid JSON body"}
         try:
-            return 200, {"results": state.store.search(body)}
+            if endpoint == "search":
+                return 200, {"results": state.store.search(body)}
+            if endpoint == "add":
+                return 200, state.store.add(body, store=store)
+            query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+            base = f"http://{self.headers.get('Host') or self.stand_in.host}"
+            return 200, state.store.list(body, query, base)
         except BadRequest as exc:
             return 400, {"detail": str(exc)}
+        except NotFound as exc:
+            return 404, {"detail": str(exc)}
 
     # -- faults --------------------------------------------------------------
     def silent(self):
@@ -303,11 +339,13 @@ class Handler(RecordingHandler):
         if self.command == "GET":
             if path == "/_requests":
                 return self.send_json(200, self.stand_in.requests())
+            if path == "/_memories":
+                return self.send_json(200, state.store.all())
             if path == "/_control":
                 with state.lock:
                     return self.send_json(200, {"knobs": state.knobs,
                                                 "remaining": state.remaining})
-        if self.command != "POST" or path == "/_requests":
+        if self.command != "POST" or path in ("/_requests", "/_memories"):
             return self.send_json(405, {"detail": "Method not allowed"})
         if path == "/_reset":
             self.stand_in.reset()

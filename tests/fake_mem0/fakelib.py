@@ -4,6 +4,7 @@
         env = {"MEM0_BASE_URL": mem0.url, "MEM0_API_KEY": mem0.api_key}
         ...
         assert mem0.searches()[0]["filters"] == ...
+        assert mem0.adds()[0]["metadata"]["type"] == "session_summary"
 """
 
 import http.client
@@ -121,12 +122,24 @@ class FakeMem0(StandIn):
         return self._call("GET", "/_requests")
 
     def calls(self, endpoint):
-        """The logged requests of one endpoint (search, get, ping)."""
+        """The logged requests of one endpoint (search, add, list, get, delete, event, ping)."""
         return [r for r in self.requests() if r.get("endpoint") == endpoint]
 
     def searches(self):
         """Parsed bodies of the logged search requests, oldest first."""
         return [r["body"] for r in self.calls("search")]
+
+    def adds(self):
+        """Parsed bodies of the logged add requests, oldest first (failed ones too)."""
+        return [r["body"] for r in self.calls("add")]
+
+    def deletes(self):
+        """The memory ids of the logged delete requests, oldest first (failed ones too)."""
+        return [r["path"].rstrip("/").rsplit("/", 1)[-1] for r in self.calls("delete")]
+
+    def memories(self):
+        """The memories stored now (seeded and added), in the order they were stored."""
+        return self._call("GET", "/_memories")
 
     def reset(self):
         """Clear the request log."""

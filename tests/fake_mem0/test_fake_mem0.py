@@ -33,7 +33,10 @@ SEED = [
 ]
 
 
-class FakeMem0Test(unittest.TestCase):
+class ServerTest(unittest.TestCase):
+    """One fake server per class (seeded with SEED, logging to a file); every test starts with
+    SEED stored, no knobs and an empty request log."""
+
     @classmethod
     def setUpClass(cls):
         cls.log_path = tempfile.mktemp(prefix="fake_mem0_log_", suffix=".jsonl")
@@ -78,6 +81,8 @@ class FakeMem0Test(unittest.TestCase):
         self.assertEqual(status, 200, data)
         return [int(r["id"][-3:]) for r in data["results"]]
 
+
+class FakeMem0Test(ServerTest):
     # -- API -------------------------------------------------------------------
     def test_auth(self):
         for key in ("wrong", None):
