@@ -13,15 +13,19 @@ Conversation logic for POST /v1/messages (streaming SSE or plain JSON, as the re
 Every request (any method, any path) is recorded with its headers and parsed JSON body.
 Other paths get a harmless answer: count_tokens -> a token count, everything else -> 404 JSON.
 
-Python standard library only. Runs in-process on a daemon thread (ThreadingHTTPServer).
+Python standard library only. Runs in-process on a daemon thread (loopback.HttpStandIn).
 """
 
 import itertools
 import json
-import threading
+import os
+import sys
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+
+from loopback import HttpStandIn, RecordingHandler  # noqa: E402
 
 MODEL_FALLBACK = "claude-sonnet-4-5"
 FINAL_TEXT = "Done: invoice.py computes invoice totals in integer cents."
@@ -61,94 +65,18 @@ def offers_read(body):
     return any(isinstance(t, dict) and t.get("name") == "Read" for t in body.get("tools") or [])
 
 
-class FakeAnthropic:
-    def __init__(self, read_path, host="127.0.0.1"):
-        self.read_path = read_path
-        self.host = host
-        self._log = []
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
-        self._server = None
-        self._thread = None
-        self.port = None
-        self.url = None
-
-    # -- lifecycle ---------------------------------------------------------------
-    def start(self):
-        fake = self
-
-        class Handler(_Handler):
-            owner = fake
-
-        self._server = ThreadingHTTPServer((self.host, 0), Handler)
-        self._server.daemon_threads = True
-        self.port = self._server.server_address[1]
-        self.url = f"http://{self.host}:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        name="fake-anthropic", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self):
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
-
-    # -- recorded traffic ----------------------------------------------------------
-    def _record(self, entry):
-        with self._lock:
-            self._log.append(entry)
-
-    def requests(self):
-        """Every request seen, oldest first: dicts with method, path, headers, body, raw, reply."""
-        with self._lock:
-            return list(self._log)
-
-    def messages(self):
-        """The POST /v1/messages requests (the model calls), oldest first."""
-        return [r for r in self.requests()
-                if r["method"] == "POST" and urlsplit(r["path"]).path == "/v1/messages"]
-
-    def reset(self):
-        with self._lock:
-            self._log.clear()
-
-    def next_id(self, prefix):
-        return f"{prefix}_fake{next(self._ids):06d}"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    owner = None  # the FakeAnthropic instance, set by a subclass
-    protocol_version = "HTTP/1.1"
+class _Handler(RecordingHandler):
     server_version = "fake-anthropic/1"
 
-    def log_message(self, fmt, *args):  # keep test output clean
-        pass
-
-    # -- plumbing --------------------------------------------------------------------
-    def _read_body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length > 0 else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        return raw, body
+    @property
+    def owner(self):
+        return self.stand_in
 
     def _handle(self):
-        raw, body = self._read_body()
-        entry = {"ts": time.time(), "method": self.command, "path": self.path,
-                 "headers": dict(self.headers.items()), "body": body,
-                 "raw": raw.decode("utf-8", "replace"), "reply": None}
-        self.owner._record(entry)
+        raw = self.read_body()
+        entry = dict(self.entry(raw), raw=raw.decode("utf-8", "replace"), reply=None)
+        body = entry["body"]
+        self.owner.record(entry)
         path = urlsplit(self.path).path
         if self.command == "POST" and path == "/v1/messages" and isinstance(body, dict):
             entry["reply"] = self._messages(body)
@@ -168,13 +96,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
 
     def _json(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("request-id", self.owner.next_id("req"))
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_json(status, obj, extra={"request-id": self.owner.next_id("req")})
 
     # -- the model -------------------------------------------------------------------
     def _messages(self, body):
@@ -246,8 +168,26 @@ class _Handler(BaseHTTPRequestHandler):
         event("message_stop", {"type": "message_stop"})
 
 
+class FakeAnthropic(HttpStandIn):
+    """The stand-in; requests() are dicts with ts, method, path, headers, body, raw, reply."""
+
+    handler = _Handler
+
+    def __init__(self, read_path, host="127.0.0.1"):
+        super().__init__(host=host)
+        self.read_path = read_path
+        self._ids = itertools.count(1)
+
+    def messages(self):
+        """The POST /v1/messages requests (the model calls), oldest first."""
+        return [r for r in self.requests()
+                if r["method"] == "POST" and urlsplit(r["path"]).path == "/v1/messages"]
+
+    def next_id(self, prefix):
+        return f"{prefix}_fake{next(self._ids):06d}"
+
+
 if __name__ == "__main__":  # manual use: python3 fake_anthropic.py /abs/file/to/read
-    import sys
     api = FakeAnthropic(sys.argv[1] if len(sys.argv) > 1 else "/etc/hostname").start()
     print(f"PORT {api.port}", flush=True)
     try:

@@ -47,10 +47,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 
 import claude_code  # noqa: E402
 from fake_anthropic import FakeAnthropic  # noqa: E402
 from fakelib import FakeMem0  # noqa: E402
+from runresult import RunResult  # noqa: E402
 
 BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
 CLAUDE = None  # set in main()
@@ -244,12 +246,11 @@ def describe(obj, path):
     return ".".join(parts[1:3])
 
 
-class Run:
+class Run(RunResult):
     """One `claude -p` run and everything it left behind."""
 
     def __init__(self, proc, elapsed, api, mem0, debug_log):
-        self.proc = proc
-        self.elapsed = elapsed
+        super().__init__(proc.returncode, proc.stdout, proc.stderr, elapsed)
         self.requests = api.requests()
         self.messages = api.messages()
         self.searches = mem0.searches()
@@ -259,13 +260,13 @@ class Run:
         except OSError:
             self.debug = ""
         try:
-            self.result = json.loads(proc.stdout)
+            self.result = self.json()
         except ValueError:
             self.result = None
 
     def summary(self):
-        lines = [f"claude exit {self.proc.returncode} in {self.elapsed:.1f} s",
-                 f"stdout: {self.proc.stdout[-1500:]}", f"stderr: {self.proc.stderr[-1500:]}"]
+        lines = [f"claude exit {self.returncode} in {self.elapsed:.1f} s",
+                 f"stdout: {self.stdout[-1500:]}", f"stderr: {self.stderr[-1500:]}"]
         for r in self.requests:
             body = r["body"] if isinstance(r["body"], dict) else {}
             lines.append(f"  {r['method']} {r['path']} -> {r['reply']} "
@@ -338,10 +339,10 @@ class ClaudeCodeTest(unittest.TestCase):
         if os.environ.get("MEM0_CLIENT_KEEP"):
             with open(os.path.join(self.scratch, f"requests-{label}.json"), "w") as fh:
                 json.dump(run.requests, fh, indent=1)
-        log(f"    claude exited {proc.returncode} after {run.elapsed:.1f} s; "
+        log(f"    claude exited {run.returncode} after {run.elapsed:.1f} s; "
             f"{len(run.messages)} model request(s), {len(run.requests)} request(s) in all: "
             + ", ".join(f"{r['method']} {r['path']}" for r in run.requests))
-        self.assertEqual(proc.returncode, 0, run.summary())
+        self.assertEqual(run.returncode, 0, run.summary())
         self.assertIsInstance(run.result, dict, run.summary())
         return run
 

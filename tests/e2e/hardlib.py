@@ -13,7 +13,10 @@ import tempfile
 import threading
 import time
 
-from hooklib import BIN_DIR, HookResult, HookTest
+from hooklib import BIN_DIR, HookTest, payload_event
+from hookevents import prompt_event, read_event
+from loopback import LOOPBACK, StandIn
+from runresult import RunResult
 
 TIME_BIN = "/usr/bin/time"
 SANITIZED = bool(os.environ.get("MEM0_TEST_SANITIZED"))  # set by CTest for sanitizer builds
@@ -63,17 +66,6 @@ def print_measurements(title):
 
 
 # -- running the executables ----------------------------------------------------------------------
-class TimedResult(HookResult):
-    """A finished run: returncode, stdout, stderr, elapsed (s), peak_kb (None when unmeasured)."""
-
-    def __init__(self, returncode, stdout, stderr, elapsed, peak_kb):
-        self.returncode = returncode
-        self.stdout = stdout
-        self.stderr = stderr
-        self.elapsed = elapsed
-        self.peak_kb = peak_kb
-
-
 def run_timed(argv, data=b"", env=None, cwd=None, timeout=60, preexec_fn=None):
     """Run argv under GNU time (when present): wall time measured here, peak RSS by time(1)."""
     stats = None
@@ -95,16 +87,7 @@ def run_timed(argv, data=b"", env=None, cwd=None, timeout=60, preexec_fn=None):
     finally:
         if stats:
             os.unlink(stats)
-    return TimedResult(proc.returncode, proc.stdout, proc.stderr, elapsed, peak)
-
-
-def closed_port():
-    """A loopback port nobody listens on (bound, then released)."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
+    return RunResult.of(proc, elapsed, peak_kb=peak)
 
 
 def problem_lines(context):
@@ -154,27 +137,30 @@ def http_response(status, body=b"", headers=None, reason="X"):
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
-class RawServer:
+class RawServer(StandIn):
     """A loopback TCP server calling handler(conn, server) per connection in a thread.
 
     handler None: listen but never accept (connections wait in the backlog).
-    Every raw request read with `server.read(conn)` is kept in `server.requests`.
+    Every raw request read with `server.read(conn)` is recorded: requests() lists them (bytes).
     """
 
     def __init__(self, handler=None):
+        super().__init__()
         self.handler = handler
-        self.requests = []
+        self.stopped = threading.Event()
+        self.sock = None
+        self.thread = None
+
+    def start(self):
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind((LOOPBACK, 0))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.stopped = threading.Event()
-        self.thread = None
-        if handler is not None:
+        if self.handler is not None:
             self.thread = threading.Thread(target=self._serve, daemon=True)
             self.thread.start()
+        return self
 
     def _serve(self):
         self.sock.settimeout(0.1)
@@ -195,14 +181,15 @@ class RawServer:
 
     def read(self, conn):
         request = read_http_request(conn)
-        self.requests.append(request)
+        self.record(request)
         return request
 
     def stop(self):
         self.stopped.set()
         if self.thread:
             self.thread.join(2)
-        self.sock.close()
+        if self.sock:
+            self.sock.close()
 
 
 def answering(status, body=b"", headers=None):
@@ -224,15 +211,10 @@ class HardTest(HookTest):
 
     def hook_payload(self, hook, session="sess-hard", **extra):
         if hook == "on_user_prompt":
-            payload = {"session_id": session, "cwd": self.project,
-                       "hook_event_name": "UserPromptSubmit",
-                       "prompt": "Why does the stripe webhook handler retry invoices twice?"}
-        else:
-            payload = {"session_id": session, "cwd": self.project,
-                       "hook_event_name": "PreToolUse", "tool_name": "Read",
-                       "tool_use_id": "toolu_hard", "tool_input": {"file_path": self.big_file()}}
-        payload.update(extra)
-        return payload
+            return prompt_event("Why does the stripe webhook handler retry invoices twice?",
+                                session_id=session, cwd=self.project, **extra)
+        return read_event(self.big_file(), session_id=session, cwd=self.project,
+                          tool_use_id="toolu_hard", **extra)
 
     def big_file(self, rel="src/billing/invoice.py", size=4000):
         path = os.path.join(self.project, rel)
@@ -250,7 +232,7 @@ class HardTest(HookTest):
         self.assertEqual(result.returncode, 0,
                          f"{hook} exited {result.returncode}: {result.stderr[-500:]!r}")
         if result.stdout:
-            self.assert_one_json_object(result.stdout)
+            self.assert_one_json_object(result.stdout, payload_event(payload))
         return result
 
     def run_timed_cli(self, *args, env=None, timeout=60):

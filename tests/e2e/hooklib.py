@@ -11,8 +11,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fake_mem0"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
 from fakelib import FakeMem0  # noqa: E402
+from runresult import RunResult, assert_one_json_object  # noqa: E402
 
 BIN_DIR = os.environ.get("MEM0_BIN_DIR", os.path.join(HERE, "..", "..", "build", "bin"))
 USER = "tester"
@@ -25,21 +27,6 @@ def memory(mem_id, text, mtype=None, user=USER, app=PROJECT, created="2026-11-20
     return {"id": mem_id, "memory": text, "user_id": user, "app_id": app,
             "metadata": {"type": mtype} if mtype else None,
             "categories": categories or [], "created_at": created}
-
-
-class HookResult:
-    def __init__(self, proc, elapsed):
-        self.returncode = proc.returncode
-        self.stdout = proc.stdout
-        self.stderr = proc.stderr
-        self.elapsed = elapsed
-
-    def context(self):
-        """The additionalContext text, or None when the hook printed nothing."""
-        if not self.stdout:
-            return None
-        obj = json.loads(self.stdout)
-        return obj["hookSpecificOutput"]["additionalContext"]
 
 
 class HookTest(unittest.TestCase):
@@ -83,25 +70,34 @@ class HookTest(unittest.TestCase):
                 env[key] = value
         return env
 
-    def run_hook(self, name, payload, env=None, timeout=15):
-        data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
-        if isinstance(data, str):
-            data = data.encode()
+    def run_bin(self, name, data=b"", args=(), env=None, cwd=None, timeout=20, text=False):
+        """Run one of the built executables in the project dir: a RunResult. data None: no
+        stdin at all (/dev/null); text=True decodes stdout and stderr."""
         start = time.monotonic()
-        proc = subprocess.run([os.path.join(BIN_DIR, name)], input=data, capture_output=True,
-                              env=env if env is not None else self.env(), cwd=self.project,
-                              timeout=timeout)
-        result = HookResult(proc, time.monotonic() - start)
+        stdin = {"stdin": subprocess.DEVNULL} if data is None else {"input": data}
+        proc = subprocess.run([os.path.join(BIN_DIR, name), *args], capture_output=True,
+                              env=env if env is not None else self.env(),
+                              cwd=cwd if cwd is not None else self.project, timeout=timeout,
+                              **stdin)
+        return RunResult.of(proc, time.monotonic() - start, text=text)
+
+    def run_hook(self, name, payload, env=None, timeout=15):
+        """Run a hook with payload (a dict, or raw str/bytes) on stdin; it must exit 0 and
+        print nothing or one JSON object for the payload's event."""
+        data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+        result = self.run_bin(name, data.encode() if isinstance(data, str) else data,
+                              env=env, timeout=timeout)
         self.assertEqual(result.returncode, 0, result.stderr)
         if result.stdout:
-            self.assert_one_json_object(result.stdout)
+            self.assert_one_json_object(result.stdout, payload_event(payload))
         return result
 
-    def assert_one_json_object(self, stdout):
-        self.assertTrue(stdout.startswith(b"{"), stdout[:80])
-        text = stdout.decode("utf-8")  # raises on invalid UTF-8
-        obj, end = json.JSONDecoder().raw_decode(text)
-        self.assertEqual(text[end:].strip(), "", "trailing output after the JSON object")
-        self.assertEqual(set(obj), {"hookSpecificOutput"})
-        self.assertNotIn("permissionDecision", text)
-        return obj
+    def assert_one_json_object(self, stdout, event=None):
+        """One JSON object of the documented shape (runresult.assert_one_json_object)."""
+        return assert_one_json_object(stdout, event)
+
+
+def payload_event(payload):
+    """The hook_event_name of a payload dict when it is a string, else None."""
+    name = payload.get("hook_event_name") if isinstance(payload, dict) else None
+    return name if isinstance(name, str) else None

@@ -14,6 +14,8 @@ import unittest
 
 from hardlib import (HardTest, RawServer, answering, incomplete, problem_lines, run_timed)
 from hooklib import BIN_DIR, PROJECT, memory
+from gitrepo import make_repo
+from hookevents import prompt_event, read_event
 
 HOOKS = ("on_user_prompt", "on_file_read")
 PROMPT = "Explain the ledger rounding rules for invoices please"
@@ -42,17 +44,13 @@ class InputTest(HardTest):
     seed = SEED
 
     def prompt_payload(self, session="sess-in", **fields):
-        payload = {"session_id": session, "cwd": self.project,
-                   "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
-        payload.update(fields)
-        return payload
+        """A prompt event for PROMPT; fields override any of its fields."""
+        return prompt_event(PROMPT, **{"session_id": session, "cwd": self.project, **fields})
 
     def read_payload(self, path, session="sess-in", **fields):
-        payload = {"session_id": session, "cwd": self.project, "hook_event_name": "PreToolUse",
-                   "tool_name": "Read", "tool_use_id": "toolu_in",
-                   "tool_input": {"file_path": path}}
-        payload.update(fields)
-        return payload
+        """A Read event for path; fields override any of its fields."""
+        return read_event(path, **{"session_id": session, "cwd": self.project,
+                                   "tool_use_id": "toolu_in", **fields})
 
     def ledger_file(self, rel="src/ledger.py"):
         return self.big_file(rel)
@@ -133,21 +131,23 @@ class MalformedStdin(InputTest):
                 result = self.run_timed_hook(hook, raw, env=self.quiet_env())
                 self.assertEqual(result.stdout, b"")
 
-    def test_10_mb_prompt_ends_within_budget_and_sends_at_most_2000_bytes(self):
-        prompt = "Explain the ledger rounding rules for invoices please " * (10 * 1024 * 1024 // 54)
+    def run_huge_prompt(self, prompt):
+        """on_user_prompt with a megabytes-long prompt: within the budget, bounded memory."""
         result = self.run_timed_hook("on_user_prompt", self.prompt_payload(prompt=prompt),
                                      env=self.quiet_env())
         self.assert_within_budget(result, 1000)
         self.assert_bounded_memory(result, BIG)
+        return result
+
+    def test_10_mb_prompt_ends_within_budget_and_sends_at_most_2000_bytes(self):
+        self.run_huge_prompt("Explain the ledger rounding rules for invoices please "
+                             * (10 * 1024 * 1024 // 54))
         for body in self.fake.searches():  # over the 8 MiB cap: the input is cut, so none
             self.assertLessEqual(len(body["query"].encode()), 2000)
 
     def test_6_mib_prompt_sends_a_query_cut_on_a_utf8_boundary(self):
         prompt = "Ledger café rounding — invoices ✓ " * (6 * 1024 * 1024 // 40)
-        result = self.run_timed_hook("on_user_prompt", self.prompt_payload(prompt=prompt),
-                                     env=self.quiet_env())
-        self.assert_within_budget(result, 1000)
-        self.assert_bounded_memory(result, BIG)
+        self.run_huge_prompt(prompt)
         searches = self.fake.searches()
         self.assertEqual(len(searches), 1)  # the fake parsed the body: valid UTF-8 JSON
         query = searches[0]["query"]
@@ -157,10 +157,7 @@ class MalformedStdin(InputTest):
         self.assertNotIn("\ufffd", query)
 
     def test_prompt_full_of_reminder_tags_ends_within_budget(self):
-        prompt = "<system-reminder>" * (2 * 1024 * 1024 // 17)
-        result = self.run_timed_hook("on_user_prompt", self.prompt_payload(prompt=prompt),
-                                     env=self.quiet_env())
-        self.assert_within_budget(result, 1000)
+        self.run_huge_prompt("<system-reminder>" * (2 * 1024 * 1024 // 17))
 
     def test_invalid_utf8_in_the_prompt_becomes_replacement_characters(self):
         raw = raw_payload(self.prompt_payload(prompt="@@prompt@@"),
@@ -379,7 +376,7 @@ class BrokenMemoryItems(InputTest):
                 ("on_file_read", self.read_payload(self.ledger_file(), session="s-read")))
 
     def serve(self, body):
-        server = RawServer(answering(200, body, {"Content-Type": "application/json"}))
+        server = RawServer(answering(200, body, {"Content-Type": "application/json"})).start()
         self.addCleanup(server.stop)
         return self.env(MEM0_BASE_URL=server.url)
 
@@ -467,9 +464,7 @@ class DeeplyNestedLocalFiles(InputTest):
 
     def test_nested_value_in_project_map_survives_a_self_heal(self):
         url = "git@github.com:acme/ledger.git"
-        os.makedirs(os.path.join(self.project, ".git"))
-        with open(os.path.join(self.project, ".git", "config"), "w") as f:
-            f.write(f'[remote "origin"]\n\turl = {url}\n')
+        make_repo(self.project, origin=url)
         key = "remote:" + hashlib.sha256(url.encode()).hexdigest()[:16]
         depth = 300_000  # valid JSON, 600 KB: under the 1 MiB cap
         self.write("project_map.json", b'{"%s": "%s", "deep": %s%s}' % (

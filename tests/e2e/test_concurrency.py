@@ -18,8 +18,12 @@ import time
 import unittest
 from datetime import datetime, timezone
 
-from hardlib import assert_valid_json_file, closed_port
+from hardlib import assert_valid_json_file
 from hooklib import BIN_DIR, HookTest, memory
+from gitrepo import make_repo
+from hookevents import prompt_event, read_event
+from loopback import closed_port
+from runresult import RunResult
 
 SESSION = "sess-crowd"
 CITATION = re.compile(r"\[mem0:([0-9a-f]{8})\]")
@@ -45,7 +49,8 @@ def today():
 
 def run_all(jobs):
     """Start every (argv, stdin bytes, env, cwd) job before feeding any, then collect them all.
-    Returns a list of (returncode, stdout, stderr) in job order."""
+    Returns their RunResults in job order (elapsed: from the start of all to each exit)."""
+    start = time.monotonic()
     procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, env=env, cwd=cwd)
              for argv, _, env, cwd in jobs]
@@ -53,7 +58,7 @@ def run_all(jobs):
 
     def feed(i):
         out, err = procs[i].communicate(jobs[i][1], timeout=60)
-        results[i] = (procs[i].returncode, out, err)
+        results[i] = RunResult(procs[i].returncode, out, err, time.monotonic() - start)
 
     threads = [threading.Thread(target=feed, args=(i,)) for i in range(len(procs))]
     for t in threads:
@@ -61,15 +66,6 @@ def run_all(jobs):
     for t in threads:
         t.join()
     return results
-
-
-def write_repo(root, url=REMOTE_URL):
-    os.makedirs(os.path.join(root, ".git"), exist_ok=True)
-    with open(os.path.join(root, ".git", "config"), "w") as f:
-        f.write(f'[core]\n\tbare = false\n[remote "origin"]\n\turl = {url}\n'
-                '\tfetch = +refs/heads/*:refs/remotes/origin/*\n')
-    with open(os.path.join(root, ".git", "HEAD"), "w") as f:
-        f.write("ref: refs/heads/main\n")
 
 
 class CrowdTest(HookTest):
@@ -81,18 +77,18 @@ class CrowdTest(HookTest):
     def session_file(self, session=SESSION):
         return self.mem0_dir("state", "sessions", session + ".json")
 
+    def job(self, hook, payload, env=None):
+        """(argv, stdin, env, cwd) of one hook run, in the payload's cwd."""
+        return ([os.path.join(BIN_DIR, hook)], json.dumps(payload).encode(), env or self.env(),
+                payload["cwd"])
+
     def prompt_job(self, text, env=None, cwd=None, session=SESSION):
-        payload = {"session_id": session, "cwd": cwd or self.project,
-                   "hook_event_name": "UserPromptSubmit", "prompt": text}
-        return ([os.path.join(BIN_DIR, "on_user_prompt")], json.dumps(payload).encode(),
-                env or self.env(), cwd or self.project)
+        return self.job("on_user_prompt",
+                        prompt_event(text, session_id=session, cwd=cwd or self.project), env)
 
     def read_job(self, path, env=None, cwd=None, session=SESSION):
-        payload = {"session_id": session, "cwd": cwd or self.project,
-                   "hook_event_name": "PreToolUse", "tool_name": "Read",
-                   "tool_input": {"file_path": path}}
-        return ([os.path.join(BIN_DIR, "on_file_read")], json.dumps(payload).encode(),
-                env or self.env(), cwd or self.project)
+        return self.job("on_file_read",
+                        read_event(path, session_id=session, cwd=cwd or self.project), env)
 
     def make_file(self, rel, size=4000, root=None):
         path = os.path.join(root or self.project, rel)
@@ -102,10 +98,10 @@ class CrowdTest(HookTest):
         return path
 
     def assert_all_ok(self, results):
-        for code, out, err in results:
-            self.assertEqual(code, 0, err[-300:])
-            if out:
-                self.assert_one_json_object(out)
+        for result in results:
+            self.assertEqual(result.returncode, 0, result.stderr[-300:])
+            if result.stdout:
+                self.assert_one_json_object(result.stdout)
 
 
 class OneSessionCrowd(CrowdTest):
@@ -120,10 +116,9 @@ class OneSessionCrowd(CrowdTest):
         self.assert_all_ok(results)
 
         printed = collections.Counter()
-        for _, out, _ in results:
-            if out:
-                ctx = json.loads(out)["hookSpecificOutput"]["additionalContext"]
-                printed.update(CITATION.findall(ctx))
+        for result in results:
+            if result.stdout:
+                printed.update(CITATION.findall(result.context()))
         self.assertTrue(printed, "no memory was injected at all")
         self.assertEqual([i for i, n in printed.items() if n > 1], [],
                          "a memory was injected twice in one session")
@@ -152,8 +147,7 @@ class ProjectMapCrowd(CrowdTest):
         env = self.env(MEM0_PROJECT_ID=None)
         cwds, jobs = [], []
         for i in range(20):
-            repo = os.path.join(self.home, "repos", f"widgets-{i}")
-            write_repo(repo)
+            repo = make_repo(os.path.join(self.home, "repos", f"widgets-{i}"), origin=REMOTE_URL)
             cwd = os.path.join(repo, "pkg")
             os.makedirs(cwd)
             cwds.append(cwd)
@@ -207,8 +201,7 @@ class KilledMidWrite(CrowdTest):
         os.makedirs(self.mem0_dir())
         with open(self.mem0_dir("project_map.json"), "w") as f:
             json.dump({REMOTE_KEY: REMOTE_PROJECT, "/srv/keep": "proj-keep"}, f)
-        repo = os.path.join(self.home, "repos", "widgets")
-        write_repo(repo)
+        repo = make_repo(os.path.join(self.home, "repos", "widgets"), origin=REMOTE_URL)
         files = [self.make_file(f"src/mod{i}/file.py", root=repo) for i in range(20)]
         down = self.env(MEM0_PROJECT_ID=None, MEM0_BASE_URL=f"http://127.0.0.1:{closed_port()}")
         up = self.env(MEM0_PROJECT_ID=None)

@@ -14,9 +14,9 @@ import tempfile
 import unittest
 
 from hardlib import (DASH, KEY_REJECTED, RATE_LIMITED, HardTest, RawServer, answering,
-                     closed_port, closing_at_once, incomplete, print_measurements, problem_lines,
-                     record)
+                     closing_at_once, incomplete, print_measurements, problem_lines, record)
 from hooklib import memory
+from loopback import closed_port
 
 HOOKS = ("on_user_prompt", "on_file_read")
 QUERY = "stripe webhook retries"
@@ -206,7 +206,7 @@ class BodyFaults(FaultTest):
         """Valid JSON of the wrong shape (the one result is an array nested `depth` deep): the
         item is skipped, or the whole body called a bad response; never a crash."""
         server = RawServer(answering(200, nested_results_body(depth),
-                                     {"Content-Type": "application/json"}))
+                                     {"Content-Type": "application/json"})).start()
         self.addCleanup(server.stop)
         for hook in HOOKS:
             with self.subTest(hook=hook, depth=depth):
@@ -246,14 +246,14 @@ class ConnectionFaults(FaultTest):
         self.check_peek("unresolvable host", peek_line, MEM0_BASE_URL=url)
 
     def test_server_closing_without_a_reply_is_a_transport_error(self):
-        server = RawServer(closing_at_once)
+        server = RawServer(closing_at_once).start()
         self.addCleanup(server.stop)
         self.check_hooks("empty reply", incomplete("transport"), ["transport"],
                          MEM0_BASE_URL=server.url)
         self.check_peek("empty reply", incomplete("transport", 2, 2), MEM0_BASE_URL=server.url)
 
     def test_server_that_never_accepts_ends_at_the_deadline(self):
-        server = RawServer(None)  # listening; connections wait in the backlog forever
+        server = RawServer(None).start()  # listening; connections wait in the backlog forever
         self.addCleanup(server.stop)
         self.check_hooks("never accepts", incomplete("timeout"), ["timeout"],
                          MEM0_BASE_URL=server.url)

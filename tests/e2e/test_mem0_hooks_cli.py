@@ -4,18 +4,16 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import subprocess
-import threading
 import time
 import unittest
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 from hooklib import BIN_DIR, HookTest, memory, PROJECT, USER
 from fakelib import FakeMem0
+from gitrepo import make_repo
+from loopback import HttpStandIn, closed_port, json_handler
 
-CLI = os.path.join(BIN_DIR, "mem0-hooks")
 # Longer than 12 characters, so doctor masks it as `m0-…` plus the last four.
 API_KEY = "m0-e2eSecretKey0123wxyz"
 MASKED_KEY = "m0-\u2026wxyz"
@@ -51,60 +49,10 @@ def run_memory(mem_id, text, mtype, run_id):
     return item
 
 
-def closed_port():
-    """A loopback port nobody listens on (bound, then released)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
-
-
-class PingFails:
+def ping_fails():
     """A loopback stand-in whose /v1/ping/ answers 503 while search works."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def answer(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self):
-            self.answer(503, {"detail": "ping is down"})
-
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.answer(200, {"results": []})
-
-    def __enter__(self):
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
-        return False
-
-
-class CliResult:
-    def __init__(self, proc, elapsed):
-        self.returncode = proc.returncode
-        self.stdout = proc.stdout.decode("utf-8")
-        self.stderr = proc.stderr.decode("utf-8")
-        self.elapsed = elapsed
-
-    def lines(self):
-        return self.stdout.splitlines()
+    return HttpStandIn(json_handler({"GET": (503, {"detail": "ping is down"}),
+                                     "POST": (200, {"results": []})}))
 
 
 class CliTest(HookTest):
@@ -117,11 +65,9 @@ class CliTest(HookTest):
         cls.fake = FakeMem0(seed=cls.seed, api_key=cls.api_key).start()
 
     def run_cli(self, *args, env=None, cwd=None, timeout=20):
-        start = time.monotonic()
-        proc = subprocess.run([CLI, *args], capture_output=True, stdin=subprocess.DEVNULL,
-                              env=env if env is not None else self.env(),
-                              cwd=cwd if cwd is not None else self.project, timeout=timeout)
-        return CliResult(proc, time.monotonic() - start)
+        """mem0-hooks with args and no stdin; stdout and stderr decoded."""
+        return self.run_bin("mem0-hooks", None, args, env=env, cwd=cwd, timeout=timeout,
+                            text=True)
 
     def state_dir(self):
         return os.path.join(self.home, ".mem0", "state")
@@ -618,6 +564,17 @@ class Doctor(CliTest):
         self.assertIn("/v1/ping/", self.gets())
         self.assertEqual(len(self.fake.searches()), 1)
 
+    def test_project_and_branch_of_a_checkout_and_of_its_linked_worktree(self):
+        main = os.path.join(self.home, "repos", "billing")
+        tree = os.path.join(self.home, "trees", "billing-feature")
+        make_repo(main, origin="git@github.com:acme/billing.git", worktree=tree)
+        for cwd, branch in ((main, "main"), (tree, "feature")):
+            with self.subTest(cwd=cwd):
+                result = self.run_cli("doctor", env=self.env(MEM0_PROJECT_ID=None), cwd=cwd)
+                self.assertEqual(self.row(result, "project id"),
+                                 "acme-billing (git remote origin)")
+                self.assertEqual(self.row(result, "branch"), branch)
+
     def test_user_id_source_from_mem0_user_id(self):
         self.install_hooks()
         result = self.run_cli("doctor", env=self.env(MEM0_USER_ID="alice"))
@@ -664,8 +621,10 @@ class Doctor(CliTest):
     # A failing ping is a failed check even when the search works.
     def test_failing_ping_fails(self):
         self.install_hooks()
-        with PingFails() as server:
+        with ping_fails() as server:
             result = self.run_cli("doctor", env=self.env(MEM0_BASE_URL=server.url))
+        self.assertEqual(sorted(r["method"] + " " + r["path"] for r in server.requests()),
+                         ["GET /v1/ping/", "POST /v3/memories/search/"])
         self.assertTrue(self.row(result, "ping").startswith("HTTP 503"), result.stdout)
         self.assertTrue(self.row(result, "search").startswith("HTTP 200"), result.stdout)
         self.assertEqual(result.returncode, 1, result.stdout)

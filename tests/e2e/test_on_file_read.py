@@ -1,10 +1,11 @@
 """End-to-end: the built on_file_read against the fake Mem0 server (SPEC §8)."""
 
 import os
-import subprocess
 import unittest
 
 from hooklib import HookTest, memory
+from gitrepo import make_repo
+from hookevents import read_event
 
 CONV = "aaaaaaaa-1111-4111-8111-000000000001"
 DEC = "bbbbbbbb-2222-4222-8222-000000000002"
@@ -29,9 +30,7 @@ class OnFileRead(HookTest):
     def setUp(self):
         super().setUp()
         # A real repository layout, written directly: the hook reads git's files, never git.
-        os.makedirs(os.path.join(self.project, ".git"))
-        with open(os.path.join(self.project, ".git", "HEAD"), "w") as f:
-            f.write("ref: refs/heads/main\n")
+        make_repo(self.project)
         self.file = self.write(REL, 4000)
 
     def write(self, rel, size):
@@ -41,10 +40,9 @@ class OnFileRead(HookTest):
             f.write("x" * size)
         return path
 
-    def read(self, path, session="sess-1", env=None, **tool_input):
-        payload = {"session_id": session, "cwd": self.project, "hook_event_name": "PreToolUse",
-                   "tool_name": "Read", "tool_use_id": "toolu_1",
-                   "tool_input": {"file_path": path, **tool_input}}
+    def read(self, path, session="sess-1", env=None, offset=None, limit=None):
+        payload = read_event(path, session_id=session, cwd=self.project, offset=offset,
+                             limit=limit)
         return self.run_hook("on_file_read", payload, env=env)
 
     def test_conventions_first_in_the_documented_format(self):
@@ -99,14 +97,12 @@ class OnFileRead(HookTest):
         self.assertEqual(len(self.fake.searches()), 3)
 
     def test_a_checkout_under_a_build_directory_is_still_looked_up(self):
-        project = os.path.join(self.home, "build", "billing")
-        os.makedirs(os.path.join(project, ".git"))
+        project = make_repo(os.path.join(self.home, "build", "billing"))
         path = os.path.join(project, REL)
         os.makedirs(os.path.dirname(path))
         with open(path, "w") as f:
             f.write("x" * 4000)
-        payload = {"session_id": "s-build", "cwd": project, "tool_name": "Read",
-                   "tool_input": {"file_path": path}}
+        payload = read_event(path, session_id="s-build", cwd=project)
         self.assertIn("[mem0:aaaaaaaa]", self.run_hook("on_file_read", payload).context())
         self.assertEqual(self.fake.searches()[0]["query"], f"{REL} invoice.py")
 

@@ -2,11 +2,13 @@
 
 import json
 import os
-import socket
 import subprocess
 import unittest
 
 from hooklib import BIN_DIR, HookTest, memory, PROJECT, USER
+from gitrepo import make_repo
+from hookevents import prompt_event
+from loopback import closed_port
 
 WEBHOOK = "11111111-aaaa-4aaa-8aaa-000000000001"
 DECISION = "22222222-bbbb-4bbb-8bbb-000000000002"
@@ -36,9 +38,8 @@ class OnUserPrompt(HookTest):
     ]
 
     def prompt(self, text, session="sess-1", env=None):
-        payload = {"session_id": session, "cwd": self.project,
-                   "hook_event_name": "UserPromptSubmit", "prompt": text}
-        return self.run_hook("on_user_prompt", payload, env=env)
+        return self.run_hook("on_user_prompt",
+                             prompt_event(text, session_id=session, cwd=self.project), env=env)
 
     def test_relevant_memory_is_injected_in_the_documented_format(self):
         ctx = self.prompt(PROMPT).context()
@@ -82,6 +83,14 @@ class OnUserPrompt(HookTest):
                              env=self.env(MEM0_SEARCH_PLAN="thorough"))
         self.assertEqual(len(self.fake.searches()), 4)
         self.assertLess(result.elapsed, 4 * 0.4)
+
+    def test_project_id_comes_from_the_origin_of_a_linked_worktree(self):
+        tree = os.path.join(self.home, "trees", "billing-feature")
+        make_repo(self.project, origin="git@github.com:acme/billing.git", worktree=tree)
+        self.run_hook("on_user_prompt", prompt_event(PROMPT, cwd=tree),
+                      env=self.env(MEM0_PROJECT_ID=None))
+        self.assertEqual(self.fake.searches()[0]["filters"],
+                         {"AND": [{"user_id": USER}, {"app_id": "acme-billing"}]})
 
     def test_other_users_and_projects_never_appear(self):
         ctx = self.prompt(PROMPT).context()
@@ -143,11 +152,7 @@ class OnUserPrompt(HookTest):
         self.assertRegex(ctx, r"mem0: recall paused — rate limited by Mem0, retrying in 1[12]\d s")
 
     def test_three_unreachable_runs_pause_later_hooks(self):
-        closed = socket.socket()
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
-        closed.close()
-        env = self.env(MEM0_BASE_URL=f"http://127.0.0.1:{port}")
+        env = self.env(MEM0_BASE_URL=f"http://127.0.0.1:{closed_port()}")
         for i in range(3):
             ctx = self.prompt(PROMPT, session=f"down-{i}", env=env).context()
             self.assertIn("searches failed (transport)", ctx)
@@ -199,7 +204,7 @@ class OnUserPrompt(HookTest):
         self.assertNotIn("daily search limit", again or "")
 
     def test_a_reader_that_went_away_does_not_change_the_exit_status(self):
-        payload = json.dumps({"session_id": "sess-pipe", "cwd": self.project, "prompt": PROMPT})
+        payload = json.dumps(prompt_event(PROMPT, session_id="sess-pipe", cwd=self.project))
         proc = subprocess.Popen([os.path.join(BIN_DIR, "on_user_prompt")], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                 env=self.env(), cwd=self.project)

@@ -6,7 +6,6 @@ redirects followed, TLS verified).
 """
 
 import hashlib
-import http.server
 import json
 import os
 import shutil
@@ -14,13 +13,14 @@ import ssl
 import stat
 import subprocess
 import tempfile
-import threading
 import unittest
 
-from hardlib import (HardTest, RawServer, answering, closed_port, incomplete, problem_lines,
-                     run_timed)
+from hardlib import HardTest, RawServer, answering, incomplete, problem_lines, run_timed
 from hooklib import BIN_DIR, memory
 from fakelib import FakeMem0
+from gitrepo import make_repo
+from hookevents import prompt_event, read_event
+from loopback import HttpStandIn, closed_port, json_handler
 
 API_KEY = "m0-HardeningKey7Qx2Lp9Zr4Tn8Wv3Ys6"
 HOOKS = ("on_user_prompt", "on_file_read")
@@ -82,13 +82,11 @@ class SecretsTest(HardTest):
 
     def prompt_payload(self, text="Which deploy config ledger notes apply here?",
                        session="sess-sec"):
-        return {"session_id": session, "cwd": self.project,
-                "hook_event_name": "UserPromptSubmit", "prompt": text}
+        return prompt_event(text, session_id=session, cwd=self.project)
 
     def read_payload(self, session="sess-sec"):
-        return {"session_id": session, "cwd": self.project, "hook_event_name": "PreToolUse",
-                "tool_name": "Read",
-                "tool_input": {"file_path": self.big_file("deploy/ledger.py")}}
+        return read_event(self.big_file("deploy/ledger.py"), session_id=session,
+                          cwd=self.project)
 
     def payload(self, hook, session="sess-sec"):
         return (self.prompt_payload(session=session) if hook == "on_user_prompt"
@@ -205,9 +203,7 @@ class PrivateState(SecretsTest):
             os.umask(0)
         # A project map self-heal (rewrites project_map.json) and an outage (backoff.json).
         url = "git@github.com:acme/ledger.git"
-        os.makedirs(os.path.join(self.project, ".git"))
-        with open(os.path.join(self.project, ".git", "config"), "w") as f:
-            f.write(f'[remote "origin"]\n\turl = {url}\n')
+        make_repo(self.project, origin=url)
         os.makedirs(os.path.join(self.home, ".mem0"), mode=0o700)
         with open(os.path.join(self.home, ".mem0", "project_map.json"), "w") as f:
             json.dump({"remote:" + hashlib.sha256(url.encode()).hexdigest()[:16]: "proj-e2e"}, f)
@@ -287,7 +283,7 @@ class RedirectsNotFollowed(SecretsTest):
             with self.subTest(status=status):
                 self.fake.reset()
                 redirector = RawServer(answering(
-                    status, b"", {"Location": self.fake.url + "/v3/memories/search/"}))
+                    status, b"", {"Location": self.fake.url + "/v3/memories/search/"})).start()
                 self.addCleanup(redirector.stop)
                 env = self.env(MEM0_BASE_URL=redirector.url)
                 for hook in HOOKS:
@@ -297,7 +293,7 @@ class RedirectsNotFollowed(SecretsTest):
                 peek = run_timed([os.path.join(BIN_DIR, "mem0-hooks"), "peek", "deploy config"],
                                  b"", env=env, cwd=self.project)
                 self.assertEqual(peek.returncode, 1)
-                self.assertEqual(len(redirector.requests), 4)  # 2 hooks + 2 peek searches
+                self.assertEqual(len(redirector.requests()), 4)  # 2 hooks + 2 peek searches
                 self.assertEqual(self.fake.requests(), [], "a redirect was followed")
 
 
@@ -314,8 +310,7 @@ class TlsVerified(SecretsTest):
     @classmethod
     def tearDownClass(cls):
         for server in cls.servers:
-            server.shutdown()
-            server.server_close()
+            server.stop()
         shutil.rmtree(cls.tls_dir, True)
         super().tearDownClass()
 
@@ -328,41 +323,24 @@ class TlsVerified(SecretsTest):
         return cert, key
 
     def https_server(self, cert, key):
-        body = json.dumps({"results": [dict(SEED[0], score=0.9)]}).encode()
-        hits = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                hits.append(self.path)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        """A loopback HTTPS server answering every POST with one search result."""
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(cert, key)
-        server.socket = context.wrap_socket(server.socket, server_side=True)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        server = HttpStandIn(json_handler({"POST": (200, {"results": [dict(SEED[0], score=0.9)]})}),
+                             ssl_context=context).start()
         self.servers.append(server)
-        return f"https://127.0.0.1:{server.server_address[1]}", hits
+        return server
 
     @unittest.skipUnless(shutil.which("openssl"), "openssl is not installed")
     def test_untrusted_or_misnamed_certificates_are_refused(self):
         good_cert, good_key = self.certificate("loopback", "IP:127.0.0.1")
         other_cert, other_key = self.certificate("other", "DNS:api.example.com")
-        good_url, good_hits = self.https_server(good_cert, good_key)
-        other_url, other_hits = self.https_server(other_cert, other_key)
+        good = self.https_server(good_cert, good_key)
+        other = self.https_server(other_cert, other_key)
         cases = [
-            ("self-signed, not trusted", good_url, {}, None),
-            ("trusted, wrong name", other_url, {"MEM0_CA_BUNDLE": other_cert}, None),
-            ("trusted and named (control)", good_url, {"MEM0_CA_BUNDLE": good_cert}, LEDGER),
+            ("self-signed, not trusted", good.url, {}, None),
+            ("trusted, wrong name", other.url, {"MEM0_CA_BUNDLE": other_cert}, None),
+            ("trusted and named (control)", good.url, {"MEM0_CA_BUNDLE": good_cert}, LEDGER),
         ]
         for name, url, extra, expected in cases:
             with self.subTest(case=name):
@@ -373,8 +351,9 @@ class TlsVerified(SecretsTest):
                     self.assertIn(f"[mem0:{expected[:8]}]", ctx)
                 else:
                     self.assertEqual(problem_lines(ctx), [incomplete("transport")])
-        self.assertEqual(len(good_hits), 1)  # only the control got past the handshake
-        self.assertEqual(other_hits, [])
+        self.assertEqual(len(good.requests()), 1)  # only the control got past the handshake
+        self.assertEqual(good.requests()[0]["method"], "POST")
+        self.assertEqual(other.requests(), [])
 
 
 if __name__ == "__main__":

@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """Loopback stand-in for the subset of the Mem0 HTTP API used by the hooks.
 
-Python 3.11 standard library only.  Used by the tests, the demo and the
-benchmark; it never talks to the network beyond the address it listens on.
+Python 3.11 standard library only (plus tests/lib/loopback.py, the stand-ins' shared base).
+Used by the tests, the demo and the benchmark; it never talks to the network beyond the
+address it listens on.
 
     fake_mem0.py [--host 127.0.0.1] [--port 0] [--seed FILE]
                  [--api-key KEY] [--log FILE] [--latency-ms N]
 
 On start it prints exactly one line ``PORT <n>`` to stdout.
 
-API endpoints (``Authorization: Token <key>`` required):
-    POST /v3/memories/search/    search with filters, top_k, threshold, rerank
-    GET  /v1/memories/<uuid>/    one memory
-    GET  /v1/ping/               liveness / key check
+API endpoints (``Authorization: Token <key>`` required; behaviour in memstore.py):
+    POST   /v3/memories/search/  search: query, filters, top_k, threshold, rerank   "search"
+    POST   /v3/memories/add/     add: messages, ids, metadata, infer, ...           "add"
+    POST   /v3/memories/         list: filters, page, page_size (also in the query)  "list"
+    GET    /v1/memories/<uuid>/  one memory                                          "get"
+    DELETE /v1/memories/<uuid>/  delete one memory                                   "delete"
+    GET    /v1/event/<id>/       the outcome of an infer add                         "event"
+    GET    /v1/ping/             liveness / key check                                "ping"
+Every API request is logged with its endpoint name (the last column; null when unknown).
 
 Control endpoints (no auth, never logged):
     GET  /_requests   JSON array of logged requests
@@ -20,183 +26,72 @@ Control endpoints (no auth, never logged):
     GET  /_control    current fault knobs
     POST /_control    replace the fault knobs ({} restores normal behaviour)
     POST /_seed       replace the stored memories with a JSON array
+    GET  /_memories   the stored memories, in the order they were stored
 
-Fault knobs (POST /_control; --latency-ms sets the default latency):
-    latency_ms   sleep before answering
-    status       answer with this status ({"detail": "fault injected"})
-    error_body   raw body for `status` (text/html when it starts with "<")
-    retry_after  add a Retry-After header
-    mode         normal | garbage | truncated | huge | silent | drip | empty
-                 | array | memories_key
-    huge_mb      size of the "huge" body in MiB (default 50)
-    only_type    apply only to searches filtering on metadata.type == value
-                 ("untyped": only to searches without a type filter)
-    count        apply to the next `count` matching requests only
+Fault knobs (POST /_control; --latency-ms sets the default latency). They apply to every API
+endpoint unless only_endpoint / only_type narrow them:
+    latency_ms     sleep before answering
+    status         answer with this status ({"detail": "fault injected"}); nothing is stored
+    error_body     raw body for `status` (text/html when it starts with "<")
+    retry_after    add a Retry-After header
+    mode           normal | garbage | truncated | huge | silent | drip | empty
+                   | array | memories_key (garbage, huge, silent, drip: nothing is stored;
+                   the others reshape the answer of a request that was carried out)
+    huge_mb        size of the "huge" body in MiB (default 50)
+    store          false: adds are answered as usual but nothing is stored
+    only_endpoint  apply only to requests of this endpoint (search, add, list, ...)
+    only_type      apply only to searches filtering on metadata.type == value
+                   ("untyped": only to searches without a type filter)
+    count          apply to the next `count` matching requests only
 """
 
 import argparse
 import json
+import os
 import re
 import select
 import signal
 import sys
 import threading
 import time
-import uuid
-from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
-SEARCH_PATH = "/v3/memories/search/"
-PING_PATH = "/v1/ping/"
-MEMORY_PATH = re.compile(r"^/v1/memories/([^/]+)/$")
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+
+from loopback import HttpStandIn, RecordingHandler  # noqa: E402
+from memstore import (BadRequest, NotFound, Store, filter_types,  # noqa: E402
+                      normalize_seed)
+
+ROUTES = (  # (method, path pattern, endpoint name)
+    ("POST", re.compile(r"^/v3/memories/search/$"), "search"),
+    ("POST", re.compile(r"^/v3/memories/add/$"), "add"),
+    ("POST", re.compile(r"^/v3/memories/$"), "list"),
+    ("GET", re.compile(r"^/v1/memories/([^/]+)/$"), "get"),
+    ("DELETE", re.compile(r"^/v1/memories/([^/]+)/$"), "delete"),
+    ("GET", re.compile(r"^/v1/event/([^/]+)/$"), "event"),
+    ("GET", re.compile(r"^/v1/ping/$"), "ping"),
+)
+ENDPOINTS = frozenset(name for _, _, name in ROUTES)
 UUID_RE = re.compile(
     r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
-CONTROL_PATHS = ("/_requests", "/_reset", "/_control", "/_seed")
-ENTITY_KEYS = ("user_id", "agent_id", "app_id", "run_id")
+CONTROL_PATHS = ("/_requests", "/_reset", "/_control", "/_seed", "/_memories")
 
-KNOB_NAMES = frozenset({"latency_ms", "status", "error_body", "retry_after",
-                        "mode", "huge_mb", "only_type", "count"})
+KNOB_NAMES = frozenset({"latency_ms", "status", "error_body", "retry_after", "mode",
+                        "huge_mb", "store", "only_endpoint", "only_type", "count"})
 MODES = frozenset({"normal", "garbage", "truncated", "huge", "silent", "drip",
                    "empty", "array", "memories_key"})
 MAX_FAULT_SECONDS = 120      # upper bound for the silent and drip modes
 DRIP_CONTENT_LENGTH = 1 << 20
 
-# ---------------------------------------------------------------------------
-# Scoring (deterministic, so tests can predict it)
-#
-#   tokens(text): lower-case, split into [a-z0-9]+ runs, drop STOP_WORDS,
-#                 strip one trailing "s" from tokens longer than 3 chars,
-#                 keep the distinct set.
-#   base score   = |query tokens & memory tokens| / |memory tokens|
-#   rerank score = |query tokens & memory tokens| / |query tokens|
-#
-# A memory is a hit when base score > 0 and base score >= threshold
-# (default 0.3).  Without rerank hits are ordered by base score desc, then
-# created_at desc (newest first), then id.  With "rerank": true they are
-# re-ordered by rerank score desc, then created_at asc (oldest first), then
-# id.  The returned "score" is the score used for ordering.  The result is
-# truncated to top_k (default 10).
-# ---------------------------------------------------------------------------
-STOP_WORDS = frozenset(
-    "the a an and or of to in on for is are we i it this that with what how "
-    "do does be use our my should which".split())
-TOKEN_RE = re.compile(r"[a-z0-9]+")
 
-
-def tokens(text):
-    out = set()
-    for tok in TOKEN_RE.findall(text.lower()):
-        if tok in STOP_WORDS:
-            continue
-        if len(tok) > 3 and tok.endswith("s"):
-            tok = tok[:-1]
-        out.add(tok)
-    return out
-
-
-def created_ts(mem):
-    value = mem.get("created_at")
-    try:
-        dt = datetime.fromisoformat(str(value))
-    except ValueError:
-        return 0.0
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
-
-
-def now_iso():
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-# ---------------------------------------------------------------------------
-# Filters
-# ---------------------------------------------------------------------------
-class BadRequest(Exception):
-    pass
-
-
-def check_filter(f):
-    """Validate a filter tree; return True when it has an entity anchor
-    (an entity key with a concrete, non-"*" value somewhere)."""
-    if not isinstance(f, dict) or not f:
-        raise BadRequest("unsupported filter: expected a non-empty object")
-    anchored = False
-    for key, value in f.items():
-        if key in ("AND", "OR"):
-            if not isinstance(value, list) or not value:
-                raise BadRequest(f"unsupported filter {key}: expected a non-empty list")
-            for sub in value:
-                anchored = check_filter(sub) or anchored
-        elif key in ENTITY_KEYS:
-            if not isinstance(value, str) or not value:
-                raise BadRequest(f"unsupported filter value for {key}: {value!r}")
-            anchored = anchored or value != "*"
-        elif key == "metadata":
-            if not isinstance(value, dict) or not value:
-                raise BadRequest(f"unsupported filter metadata: {value!r}")
-        else:
-            raise BadRequest(f"unsupported filter key: {key}")
-    return anchored
-
-
-def matches(f, mem):
-    """All keys of one filter dict must hold (implicit AND)."""
-    for key, value in f.items():
-        if key == "AND":
-            ok = all(matches(sub, mem) for sub in value)
-        elif key == "OR":
-            ok = any(matches(sub, mem) for sub in value)
-        elif key == "metadata":
-            md = mem.get("metadata")
-            ok = isinstance(md, dict) and all(
-                k in md and md[k] == v for k, v in value.items())
-        else:
-            field = mem.get(key)
-            ok = field is not None if value == "*" else field == value
-        if not ok:
-            return False
-    return True
-
-
-def filter_types(f, found=None):
-    """Every metadata.type value mentioned anywhere in a (possibly invalid) tree."""
-    found = set() if found is None else found
-    if isinstance(f, dict):
-        for key, value in f.items():
-            if key in ("AND", "OR") and isinstance(value, list):
-                for sub in value:
-                    filter_types(sub, found)
-            elif key == "metadata" and isinstance(value, dict) and "type" in value:
-                found.add(json.dumps(value["type"]))
-    return found
-
-
-# ---------------------------------------------------------------------------
-# Shared state: memories, request log, fault knobs
-# ---------------------------------------------------------------------------
-def normalize_seed(items):
-    if not isinstance(items, list):
-        raise ValueError("seed must be a JSON array of memory objects")
-    out = {}
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise ValueError(f"seed item {i} is not an object")
-        mem = dict(item)
-        mem["id"] = str(mem.get("id") or uuid.uuid4())
-        if not isinstance(mem.get("memory"), str):
-            raise ValueError(f"seed item {i}: 'memory' must be a string")
-        for key in ("user_id", "app_id", "run_id", "metadata"):
-            mem.setdefault(key, None)
-        if mem.get("categories") is None:
-            mem["categories"] = []
-        if not mem.get("created_at"):
-            mem["created_at"] = now_iso()
-        if not mem.get("updated_at"):
-            mem["updated_at"] = mem["created_at"]
-        out[mem["id"]] = mem
-    return out
+def route(method, path):
+    """(endpoint name, path argument or None); (None, None) for an unknown request."""
+    for want, pattern, name in ROUTES:
+        m = pattern.match(path)
+        if m and method == want:
+            return name, (m.group(1) if m.groups() else None)
+    return None, None
 
 
 def validate_knobs(knobs):
@@ -220,43 +115,43 @@ def validate_knobs(knobs):
         raise ValueError("status must be < 600")
     if knobs.get("mode") is not None and knobs["mode"] not in MODES:
         raise ValueError(f"mode must be one of {', '.join(sorted(MODES))}")
+    if knobs.get("only_endpoint") is not None and knobs["only_endpoint"] not in ENDPOINTS:
+        raise ValueError(f"only_endpoint must be one of {', '.join(sorted(ENDPOINTS))}")
+    if knobs.get("store") is not None and not isinstance(knobs["store"], bool):
+        raise ValueError("store must be a boolean")
     for name in ("error_body", "only_type"):
         if knobs.get(name) is not None and not isinstance(knobs[name], str):
             raise ValueError(f"{name} must be a string")
 
 
 class State:
-    def __init__(self, api_key, latency_ms, log_path, memories):
+    """The API key, the fault knobs and the memory store shared by the handler threads."""
+
+    def __init__(self, api_key, latency_ms, memories):
         self.api_key = api_key
         self.default_latency_ms = latency_ms
+        self.store = Store(memories)
         self.lock = threading.Lock()
-        self.memories = memories
-        self.log = []
         self.knobs = {}
         self.remaining = None
         self.stop = threading.Event()
-        self.log_file = open(log_path, "a", encoding="utf-8") if log_path else None
-
-    def record(self, entry):
-        with self.lock:
-            self.log.append(entry)
-            if self.log_file:
-                self.log_file.write(json.dumps(entry) + "\n")
-                self.log_file.flush()
 
     def set_knobs(self, knobs):
         with self.lock:
             self.knobs = dict(knobs)
             self.remaining = knobs.get("count")
 
-    def take_knobs(self, method, path, body):
+    def take_knobs(self, endpoint, body):
         """Knobs that apply to this request (None for normal behaviour)."""
         with self.lock:
             if not self.knobs:
                 return None
+            only = self.knobs.get("only_endpoint")
+            if only is not None and endpoint != only:
+                return None
             only = self.knobs.get("only_type")
             if only is not None:
-                if method != "POST" or path != SEARCH_PATH or not isinstance(body, dict):
+                if endpoint != "search" or not isinstance(body, dict):
                     return None
                 types = filter_types(body.get("filters"))
                 if only == "untyped" and types:
@@ -269,54 +164,7 @@ class State:
                 self.remaining -= 1
             return dict(self.knobs)
 
-    def search(self, body):
-        if not isinstance(body, dict):
-            raise BadRequest("request body must be a JSON object")
-        query = body.get("query")
-        if not isinstance(query, str) or not query.strip():
-            raise BadRequest("query is required and must be a non-empty string")
-        filters = body.get("filters")
-        if not isinstance(filters, dict):
-            raise BadRequest("filters is required and must be an object")
-        if not check_filter(filters):
-            raise BadRequest("filters must contain at least one of user_id, agent_id, "
-                             "app_id, run_id with a concrete (non-wildcard) value")
-        top_k = body.get("top_k", 10)
-        top_k = 10 if top_k is None else top_k
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-            raise BadRequest("top_k must be a positive integer")
-        threshold = body.get("threshold", 0.3)
-        threshold = 0.3 if threshold is None else threshold
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
-                or not 0 <= threshold <= 1:
-            raise BadRequest("threshold must be a number between 0 and 1")
-        rerank = body.get("rerank", False)
-        if not isinstance(rerank, bool) and rerank is not None:
-            raise BadRequest("rerank must be a boolean")
 
-        q = tokens(query)
-        with self.lock:
-            candidates = list(self.memories.values())
-        hits = []
-        for mem in candidates:
-            if not matches(filters, mem):
-                continue
-            mt = tokens(mem["memory"])
-            shared = len(q & mt)
-            base = shared / len(mt) if mt else 0.0
-            if base <= 0 or base < threshold:
-                continue
-            hits.append((base, shared / len(q), created_ts(mem), mem["id"], mem))
-        if rerank:
-            hits.sort(key=lambda h: (-h[1], h[2], h[3]))
-        else:
-            hits.sort(key=lambda h: (-h[0], -h[2], h[3]))
-        return [dict(h[4], score=h[1] if rerank else h[0]) for h in hits[:top_k]]
-
-
-# ---------------------------------------------------------------------------
-# HTTP
-# ---------------------------------------------------------------------------
 def huge_body(mb):
     """(length, chunk iterator) of a valid JSON results array of ~mb MiB."""
     prefix, suffix = b'{"results": [', b'"end"]}'
@@ -326,47 +174,12 @@ def huge_body(mb):
     return length, iter([prefix] + [chunk] * n + [suffix])
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    # Headers and body go out in separate writes; without TCP_NODELAY the second waits for
-    # the client's delayed ACK (about 40 ms).
-    disable_nagle_algorithm = True
+class Handler(RecordingHandler):
     server_version = "fake-mem0/1.0"
 
-    def log_message(self, format, *args):   # quiet: no access log
-        pass
-
-    # -- plumbing ----------------------------------------------------------
-    def read_body(self):
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            parts = []
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                    return b"".join(parts)
-                parts.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("Content-Length") or 0)
-        if length < 0:
-            raise ValueError("negative Content-Length")
-        return self.rfile.read(length) if length else b""
-
-    def start(self, status, length, content_type="application/json", extra=None):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(length))
-        for name, value in (extra or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-
-    def send(self, status, payload, content_type="application/json", extra=None):
-        self.start(status, len(payload), content_type, extra)
-        self.wfile.write(payload)
-
-    def send_json(self, status, obj, extra=None):
-        self.send(status, json.dumps(obj).encode(), extra=extra)
+    @property
+    def state(self):
+        return self.stand_in.state
 
     def client_gone(self, timeout):
         """Wait up to timeout for the client; True when it has disconnected."""
@@ -378,31 +191,24 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- dispatch ------------------------------------------------------------
     def dispatch(self):
-        state = self.server.state
-        ts = time.time()
+        state = self.state
         try:
             raw = self.read_body()
         except ValueError:
             self.close_connection = True
             return self.send_json(400, {"detail": "Malformed request body"})
-        path = urlsplit(self.path).path
-        if path in CONTROL_PATHS:
-            return self.control(path, raw)
+        url = urlsplit(self.path)
+        if url.path in CONTROL_PATHS:
+            return self.control(url.path, raw)
 
-        entry = {"ts": ts, "method": self.command, "path": self.path,
-                 "headers": {k.lower(): v for k, v in self.headers.items()},
-                 "body": None}
-        parsed = not raw
-        if raw:
-            try:
-                entry["body"] = json.loads(raw.decode("utf-8"))
-                parsed = True
-            except (UnicodeDecodeError, ValueError):
-                entry["raw_body"] = raw.decode("utf-8", "replace")
-        knobs = state.take_knobs(self.command, path, entry["body"])
-        kind, status, extra, payload, ctype = self.plan(path, entry["body"], parsed, knobs)
+        entry = self.entry(raw)
+        endpoint, arg = route(self.command, url.path)
+        entry["endpoint"] = endpoint
+        knobs = state.take_knobs(endpoint, entry["body"])
+        kind, status, extra, payload, ctype = self.plan(
+            endpoint, arg, entry["body"], "raw_body" not in entry, knobs)
         entry["status"] = status
-        state.record(entry)             # logged before latency and faults
+        self.stand_in.record(entry)             # logged before latency and faults
 
         latency = (knobs or {}).get("latency_ms")
         latency = state.default_latency_ms if latency is None else latency
@@ -423,7 +229,7 @@ class Handler(BaseHTTPRequestHandler):
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = dispatch
 
-    def plan(self, path, body, parsed, knobs):
+    def plan(self, endpoint, arg, body, parsed, knobs):
         """(kind, status, extra headers, payload, content type) of the answer."""
         knobs = knobs or {}
         extra = {}
@@ -447,7 +253,7 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "garbage":
             return "send", 200, extra, b"this is not json <<<", "application/json"
 
-        status, obj = self.api(path, body, parsed)
+        status, obj = self.api(endpoint, arg, body, parsed, knobs.get("store", True))
         if mode == "normal":
             return "send", status, extra, json.dumps(obj).encode(), "application/json"
         results = obj.get("results", []) if status == 200 and isinstance(obj, dict) else []
@@ -462,36 +268,46 @@ class Handler(BaseHTTPRequestHandler):
             data = json.dumps({"memories": results}).encode()
         return "send", 200, extra, data, "application/json"
 
-    def api(self, path, body, parsed):
+    def api(self, endpoint, arg, body, parsed, store):
         """Normal behaviour of the API endpoints: (status, JSON object)."""
-        state = self.server.state
-        m = MEMORY_PATH.match(path)
-        known = (self.command == "POST" and path == SEARCH_PATH) or \
-                (self.command == "GET" and (path == PING_PATH or m))
-        if not known:
+        state = self.state
+        if endpoint is None:
             return 404, {"detail": "Not found"}
         if self.headers.get("Authorization") != f"Token {state.api_key}":
             return 401, {"detail": "Invalid API key"}
-        if path == PING_PATH:
+        if endpoint == "ping":
             return 200, {"status": "ok", "user_email": "dev@example.com"}
-        if m:
-            if not UUID_RE.match(m.group(1)):
+        if endpoint in ("get", "delete"):
+            if not UUID_RE.match(arg):
                 return 400, {"detail": "Invalid memory id"}
-            with state.lock:
-                mem = state.memories.get(m.group(1)) or state.memories.get(m.group(1).lower())
-            return (200, dict(mem)) if mem else (404, {"error": "Memory not found!"})
+            if endpoint == "delete":
+                return (200, {"message": "Memory deleted successfully!"}) \
+                    if state.store.delete(arg) else (404, {"error": "Memory not found!"})
+            mem = state.store.get(arg)
+            return (200, mem) if mem else (404, {"error": "Memory not found!"})
+        if endpoint == "event":
+            event = state.store.event(arg)
+            return (200, event) if event else (404, {"detail": "Event not found"})
         if not parsed:
             return 400, {"detail": "Invalid JSON body"}
         try:
-            return 200, {"results": state.search(body)}
+            if endpoint == "search":
+                return 200, {"results": state.store.search(body)}
+            if endpoint == "add":
+                return 200, state.store.add(body, store=store)
+            query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+            base = f"http://{self.headers.get('Host') or self.stand_in.host}"
+            return 200, state.store.list(body, query, base)
         except BadRequest as exc:
             return 400, {"detail": str(exc)}
+        except NotFound as exc:
+            return 404, {"detail": str(exc)}
 
     # -- faults --------------------------------------------------------------
     def silent(self):
         self.close_connection = True
         deadline = time.monotonic() + MAX_FAULT_SECONDS
-        while time.monotonic() < deadline and not self.server.state.stop.is_set():
+        while time.monotonic() < deadline and not self.state.stop.is_set():
             if self.client_gone(0.25):
                 return
 
@@ -504,7 +320,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data[i:i + 1])
             next_byte = time.monotonic() + 1.0
             while (now := time.monotonic()) < next_byte:
-                if now > deadline or self.server.state.stop.is_set() \
+                if now > deadline or self.state.stop.is_set() \
                         or self.client_gone(next_byte - now):
                     return
 
@@ -512,25 +328,27 @@ class Handler(BaseHTTPRequestHandler):
         length, chunks = huge_body(mb)
         self.start(200, length, extra=extra)
         for chunk in chunks:
-            if self.server.state.stop.is_set():
+            if self.state.stop.is_set():
                 self.close_connection = True
                 return
             self.wfile.write(chunk)
 
     # -- control endpoints ---------------------------------------------------
     def control(self, path, raw):
-        state = self.server.state
-        if path == "/_requests" and self.command == "GET":
-            with state.lock:
-                return self.send_json(200, list(state.log))
-        if path == "/_control" and self.command == "GET":
-            with state.lock:
-                return self.send_json(200, {"knobs": state.knobs, "remaining": state.remaining})
-        if self.command != "POST" or path == "/_requests":
+        state = self.state
+        if self.command == "GET":
+            if path == "/_requests":
+                return self.send_json(200, self.stand_in.requests())
+            if path == "/_memories":
+                return self.send_json(200, state.store.all())
+            if path == "/_control":
+                with state.lock:
+                    return self.send_json(200, {"knobs": state.knobs,
+                                                "remaining": state.remaining})
+        if self.command != "POST" or path in ("/_requests", "/_memories"):
             return self.send_json(405, {"detail": "Method not allowed"})
         if path == "/_reset":
-            with state.lock:
-                state.log.clear()
+            self.stand_in.reset()
             return self.send_json(200, {"ok": True})
         try:
             data = json.loads(raw.decode("utf-8") or "null")
@@ -541,19 +359,16 @@ class Handler(BaseHTTPRequestHandler):
             memories = normalize_seed(data)
         except (UnicodeDecodeError, ValueError) as exc:
             return self.send_json(400, {"detail": str(exc)})
-        with state.lock:
-            state.memories = memories
+        state.store.replace(memories)
         return self.send_json(200, {"count": len(memories)})
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 128
+class FakeMem0Server(HttpStandIn):
+    handler = Handler
 
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            super().handle_error(request, client_address)
+    def __init__(self, state, host, port, log_path=None):
+        super().__init__(port=port, log_path=log_path, host=host)
+        self.state = state
 
 
 def main(argv=None):
@@ -575,24 +390,14 @@ def main(argv=None):
             print(f"fake_mem0: cannot load seed {args.seed}: {exc}", file=sys.stderr)
             return 2
 
-    state = State(args.api_key, args.latency_ms, args.log, memories)
-    server = Server((args.host, args.port), Handler)
-    server.state = state
+    state = State(args.api_key, args.latency_ms, memories)
+    server = FakeMem0Server(state, args.host, args.port, args.log).start()
     signal.signal(signal.SIGTERM, lambda *_: state.stop.set())
     signal.signal(signal.SIGINT, lambda *_: state.stop.set())
-    print(f"PORT {server.server_address[1]}", flush=True)
-
-    thread = threading.Thread(target=server.serve_forever,
-                              kwargs={"poll_interval": 0.2}, daemon=True)
-    thread.start()
+    print(f"PORT {server.port}", flush=True)
     while not state.stop.wait(0.5):
         pass
-    server.shutdown()
-    server.server_close()
-    if state.log_file:
-        with state.lock:
-            state.log_file.close()
-            state.log_file = None
+    server.stop()
     return 0
 
 

@@ -4,6 +4,7 @@
         env = {"MEM0_BASE_URL": mem0.url, "MEM0_API_KEY": mem0.api_key}
         ...
         assert mem0.searches()[0]["filters"] == ...
+        assert mem0.adds()[0]["metadata"]["type"] == "session_summary"
 """
 
 import http.client
@@ -14,25 +15,28 @@ import subprocess
 import sys
 import tempfile
 import time
-from urllib.parse import urlsplit
 
-SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_mem0.py")
-SAMPLE_SEED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_memories.json")
-SEARCH_PATH = "/v3/memories/search/"
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+
+from loopback import StandIn  # noqa: E402
+
+SERVER = os.path.join(HERE, "fake_mem0.py")
+SAMPLE_SEED = os.path.join(HERE, "sample_memories.json")
 
 
-class FakeMem0:
-    """Context manager running the fake Mem0 server on a free loopback port.
+class FakeMem0(StandIn):
+    """The fake Mem0 server in its own process, on a free loopback port; requests() and
+    reset() ask that process.
 
     seed: path of a JSON seed file, a list of memory dicts, or None (empty).
     """
 
     def __init__(self, seed=None, api_key="m0-test-key", latency_ms=0,
                  log_file=None, host="127.0.0.1", startup_timeout=10.0):
+        super().__init__()
         self.host = host
         self.api_key = api_key
-        self.port = None
-        self.url = None
         self.returncode = None
         self._seed = seed
         self._latency_ms = latency_ms
@@ -77,7 +81,6 @@ class FakeMem0:
             self.stop()
             raise RuntimeError(f"unexpected start-up line from fake Mem0: {text!r}")
         self.port = int(text.split()[1])
-        self.url = f"http://{self.host}:{self.port}"
         return self
 
     def stop(self):
@@ -99,13 +102,6 @@ class FakeMem0:
                 pass
             self._tmp_seed = None
 
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
-
     # -- control API -------------------------------------------------------------
     def _call(self, method, path, obj=None):
         conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
@@ -122,13 +118,28 @@ class FakeMem0:
             conn.close()
 
     def requests(self):
-        """All logged API requests (dicts: ts, method, path, headers, body, status)."""
+        """All logged API requests (dicts: ts, method, path, headers, body, endpoint, status)."""
         return self._call("GET", "/_requests")
+
+    def calls(self, endpoint):
+        """The logged requests of one endpoint (search, add, list, get, delete, event, ping)."""
+        return [r for r in self.requests() if r.get("endpoint") == endpoint]
 
     def searches(self):
         """Parsed bodies of the logged search requests, oldest first."""
-        return [r["body"] for r in self.requests()
-                if r["method"] == "POST" and urlsplit(r["path"]).path == SEARCH_PATH]
+        return [r["body"] for r in self.calls("search")]
+
+    def adds(self):
+        """Parsed bodies of the logged add requests, oldest first (failed ones too)."""
+        return [r["body"] for r in self.calls("add")]
+
+    def deletes(self):
+        """The memory ids of the logged delete requests, oldest first (failed ones too)."""
+        return [r["path"].rstrip("/").rsplit("/", 1)[-1] for r in self.calls("delete")]
+
+    def memories(self):
+        """The memories stored now (seeded and added), in the order they were stored."""
+        return self._call("GET", "/_memories")
 
     def reset(self):
         """Clear the request log."""

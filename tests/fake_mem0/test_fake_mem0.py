@@ -33,7 +33,10 @@ SEED = [
 ]
 
 
-class FakeMem0Test(unittest.TestCase):
+class ServerTest(unittest.TestCase):
+    """One fake server per class (seeded with SEED, logging to a file); every test starts with
+    SEED stored, no knobs and an empty request log."""
+
     @classmethod
     def setUpClass(cls):
         cls.log_path = tempfile.mktemp(prefix="fake_mem0_log_", suffix=".jsonl")
@@ -78,6 +81,8 @@ class FakeMem0Test(unittest.TestCase):
         self.assertEqual(status, 200, data)
         return [int(r["id"][-3:]) for r in data["results"]]
 
+
+class FakeMem0Test(ServerTest):
     # -- API -------------------------------------------------------------------
     def test_auth(self):
         for key in ("wrong", None):
@@ -94,6 +99,10 @@ class FakeMem0Test(unittest.TestCase):
                          (200, {"status": "ok", "user_email": "dev@example.com"}))
         resp, data = self.call("GET", "/v2/nothing/")
         self.assertEqual((resp.status, json.loads(data)), (404, {"detail": "Not found"}))
+        resp, _ = self.call("PUT", "/v1/ping/")
+        self.assertEqual(resp.status, 404)
+        self.assertEqual([(r["endpoint"], r["status"]) for r in self.srv.requests()],
+                         [("ping", 200), (None, 404), (None, 404)])
 
     def test_filters(self):
         self.assertEqual(self.ids(query="alpha", filters={"user_id": U}), [1, 5, 4, 2])
@@ -265,6 +274,7 @@ class FakeMem0Test(unittest.TestCase):
         self.call("POST", "/v3/memories/search/", "{broken", key="wrong")
         reqs = self.srv.requests()
         self.assertEqual([r["status"] for r in reqs], [200, 401])
+        self.assertEqual([r["endpoint"] for r in reqs], ["search", "search"])
         self.assertEqual(reqs[0]["headers"]["authorization"], "Token m0-test-key")
         self.assertEqual(reqs[0]["body"]["filters"], {"user_id": U})
         self.assertEqual(reqs[1]["raw_body"], "{broken")

@@ -6,20 +6,20 @@ log tells which connection and protocol served each request. Exit 77 (skipped) w
 openssl is not installed.
 """
 
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 
 from tlsbed import SKIP, TlsBed, missing_tools  # noqa: E402
-from hooklib import BIN_DIR, HookResult, HookTest, memory  # noqa: E402
+from hooklib import BIN_DIR, HookTest, memory  # noqa: E402
+from gitrepo import make_repo  # noqa: E402
+from hookevents import prompt_event, read_event  # noqa: E402
 
 USER = "tester"
 PROJECT = "proj-tls"
@@ -78,9 +78,7 @@ class TlsTest(HookTest):
 
     def setUp(self):
         super().setUp()
-        os.makedirs(os.path.join(self.project, ".git"))
-        with open(os.path.join(self.project, ".git", "HEAD"), "w") as f:
-            f.write("ref: refs/heads/main\n")
+        make_repo(self.project)
         self.file = os.path.join(self.project, REL)
         os.makedirs(os.path.dirname(self.file))
         with open(self.file, "w") as f:
@@ -93,27 +91,14 @@ class TlsTest(HookTest):
                               "MEM0_PROJECT_ID": PROJECT, "MEM0_CA_BUNDLE": self.bed.ca_file,
                               "MEM0_TIMEOUT_MS": "5000", **overrides})
 
-    def run_bin(self, name, payload, env, args=()):
-        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-        start = time.monotonic()
-        proc = subprocess.run([os.path.join(BIN_DIR, name), *args], input=data,
-                              capture_output=True, env=env, cwd=self.project, timeout=20)
-        return HookResult(proc, time.monotonic() - start)
-
     def prompt(self, env, text=PROMPT, session="sess-1"):
-        result = self.run_bin("on_user_prompt", {
-            "session_id": session, "cwd": self.project, "hook_event_name": "UserPromptSubmit",
-            "prompt": text}, env)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return result
+        return self.run_hook("on_user_prompt",
+                             prompt_event(text, session_id=session, cwd=self.project), env=env)
 
     def read(self, env, session="sess-1"):
-        result = self.run_bin("on_file_read", {
-            "session_id": session, "cwd": self.project, "hook_event_name": "PreToolUse",
-            "tool_name": "Read", "tool_use_id": "toolu_1",
-            "tool_input": {"file_path": self.file}}, env)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return result
+        return self.run_hook("on_file_read",
+                             read_event(self.file, session_id=session, cwd=self.project),
+                             env=env)
 
     def searches_in_log(self, server, n):
         entries = [e for e in self.bed.access_log(server, wait_for=n) if e["uri"] == SEARCH]
@@ -188,7 +173,8 @@ class Http2(TlsTest):
         self.assertEqual(entries[0]["status"], 200)
 
     def test_cli_peek_two_searches_share_one_connection(self):
-        result = self.run_bin("mem0-hooks", b"", self.env(), args=("peek", "stripe webhook handler retries invoices"))
+        result = self.run_bin("mem0-hooks", b"", ("peek", "stripe webhook handler retries invoices"),
+                              env=self.env())
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn(b"[mem0:11111111]", result.stdout)
         entries = self.searches_in_log("h2", 2)

@@ -36,8 +36,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fake_mem0"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
 from fakelib import FakeMem0  # noqa: E402
+from loopback import Lifecycle, free_ports  # noqa: E402
 
 SKIP = 77  # CTest SKIP_RETURN_CODE
 SERVERS = ("h2", "h1", "expired", "wrong_host", "unknown_ca")
@@ -72,21 +74,6 @@ def missing_tools():
     """Names of the tools the bed needs that are not installed."""
     return [name for name, path in (("nginx", nginx_binary()), ("openssl", openssl_binary()))
             if not path]
-
-
-def free_ports(n):
-    """n distinct free loopback ports (closed again; nginx binds them right after)."""
-    socks, ports = [], []
-    try:
-        for _ in range(n):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-            ports.append(s.getsockname()[1])
-    finally:
-        for s in socks:
-            s.close()
-    return ports
 
 
 CA_CONF = """\
@@ -219,7 +206,7 @@ SERVER_BLOCK = """\
 """
 
 
-class TlsBed:
+class TlsBed(Lifecycle):
     """Context manager: fake Mem0 + nginx terminating TLS in front of it (see module doc).
 
     fake: an already started FakeMem0 to proxy to; otherwise one is started with `seed`
@@ -334,13 +321,6 @@ class TlsBed:
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
 
     # -- addresses ---------------------------------------------------------------
     def url(self, server="h2", host="127.0.0.1"):

@@ -1,0 +1,382 @@
+"""The memories behind the fake Mem0 server: filters, scoring, search, add, list, get, delete.
+
+Python 3.11 standard library only; no HTTP here (fake_mem0.py serves it).
+
+Filters (search and list): a non-empty object whose keys must all hold (implicit AND):
+    {"AND": [F, ...]}, {"OR": [F, ...]}       nested freely
+    {"user_id"|"agent_id"|"app_id"|"run_id": value}   "*" = the field is set (not null)
+    {"metadata": {"type": T, ...}}            every listed metadata key equals its value
+A filter must name at least one of the four ids with a concrete (non-"*") value somewhere,
+or it is rejected with 400, as the real API rejects wildcard-only filters (SPEC §5).
+A memory may have any of the ids unset (shared project memory has agent_id and no user_id,
+SPEC §13.1); a leaf on an unset id does not match it.
+
+Scoring (deterministic, so tests can predict it):
+    tokens(text): lower-case, split into [a-z0-9]+ runs, drop STOP_WORDS, strip one trailing
+                  "s" from tokens longer than 3 chars, keep the distinct set.
+    base score   = |query tokens & memory tokens| / |memory tokens|
+    rerank score = |query tokens & memory tokens| / |query tokens|
+A memory is a hit when base score > 0 and base score >= threshold (default 0.3). Without
+rerank hits are ordered by base score desc, then created_at desc (newest first), then id.
+With "rerank": true they are re-ordered by rerank score desc, then created_at asc (oldest
+first), then id. The returned "score" is the score used for ordering; top_k (default 10)
+cuts the list.
+
+Adds (SPEC §12.1): `messages` must be a non-empty list of {role: user|assistant|system,
+content: string}, and one of user_id, agent_id, app_id, run_id must be given (run_id is
+accepted and stored, though the hooks never send it).
+    infer true (default): one memory whose text is the message contents joined by newlines;
+        the answer is {"event_id", "status": "PENDING", "message"}, and the event (GET
+        /v1/event/<id>/) is SUCCEEDED with the stored memory as its one result.
+    infer false: one memory per message, its content as text; the answer lists them,
+        {"results": [{"id", "memory", "event": "ADD"}, ...]}.
+Blank texts are not stored. With store=False (the `store` knob) the add is answered the same
+way but nothing is kept: the event has no results, a synchronous answer lists none.
+A stored memory has user_id, app_id, run_id (null when not given), agent_id and
+expiration_date (only when given), metadata (null when not given), categories [], and
+created_at = updated_at = now (microseconds, so that newest-first order is exact).
+
+Lists (SPEC §12.8): the memories matching `filters`, newest first (created_at, then the
+order they were stored in), one page of `page_size` (default 100, at most 1000) from `page`
+(default 1): {"count": all that match, "next": url|null, "previous": url|null, "results"}.
+A page past the last is 404 {"detail": "Invalid page."} (the first page always exists).
+"""
+
+import json
+import re
+import threading
+import uuid
+from datetime import date, datetime, timezone
+
+ENTITY_KEYS = ("user_id", "agent_id", "app_id", "run_id")
+ROLES = ("user", "assistant", "system")
+STOP_WORDS = frozenset(
+    "the a an and or of to in on for is are we i it this that with what how "
+    "do does be use our my should which".split())
+TOKEN_RE = re.compile(r"[a-z0-9]+")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+QUEUED = "Memory processing has been queued for background execution"
+
+
+class BadRequest(Exception):
+    """400 with {"detail": str(exc)}."""
+
+
+class NotFound(Exception):
+    """404 with {"detail": str(exc)}."""
+
+
+def tokens(text):
+    out = set()
+    for tok in TOKEN_RE.findall(text.lower()):
+        if tok in STOP_WORDS:
+            continue
+        if len(tok) > 3 and tok.endswith("s"):
+            tok = tok[:-1]
+        out.add(tok)
+    return out
+
+
+def created_ts(mem):
+    try:
+        dt = datetime.fromisoformat(str(mem.get("created_at")))
+    except ValueError:
+        return 0.0
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def now_iso(micro=False):
+    fmt = "%Y-%m-%dT%H:%M:%S.%fZ" if micro else "%Y-%m-%dT%H:%M:%SZ"
+    return datetime.now(timezone.utc).strftime(fmt)
+
+
+# -- filters ----------------------------------------------------------------------------------
+def check_filter(f):
+    """Validate a filter tree; True when it has an entity anchor (an id key with a concrete,
+    non-"*" value somewhere)."""
+    if not isinstance(f, dict) or not f:
+        raise BadRequest("unsupported filter: expected a non-empty object")
+    anchored = False
+    for key, value in f.items():
+        if key in ("AND", "OR"):
+            if not isinstance(value, list) or not value:
+                raise BadRequest(f"unsupported filter {key}: expected a non-empty list")
+            for sub in value:
+                anchored = check_filter(sub) or anchored
+        elif key in ENTITY_KEYS:
+            if not isinstance(value, str) or not value:
+                raise BadRequest(f"unsupported filter value for {key}: {value!r}")
+            anchored = anchored or value != "*"
+        elif key == "metadata":
+            if not isinstance(value, dict) or not value:
+                raise BadRequest(f"unsupported filter metadata: {value!r}")
+        else:
+            raise BadRequest(f"unsupported filter key: {key}")
+    return anchored
+
+
+def check_anchored(filters):
+    if not isinstance(filters, dict):
+        raise BadRequest("filters is required and must be an object")
+    if not check_filter(filters):
+        raise BadRequest("filters must contain at least one of user_id, agent_id, "
+                         "app_id, run_id with a concrete (non-wildcard) value")
+
+
+def matches(f, mem):
+    """All keys of one filter dict must hold (implicit AND)."""
+    for key, value in f.items():
+        if key == "AND":
+            ok = all(matches(sub, mem) for sub in value)
+        elif key == "OR":
+            ok = any(matches(sub, mem) for sub in value)
+        elif key == "metadata":
+            md = mem.get("metadata")
+            ok = isinstance(md, dict) and all(k in md and md[k] == v for k, v in value.items())
+        else:
+            field = mem.get(key)
+            ok = field is not None if value == "*" else field == value
+        if not ok:
+            return False
+    return True
+
+
+def filter_types(f, found=None):
+    """Every metadata.type value mentioned anywhere in a (possibly invalid) tree, as JSON."""
+    found = set() if found is None else found
+    if isinstance(f, dict):
+        for key, value in f.items():
+            if key in ("AND", "OR") and isinstance(value, list):
+                for sub in value:
+                    filter_types(sub, found)
+            elif key == "metadata" and isinstance(value, dict) and "type" in value:
+                found.add(json.dumps(value["type"]))
+    return found
+
+
+# -- request fields ---------------------------------------------------------------------------
+def positive_int(value, name, default, maximum=None):
+    """A positive JSON integer (at most `maximum`); `default` when absent."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1 \
+            or (maximum is not None and value > maximum):
+        limit = f" of at most {maximum}" if maximum else ""
+        raise BadRequest(f"{name} must be a positive integer{limit}")
+    return value
+
+
+def add_entities(body):
+    entities = {}
+    for key in ENTITY_KEYS:
+        value = body.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.strip() or value == "*":
+            raise BadRequest(f"{key} must be a non-empty string")
+        entities[key] = value
+    if not entities:
+        raise BadRequest("one of user_id, agent_id, app_id, run_id is required")
+    return entities
+
+
+def add_messages(body):
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest("messages is required: a non-empty list of {role, content}")
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, dict) or msg.get("role") not in ROLES \
+                or not isinstance(msg.get("content"), str):
+            raise BadRequest(f"messages[{i}] must be {{role: user|assistant|system, "
+                             f"content: string}}")
+    return messages
+
+
+def add_options(body):
+    """(metadata, infer, extra memory fields) of an add request, validated."""
+    metadata = body.get("metadata")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise BadRequest("metadata must be an object")
+    infer = body.get("infer", True)
+    if not isinstance(infer, bool):
+        raise BadRequest("infer must be a boolean")
+    extra = {}
+    expiration = body.get("expiration_date")
+    if expiration is not None:
+        try:
+            if not isinstance(expiration, str) or not DATE_RE.match(expiration):
+                raise ValueError
+            date.fromisoformat(expiration)
+        except ValueError:
+            raise BadRequest("expiration_date must be a date YYYY-MM-DD") from None
+        extra["expiration_date"] = expiration
+    instructions = body.get("custom_instructions")
+    if instructions is not None and not isinstance(instructions, str):
+        raise BadRequest("custom_instructions must be a string")
+    return metadata, infer, extra
+
+
+def normalize_seed(items):
+    if not isinstance(items, list):
+        raise ValueError("seed must be a JSON array of memory objects")
+    out = {}
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ValueError(f"seed item {i} is not an object")
+        mem = dict(item)
+        mem["id"] = str(mem.get("id") or uuid.uuid4())
+        if not isinstance(mem.get("memory"), str):
+            raise ValueError(f"seed item {i}: 'memory' must be a string")
+        for key in ("user_id", "app_id", "run_id", "metadata"):
+            mem.setdefault(key, None)
+        if mem.get("categories") is None:
+            mem["categories"] = []
+        if not mem.get("created_at"):
+            mem["created_at"] = now_iso()
+        if not mem.get("updated_at"):
+            mem["updated_at"] = mem["created_at"]
+        out[mem["id"]] = mem
+    return out
+
+
+# -- the store --------------------------------------------------------------------------------
+class Store:
+    """Memories by id (in the order they were stored) and add events, behind one lock."""
+
+    def __init__(self, memories=None):
+        self.lock = threading.Lock()
+        self.memories = dict(memories or {})
+        self.events = {}
+
+    def replace(self, memories):
+        with self.lock:
+            self.memories = dict(memories)
+
+    def all(self):
+        """Copies of every memory, in the order they were stored."""
+        with self.lock:
+            return [dict(m) for m in self.memories.values()]
+
+    def newest_first(self):
+        mems = self.all()
+        order = sorted(range(len(mems)), key=lambda i: (created_ts(mems[i]), i), reverse=True)
+        return [mems[i] for i in order]
+
+    def get(self, mem_id):
+        with self.lock:
+            mem = self.memories.get(mem_id) or self.memories.get(mem_id.lower())
+            return dict(mem) if mem else None
+
+    def delete(self, mem_id):
+        """True when the memory existed."""
+        with self.lock:
+            for key in (mem_id, mem_id.lower()):
+                if key in self.memories:
+                    del self.memories[key]
+                    return True
+            return False
+
+    def event(self, event_id):
+        with self.lock:
+            event = self.events.get(event_id)
+            return json.loads(json.dumps(event)) if event else None
+
+    def search(self, body):
+        if not isinstance(body, dict):
+            raise BadRequest("request body must be a JSON object")
+        query = body.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise BadRequest("query is required and must be a non-empty string")
+        filters = body.get("filters")
+        check_anchored(filters)
+        top_k = positive_int(body.get("top_k"), "top_k", 10)
+        threshold = body.get("threshold", 0.3)
+        threshold = 0.3 if threshold is None else threshold
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
+                or not 0 <= threshold <= 1:
+            raise BadRequest("threshold must be a number between 0 and 1")
+        rerank = body.get("rerank", False)
+        if not isinstance(rerank, bool) and rerank is not None:
+            raise BadRequest("rerank must be a boolean")
+
+        q = tokens(query)
+        hits = []
+        for mem in self.all():
+            if not matches(filters, mem):
+                continue
+            mt = tokens(mem["memory"])
+            shared = len(q & mt)
+            base = shared / len(mt) if mt else 0.0
+            if base <= 0 or base < threshold:
+                continue
+            hits.append((base, shared / len(q), created_ts(mem), mem["id"], mem))
+        if rerank:
+            hits.sort(key=lambda h: (-h[1], h[2], h[3]))
+        else:
+            hits.sort(key=lambda h: (-h[0], -h[2], h[3]))
+        return [dict(h[4], score=h[1] if rerank else h[0]) for h in hits[:top_k]]
+
+    def add(self, body, store=True):
+        """The answer to an add request (see the module doc)."""
+        if not isinstance(body, dict):
+            raise BadRequest("request body must be a JSON object")
+        messages = add_messages(body)
+        entities = add_entities(body)
+        metadata, infer, extra = add_options(body)
+        texts = ["\n".join(m["content"] for m in messages)] if infer \
+            else [m["content"] for m in messages]
+        now = now_iso(micro=True)
+        stored = []
+        for text in texts:
+            if not text.strip():
+                continue
+            mem = {"id": str(uuid.uuid4()), "memory": text,
+                   "user_id": entities.get("user_id"), "app_id": entities.get("app_id"),
+                   "run_id": entities.get("run_id"), "metadata": metadata,
+                   "categories": [], "created_at": now, "updated_at": now, **extra}
+            if "agent_id" in entities:
+                mem["agent_id"] = entities["agent_id"]
+            stored.append(mem)
+        results = [{"id": m["id"], "memory": m["memory"], "event": "ADD"} for m in stored]
+        with self.lock:
+            if store:
+                for mem in stored:
+                    self.memories[mem["id"]] = mem
+            if not infer:
+                return {"results": results if store else []}
+            event_id = str(uuid.uuid4())
+            self.events[event_id] = {"id": event_id, "status": "SUCCEEDED",
+                                     "results": results if store else []}
+        return {"event_id": event_id, "status": "PENDING", "message": QUEUED}
+
+    def list(self, body, query, base_url):
+        """One page of the memories matching body["filters"]; page and page_size come from
+        the query string (a dict of str) or else the body."""
+        if not isinstance(body, dict):
+            raise BadRequest("request body must be a JSON object")
+        filters = body.get("filters")
+        check_anchored(filters)
+        for name in ("page", "page_size"):
+            if name in query:
+                if not (query[name].isascii() and query[name].isdigit()):
+                    raise BadRequest(f"{name} must be a positive integer")
+                body = dict(body, **{name: int(query[name])})
+        page = positive_int(body.get("page"), "page", 1)
+        size = positive_int(body.get("page_size"), "page_size", DEFAULT_PAGE_SIZE,
+                            MAX_PAGE_SIZE)
+        found = [m for m in self.newest_first() if matches(filters, m)]
+        pages = max(1, -(-len(found) // size))
+        if page > pages:
+            raise NotFound("Invalid page.")
+
+        def link(p):
+            return f"{base_url}/v3/memories/?page={p}&page_size={size}"
+
+        return {"count": len(found),
+                "next": link(page + 1) if page < pages else None,
+                "previous": link(page - 1) if page > 1 else None,
+                "results": found[(page - 1) * size:page * size]}
