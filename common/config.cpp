@@ -217,11 +217,18 @@ Config load_config(const Environment &env) {
     c.plan = *parse_plan(*p);
   }
 
-  if (auto v = env.get("MEM0_DAILY_SEARCH_LIMIT"); v && parse_long(*v)) {
-    c.daily_limit = *parse_long(*v);
-  } else if (auto n = s.number("daily_search_limit"); n && *n >= 0) {
-    c.daily_limit = static_cast<long>(*n);
-  }
+  // A count: the environment, else a non-negative number in settings.json, else `fallback`.
+  auto count = [&](const char *env_name, const char *key, long fallback) {
+    if (auto v = env.get(env_name))
+      if (auto n = parse_long(*v)) return *n;
+    if (auto n = s.number(key); n && *n >= 0 && *n < 1e12) return static_cast<long>(*n);
+    return fallback;
+  };
+  c.daily_limit = count("MEM0_DAILY_SEARCH_LIMIT", "daily_search_limit", 0);
+  c.daily_add_limit = count("MEM0_DAILY_ADD_LIMIT", "daily_add_limit", 0);
+  c.retention_session_days = count("MEM0_RETENTION_SESSION_DAYS", "retention_session_days", 90);
+  c.auto_save = flag("MEM0_AUTO_SAVE", "auto_save", true);
+  c.block_native_memory = flag("MEM0_BLOCK_NATIVE_MEMORY", "block_native_memory", true);
 
   if (auto v = env.get("MEM0_STATE_DIR"); v && !trim(*v).empty())
     c.state_dir = std::string(trim(*v));

@@ -71,6 +71,13 @@ Result<Input> parse_event(std::string_view json, ReadOwn read_own) {
   return in;
 }
 
+std::string to_json(const rapidjson::Value &value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  value.Accept(w);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
 const rapidjson::Value *object_member(const rapidjson::Value &doc, const char *name) {
   const auto it = doc.FindMember(name);
   return it != doc.MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
@@ -88,12 +95,49 @@ Result<PromptInput> parse_prompt_input(std::string_view json) {
   });
 }
 
-Result<ReadInput> parse_read_input(std::string_view json) {
-  return parse_event<ReadInput>(json, [](const rapidjson::Value &doc, ReadInput &in) {
+Result<ToolInput> parse_tool_input(std::string_view json) {
+  return parse_event<ToolInput>(json, [](const rapidjson::Value &doc, ToolInput &in) {
     in.tool_name = string_field(doc, "tool_name");
     in.tool_use_id = string_field(doc, "tool_use_id");
-    if (const auto *tool_input = object_member(doc, "tool_input"))
+    in.error = string_field(doc, "error");
+    if (const auto *tool_input = object_member(doc, "tool_input")) {
+      in.tool_input = to_json(*tool_input);
       in.file_path = string_field(*tool_input, "file_path");
+      in.command = string_field(*tool_input, "command");
+    }
+    if (const auto *response = object_member(doc, "tool_response")) {
+      in.stdout_text = string_field(*response, "stdout");
+      in.stderr_text = string_field(*response, "stderr");
+    } else {
+      in.stdout_text = string_field(doc, "tool_response");
+    }
+  });
+}
+
+Result<SessionStartInput> parse_session_start_input(std::string_view json) {
+  return parse_event<SessionStartInput>(json, [](const rapidjson::Value &doc,
+                                                 SessionStartInput &in) {
+    in.source = string_field(doc, "source");
+  });
+}
+
+Result<StopInput> parse_stop_input(std::string_view json) {
+  return parse_event<StopInput>(json, [](const rapidjson::Value &doc, StopInput &in) {
+    in.last_assistant_message = string_field(doc, "last_assistant_message");
+    in.agent_id = string_field(doc, "agent_id");
+  });
+}
+
+Result<CompactInput> parse_compact_input(std::string_view json) {
+  return parse_event<CompactInput>(json, [](const rapidjson::Value &doc, CompactInput &in) {
+    in.compact_summary = string_field(doc, "compact_summary");
+  });
+}
+
+Result<SessionEndInput> parse_session_end_input(std::string_view json) {
+  return parse_event<SessionEndInput>(json, [](const rapidjson::Value &doc,
+                                               SessionEndInput &in) {
+    in.reason = string_field(doc, "reason");
   });
 }
 
@@ -106,20 +150,27 @@ bool accepts_context(std::string_view event) {
 
 std::string render_output(std::string_view event, const HookOutput &output) {
   const bool context = !output.context.empty() && accepts_context(event);
-  if (!context && output.system_message.empty()) return {};
+  const bool updated = !output.updated_input.empty() && event == "PreToolUse";
+  if (!context && !updated && output.system_message.empty()) return {};
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto str = [&w](std::string_view s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
   };
   w.StartObject();
-  if (context) {
+  if (context || updated) {
     w.Key("hookSpecificOutput");
     w.StartObject();
     w.Key("hookEventName");
     str(event);
-    w.Key("additionalContext");
-    str(output.context);
+    if (context) {
+      w.Key("additionalContext");
+      str(output.context);
+    }
+    if (updated) {
+      w.Key("updatedInput");
+      w.RawValue(output.updated_input.data(), output.updated_input.size(), rapidjson::kObjectType);
+    }
     w.EndObject();
   }
   if (!output.system_message.empty()) {

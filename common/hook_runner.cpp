@@ -1,5 +1,6 @@
 #include "common/hook_runner.hpp"
 #include "common/hook_table.hpp"
+#include "common/remember.hpp"
 #include "common/runtime.hpp"
 
 #include <csignal>
@@ -53,6 +54,8 @@ int run_hook_raw(std::string_view executable, const RawHandler &handler) {
     } else if (const std::string out = render_output(event, output); !out.empty()) {
       std::fwrite(out.data(), 1, out.size(), stdout);
     }
+    // Captures left by an earlier run (offline, paused) go out with the next hook that runs.
+    start_sender(ctx);
   } catch (const std::exception &e) {
     Log{std::string(executable)}.warn(std::string("internal error: ") + e.what());
   } catch (...) {

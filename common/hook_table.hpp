@@ -16,9 +16,18 @@ struct HookSpec {
 // The hook set. hooks.json, `mem0-hooks install`, `uninstall` and `doctor` follow this table
 // (a unit test checks hooks.json against it): a new hook is its folder under hooks/ plus a row.
 // Timeouts exceed the 5 s default budget by at least 2 s (docs/failures.md#time-budget).
-inline constexpr std::array<HookSpec, 2> k_hooks{{
+// Hooks that return at once by design (capture, guard) have short timeouts.
+inline constexpr std::array<HookSpec, 9> k_hooks{{
     {"on_user_prompt", "UserPromptSubmit", "", 8, "Recalling memories from mem0"},
     {"on_file_read", "PreToolUse", "Read", 7, ""},
+    {"on_session_start", "SessionStart", "startup|resume|clear|compact", 8, ""},
+    {"on_tool_guard", "PreToolUse",
+     "Write|Edit|MultiEdit|mcp__mem0__.*|mcp__plugin_mem0_mem0__.*", 5, ""},
+    {"on_bash_output", "PostToolUse", "Bash", 8, ""},
+    {"on_bash_output", "PostToolUseFailure", "Bash", 8, ""},
+    {"on_compact", "PostCompact", "", 5, ""},
+    {"on_stop", "Stop", "", 5, ""},
+    {"on_session_end", "SessionEnd", "", 2, ""},
 }};
 
 // The first row of `executable`; nullptr for an executable that is not ours.

@@ -190,8 +190,8 @@ std::string add_body(const AddSpec &spec, const Identity &identity) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-HttpRequest add_request(const ApiTarget &api, const AddSpec &spec, const Identity &identity) {
-  return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), add_body(spec, identity)};
+HttpRequest add_request(const ApiTarget &api, std::string body) {
+  return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), std::move(body)};
 }
 
 Result<AddResult> parse_add_response(const HttpResponse &response) {

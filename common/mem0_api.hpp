@@ -87,8 +87,8 @@ struct AddSpec {
 // when set. Never a run_id: it would hide the memory from the user + app filters.
 std::string add_body(const AddSpec &spec, const Identity &identity);
 
-// POST {base}/v3/memories/add/
-HttpRequest add_request(const ApiTarget &api, const AddSpec &spec, const Identity &identity);
+// POST {base}/v3/memories/add/ with `body` (add_body's, as queued in the outbox).
+HttpRequest add_request(const ApiTarget &api, std::string body);
 
 // What an accepted add returned: an event id (asynchronous, infer on) or the ids of the memories
 // stored at once (infer off).

@@ -8,10 +8,6 @@ namespace {
 
 constexpr std::string_view k_redacted = "[REDACTED]";
 
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-bool is_token_char(char c) { return is_alnum(c) || c == '_' || c == '-'; }
 bool is_upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 template <class Pred> std::size_t span(std::string_view text, std::size_t i, Pred pred) {
   std::size_t j = i;
@@ -29,18 +25,18 @@ struct Prefixed {
 };
 
 const std::array<Prefixed, 12> k_prefixed{{
-    {"sk-ant-", 16, is_token_char},
-    {"sk-", 16, is_token_char},
-    {"m0-", 16, is_token_char},
-    {"github_pat_", 20, is_token_char},
-    {"ghp_", 20, is_token_char},
-    {"gho_", 20, is_token_char},
-    {"xoxa-", 10, is_token_char},
-    {"xoxb-", 10, is_token_char},
-    {"xoxp-", 10, is_token_char},
+    {"sk-ant-", 16, is_id_char},
+    {"sk-", 16, is_id_char},
+    {"m0-", 16, is_id_char},
+    {"github_pat_", 20, is_id_char},
+    {"ghp_", 20, is_id_char},
+    {"gho_", 20, is_id_char},
+    {"xoxa-", 10, is_id_char},
+    {"xoxb-", 10, is_id_char},
+    {"xoxp-", 10, is_id_char},
     {"AKIA", 16, is_upper_or_digit, 16},
     {"ASIA", 16, is_upper_or_digit, 16},
-    {"AIza", 30, is_token_char},
+    {"AIza", 30, is_id_char},
 }};
 
 // Length of a prefixed token starting at `i`, or 0.
@@ -60,7 +56,7 @@ std::size_t match_jwt(std::string_view text, std::size_t i) {
   if (text.substr(i, 3) != "eyJ") return 0;
   std::size_t j = i;
   for (int part = 0; part < 3; ++part) {
-    const std::size_t n = span(text, j, is_token_char);
+    const std::size_t n = span(text, j, is_id_char);
     if (n == 0) return 0;
     j += n;
     if (part < 2) {
@@ -107,7 +103,7 @@ std::pair<std::size_t, std::size_t> match_assignment(std::string_view text, std:
          (text[name_end - 1] == ' ' || text[name_end - 1] == '"' || text[name_end - 1] == '\''))
     --name_end;
   std::size_t name_start = name_end;
-  while (name_start > 0 && is_token_char(text[name_start - 1]))
+  while (name_start > 0 && is_id_char(text[name_start - 1]))
     --name_start;
   if (name_start == name_end || !is_secret_name(text.substr(name_start, name_end - name_start)))
     return {0, 0};
@@ -132,7 +128,7 @@ std::string redact_secrets(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const bool boundary = i == 0 || !is_token_char(text[i - 1]);
+    const bool boundary = i == 0 || !is_id_char(text[i - 1]);
     std::size_t n = 0;
     if (boundary) {
       n = match_prefixed(text, i);

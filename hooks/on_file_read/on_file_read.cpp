@@ -78,7 +78,7 @@ std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config)
   return plan;
 }
 
-HookOutput handle(const ReadInput &input, const HookContext &ctx) {
+HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   auto gated = [&](std::string_view why) {
     ctx.log.debug("read gated: " + std::string(why));

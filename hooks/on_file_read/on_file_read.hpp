@@ -36,6 +36,6 @@ std::string relative_to_project(const std::filesystem::path &file,
 std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config);
 
 // Handle one PreToolUse(Read) event: gate, plan, recall, format.
-HookOutput handle(const ReadInput &input, const HookContext &ctx);
+HookOutput handle(const ToolInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_file_read

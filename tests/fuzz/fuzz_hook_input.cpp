@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const std::string_view json(reinterpret_cast<const char *>(data), size);
   const auto common = mem0::parse_hook_input(json);
   const auto prompt = mem0::parse_prompt_input(json);
-  const auto read = mem0::parse_read_input(json);
+  const auto read = mem0::parse_tool_input(json);
   fuzz::check(common.has_value() == prompt.has_value() && common.has_value() == read.has_value(),
               "event parsers: all accept the same objects");
   if (!common) {

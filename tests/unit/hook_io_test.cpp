@@ -101,7 +101,7 @@ TEST_CASE("each event's parser reads the common fields and its own") {
   CHECK(prompt->transcript_path == "/home/u/.claude/projects/x/abc-123.jsonl");
   CHECK(prompt->prompt == "Fix the \"bug\" in\nsrc/app.py \xC3\xA9");
 
-  const auto read = parse_read_input(k_every_field);
+  const auto read = parse_tool_input(k_every_field);
   REQUIRE(read.has_value());
   CHECK(read->cwd == "/work/project");
   CHECK(read->tool_name == "Read");
@@ -110,7 +110,7 @@ TEST_CASE("each event's parser reads the common fields and its own") {
 }
 
 TEST_CASE("parse_hook_input leaves missing fields empty") {
-  const auto in = parse_read_input("{}");
+  const auto in = parse_tool_input("{}");
   REQUIRE(in.has_value());
   CHECK(in->session_id.empty());
   CHECK(in->transcript_path.empty());
@@ -130,7 +130,7 @@ TEST_CASE("parse_hook_input ignores fields of the wrong type") {
   const char *const wrong =
       R"({"session_id":5,"cwd":null,"hook_event_name":true,"prompt":["x"],"tool_name":{"a":1},)"
       R"("transcript_path":7,"tool_input":"not an object"})";
-  const auto in = parse_read_input(wrong);
+  const auto in = parse_tool_input(wrong);
   REQUIRE(in.has_value());
   CHECK(in->session_id.empty());
   CHECK(in->cwd.empty());
@@ -141,20 +141,20 @@ TEST_CASE("parse_hook_input ignores fields of the wrong type") {
   CHECK(parse_prompt_input(wrong).value().prompt.empty());
 
   SECTION("a wrong-typed file_path inside tool_input") {
-    const auto bad = parse_read_input(R"({"tool_input":{"file_path":42},"cwd":"ok"})");
+    const auto bad = parse_tool_input(R"({"tool_input":{"file_path":42},"cwd":"ok"})");
     REQUIRE(bad.has_value());
     CHECK(bad->file_path.empty());
     CHECK(bad->cwd == "ok");
   }
   SECTION("tool_input present without file_path") {
-    const auto none = parse_read_input(R"({"tool_input":{"path":"/x"}})");
+    const auto none = parse_tool_input(R"({"tool_input":{"path":"/x"}})");
     REQUIRE(none.has_value());
     CHECK(none->file_path.empty());
   }
 }
 
 TEST_CASE("parse_hook_input accepts a relative file_path as given") {
-  const auto in = parse_read_input(R"({"cwd":"/w","tool_input":{"file_path":"src/a.py"}})");
+  const auto in = parse_tool_input(R"({"cwd":"/w","tool_input":{"file_path":"src/a.py"}})");
   REQUIRE(in.has_value());
   CHECK(in->file_path == "src/a.py");
   CHECK(in->cwd == "/w");
@@ -167,7 +167,7 @@ TEST_CASE("parse_hook_input rejects input that is not a JSON object") {
     INFO("input: " << text);
     CHECK_FALSE(parse_hook_input(text).has_value());
     CHECK_FALSE(parse_prompt_input(text).has_value());
-    CHECK_FALSE(parse_read_input(text).has_value());
+    CHECK_FALSE(parse_tool_input(text).has_value());
   }
 }
 

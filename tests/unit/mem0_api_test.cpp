@@ -495,7 +495,7 @@ TEST_CASE("add_request sends real roles, the identity and metadata, never a run_
   spec.messages = {{"user", "we chose \"postgres\""}, {"assistant", "noted\nand stored"}};
   spec.metadata = {{"type", "session_summary"}, {"source", "stop"}, {"session_id", "s-1"}};
   spec.expiration_date = "2027-03-01";
-  const HttpRequest req = add_request(write_target(), spec, {"alice", "proj", "s-1"});
+  const HttpRequest req = add_request(write_target(), add_body(spec, {"alice", "proj", "s-1"}));
   CHECK(req.method == "POST");
   CHECK(req.url == "https://api.mem0.ai/v3/memories/add/");
   CHECK(std::find(req.headers.begin(), req.headers.end(), "Authorization: Token m0-w") !=

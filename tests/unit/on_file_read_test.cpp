@@ -27,9 +27,9 @@ fs::path source_file(const fs::path &path, std::size_t size = 2000) {
   return path;
 }
 
-ReadInput read_input(const HookFixture &f, const std::string &file_path,
+ToolInput read_input(const HookFixture &f, const std::string &file_path,
                      std::string session = "session-1") {
-  ReadInput in;
+  ToolInput in;
   in.session_id = std::move(session);
   in.cwd = f.project.string();
   in.hook_event_name = "PreToolUse";
