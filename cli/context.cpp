@@ -28,8 +28,7 @@ int context(const Args &args, const CliContext &ctx) {
   const PlanOutcome outcome =
       run_plan(ctx.http, *api, identity_for(ctx, session), plan, ctx.deadline, ctx.log);
   if (report_failures(outcome, plan.size(), ctx)) return k_failure;
-  const SessionState seen =
-      session.empty() ? SessionState{} : ctx.state.sessions.load(session);
+  const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
   std::vector<Memory> memories =
       merge_results(outcome.results, [&](std::string_view id) { return seen.was_injected(id); });
   if (memories.size() > 10) memories.resize(10);

@@ -4,8 +4,10 @@
 #include "common/git.hpp"
 #include "common/hook_table.hpp"
 #include "common/identity.hpp"
+#include "common/outbox.hpp"
 
 #include <algorithm>
+#include <ctime>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -34,6 +36,24 @@ std::string fix_for(const Error &e, const std::string &base_url) {
          "): check MEM0_BASE_URL, or retry later";
 }
 
+// `3 pending (12 KB), 0 rejected, last delivery 2026-12-01 10:02 UTC, 5 adds today`
+std::string outbox_line(const Outbox::Stats &s, long adds_today, const Config &c) {
+  std::string last = "never";
+  if (s.last_delivery > 0) {
+    const std::time_t t = static_cast<std::time_t>(s.last_delivery);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+    last = buf;
+  }
+  return std::to_string(s.pending) + " pending (" + std::to_string((s.bytes + 1023) / 1024) +
+         " KB), " + std::to_string(s.rejected) + " rejected, last delivery " + last + ", " +
+         std::to_string(adds_today) + " adds today" +
+         (c.daily_add_limit > 0 ? " (limit " + std::to_string(c.daily_add_limit) + ")" : "") +
+         (c.auto_save ? "" : "; capture is off (auto_save)");
+}
+
 } // namespace
 
 std::string mask_key(std::string_view key) {
@@ -59,10 +79,15 @@ int doctor(const Args &, const CliContext &ctx) {
   row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
   if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
     fixes.push_back("fix " + (c.mem0_dir / "settings.json").string() + " (defaults are in use)");
-  const long today = ctx.state.usage.on(utc_day(ctx.now())).searches;
-  row("state dir", c.state_dir.string() + " (" + std::to_string(today) +
+  const DailyUsage today = ctx.state.usage.on(utc_day(ctx.now()));
+  row("state dir", c.state_dir.string() + " (" + std::to_string(today.searches) +
                        " automatic searches today" +
                        (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
+  const Outbox::Stats outbox = Outbox(c.state_dir).stats();
+  row("outbox", outbox_line(outbox, today.adds, c));
+  if (outbox.rejected > 0)
+    fixes.push_back("look at the " + std::to_string(outbox.rejected) + " rejected capture(s) in " +
+                    (c.state_dir / "outbox" / "rejected").string() + ", then delete them");
   row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
                   (c.rerank ? "on" : "off") + ", threshold " +
                   std::to_string(c.threshold).substr(0, 4) + ", auto search " +

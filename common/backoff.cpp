@@ -46,8 +46,7 @@ std::string serialize_backoff(const BackoffState &b) {
 
 } // namespace
 
-BackoffStore::BackoffStore(std::filesystem::path state_dir)
-    : m_file(state_dir / "backoff.json") {}
+BackoffStore::BackoffStore(std::filesystem::path state_dir) : m_file(state_dir / "backoff.json") {}
 
 std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now) const {
   const auto text = read_small_file(m_file, 1 << 16);
@@ -89,7 +88,7 @@ Result<void> BackoffStore::record_run(WallTime now, const std::vector<Error> &fa
                              e.retry_after.value_or(k_default_pause));
     if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout) ++unreachable;
   }
-  const Outcome outcome = retry_after            ? Outcome::rate_limited
+  const Outcome outcome = retry_after           ? Outcome::rate_limited
                           : unreachable == sent ? Outcome::unreachable
                                                 : Outcome::answered;
   return record_outcome(now, outcome, retry_after.value_or(k_default_pause));

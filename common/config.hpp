@@ -42,11 +42,11 @@ struct Config {
   double threshold = 0.3;
   std::chrono::milliseconds timeout{5000};
   SearchPlan plan = SearchPlan::lean;
-  long daily_limit = 0; // 0 = no cap
-  bool auto_save = true;           // capture (docs/capture.md)
-  long daily_add_limit = 0;        // 0 = no cap
+  long daily_limit = 0;             // 0 = no cap
+  bool auto_save = true;            // capture (docs/capture.md)
+  long daily_add_limit = 0;         // 0 = no cap
   long retention_session_days = 90; // session summaries expire after this many days
-  bool block_native_memory = true; // the guard blocks writes to Claude's own memory files
+  bool block_native_memory = true;  // the guard blocks writes to Claude's own memory files
   std::filesystem::path state_dir;
   std::optional<std::string> ca_bundle; // a PEM file or a hashed directory
   std::string settings_status;          // "ok", "not found", "invalid JSON", "not an object"

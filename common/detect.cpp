@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace mem0 {
 namespace {
@@ -43,6 +44,56 @@ std::vector<std::string> expand_all(std::initializer_list<std::string_view> patt
     for (auto &v : expand_pattern(p))
       out.push_back(std::move(v));
   return out;
+}
+
+// The lines of `text`, split at `\n`, each without a trailing `\r`.
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    lines.push_back(line);
+    start = end + 1;
+  }
+  return lines;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// True when `text` holds a Rust error code: `error[E` then digits then `]`.
+bool has_rust_error_code(std::string_view text) {
+  constexpr std::string_view k_marker = "error[E";
+  for (auto at = text.find(k_marker); at != std::string_view::npos;
+       at = text.find(k_marker, at + 1)) {
+    std::size_t i = at + k_marker.size();
+    const std::size_t digits_start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+      ++i;
+    if (i > digits_start && i < text.size() && text[i] == ']') return true;
+  }
+  return false;
+}
+
+// The exception of a line that reports one (`ValueError: bad`, `E   KeyError: 'id'`,
+// `KeyboardInterrupt`), without pytest's `E` marker; nullopt for any other line.
+std::optional<std::string_view> exception_of(std::string_view line) {
+  std::string_view t = line;
+  if (t.size() > 1 && t[0] == 'E' && (t[1] == ' ' || t[1] == '\t')) {
+    t = trim(t.substr(1)); // pytest marks the exception lines of its own tracebacks with `E`
+  } else if (t.empty() || t[0] == ' ' || t[0] == '\t') {
+    return std::nullopt; // the frames of a Python traceback are indented
+  }
+  std::size_t i = 0, part = 0; // `part`: where the last dotted part starts
+  while (i < t.size() && (is_word_char(t[i]) || t[i] == '.')) {
+    if (t[i] == '.') part = i + 1;
+    ++i;
+  }
+  if (i == 0 || part >= i || !(t[part] >= 'A' && t[part] <= 'Z')) return std::nullopt;
+  if (i < t.size() && t[i] != ':') return std::nullopt;
+  return trim(t);
 }
 
 } // namespace
@@ -102,6 +153,34 @@ bool detect_error(std::string_view text) {
     start = end + 1;
   }
   return false;
+}
+
+bool detect_output_error(std::string_view text) {
+  return detect_error(text) || contains(text, "FATAL:") || has_rust_error_code(text);
+}
+
+std::string_view telling_error_line(std::string_view text) {
+  const std::vector<std::string_view> lines = split_lines(text);
+  // 1. The exception a Python traceback ends with (the last traceback: chained ones come first).
+  std::size_t traceback = lines.size();
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (contains(lines[i], "Traceback")) traceback = i;
+  for (std::size_t i = traceback + 1; i < lines.size(); ++i)
+    if (const auto exception = exception_of(lines[i])) return *exception;
+  // 2. The first compiler error, panic or fatal message: later ones tend to follow from it.
+  for (const auto line : lines) {
+    const std::string_view t = trim(line);
+    if (has_rust_error_code(t) || contains(t, "panic:") || contains(t, "FATAL:") ||
+        t.starts_with("fatal: "))
+      return t;
+  }
+  // 3. The last error line: the root cause of a chain (`Caused by: ...`), or a test summary.
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (contains(*it, "Error:") || contains(*it, "Exception:") || contains(*it, "FAIL:"))
+      return trim(*it);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (!trim(*it).empty()) return trim(*it);
+  return {};
 }
 
 std::vector<std::string> detect_paths(std::string_view text, std::size_t max) {

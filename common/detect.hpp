@@ -11,6 +11,21 @@ namespace mem0 {
 // containing `Error:`, `Exception:` or `FAIL:`.
 bool detect_error(std::string_view text);
 
+// The error detector for command output (docs/hooks.md#bash-output-hook): detect_error, or a
+// Rust error code `error[E<digits>]`, or `FATAL:` anywhere (case-sensitive).
+bool detect_output_error(std::string_view text);
+
+// The most telling error line of command output, trimmed of whitespace; empty when `text` has no
+// line that is not blank. In this order:
+// 1. after the last line holding `Traceback`, the first exception line: a line not indented
+//    (or behind pytest's `E ` marker, which is dropped) that starts with a dotted name whose last
+//    part begins with an upper-case letter, followed by `:` or the end of the line
+//    (`ValueError: bad`, `requests.exceptions.HTTPError: 404`, `KeyboardInterrupt`);
+// 2. the first line holding `error[E<digits>]`, `panic:` or `FATAL:`, or starting with `fatal: `;
+// 3. the last line holding `Error:`, `Exception:` or `FAIL:`;
+// 4. the last line that is not blank.
+std::string_view telling_error_line(std::string_view text);
+
 // Up to `max` distinct source-file paths (`dir/name.ext` with a known extension), in order.
 std::vector<std::string> detect_paths(std::string_view text, std::size_t max = 5);
 

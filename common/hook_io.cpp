@@ -115,10 +115,10 @@ Result<ToolInput> parse_tool_input(std::string_view json) {
 }
 
 Result<SessionStartInput> parse_session_start_input(std::string_view json) {
-  return parse_event<SessionStartInput>(json, [](const rapidjson::Value &doc,
-                                                 SessionStartInput &in) {
-    in.source = string_field(doc, "source");
-  });
+  return parse_event<SessionStartInput>(json,
+                                        [](const rapidjson::Value &doc, SessionStartInput &in) {
+                                          in.source = string_field(doc, "source");
+                                        });
 }
 
 Result<StopInput> parse_stop_input(std::string_view json) {
@@ -135,8 +135,7 @@ Result<CompactInput> parse_compact_input(std::string_view json) {
 }
 
 Result<SessionEndInput> parse_session_end_input(std::string_view json) {
-  return parse_event<SessionEndInput>(json, [](const rapidjson::Value &doc,
-                                               SessionEndInput &in) {
+  return parse_event<SessionEndInput>(json, [](const rapidjson::Value &doc, SessionEndInput &in) {
     in.reason = string_field(doc, "reason");
   });
 }

@@ -3,6 +3,7 @@
 #include "common/http.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,9 +32,9 @@ struct PromptInput : HookInput {
 struct ToolInput : HookInput {
   std::string tool_name;
   std::string tool_use_id;
-  std::string tool_input; // the JSON text of tool_input; "" when it is not an object
-  std::string file_path;  // tool_input.file_path
-  std::string command;    // tool_input.command (Bash)
+  std::string tool_input;  // the JSON text of tool_input; "" when it is not an object
+  std::string file_path;   // tool_input.file_path
+  std::string command;     // tool_input.command (Bash)
   std::string stdout_text; // tool_response.stdout, or tool_response itself when a string
   std::string stderr_text; // tool_response.stderr
   std::string error;       // PostToolUseFailure: "Exit code N\n<output>"
@@ -79,6 +80,9 @@ struct HookOutput {
   std::string system_message{}; // systemMessage, shown to the user
   std::string block_reason{};   // non-empty: block the tool call (stderr, exit 2); guards only
   std::string updated_input{};  // PreToolUse: a JSON object replacing the tool's input
+  // Work too slow for the hook itself (reading a transcript, importing files): run in the
+  // detached sender process before it sends, after the output is written.
+  std::function<void()> detached{};
 };
 
 // True when Claude Code reads `hookSpecificOutput.additionalContext` for `event`.

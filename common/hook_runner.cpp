@@ -54,8 +54,9 @@ int run_hook_raw(std::string_view executable, const RawHandler &handler) {
     } else if (const std::string out = render_output(event, output); !out.empty()) {
       std::fwrite(out.data(), 1, out.size(), stdout);
     }
-    // Captures left by an earlier run (offline, paused) go out with the next hook that runs.
-    start_sender(ctx);
+    // The handler's slow part, and captures left by an earlier run (offline, paused), go out
+    // with the sender.
+    start_sender(ctx, output.detached);
   } catch (const std::exception &e) {
     Log{std::string(executable)}.warn(std::string("internal error: ") + e.what());
   } catch (...) {

@@ -40,8 +40,7 @@ OutboxState parse_state(std::string_view json) {
   if (doc.HasParseError() || !doc.IsObject()) return s;
   if (const auto it = doc.FindMember("next"); it != doc.MemberEnd() && it->value.IsInt64())
     s.next = std::max<long long>(1, it->value.GetInt64());
-  if (const auto it = doc.FindMember("last_delivery");
-      it != doc.MemberEnd() && it->value.IsInt64())
+  if (const auto it = doc.FindMember("last_delivery"); it != doc.MemberEnd() && it->value.IsInt64())
     s.last_delivery = it->value.GetInt64();
   if (const auto it = doc.FindMember("seen"); it != doc.MemberEnd() && it->value.IsObject())
     for (const auto &m : it->value.GetObject())

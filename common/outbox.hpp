@@ -14,8 +14,8 @@ namespace mem0 {
 struct OutboxItem {
   enum class Kind { add, remove };
   Kind kind = Kind::add;
-  std::string body;      // add: the request body, a JSON object
-  std::string memory_id; // remove: the memory to delete
+  std::string body;        // add: the request body, a JSON object
+  std::string memory_id;   // remove: the memory to delete
   std::string import_file; // add of a project-file section: the file and content hash it
   std::string import_hash; // belongs to, so that the ids it gets are recorded
 };

@@ -13,6 +13,7 @@
 #include <rapidjson/writer.h>
 
 #include <array>
+#include <chrono>
 #include <map>
 
 namespace mem0 {
@@ -40,7 +41,8 @@ Imports parse_imports(std::string_view json) {
     if (!m.value.IsObject()) continue;
     Import &i = imports[m.name.GetString()];
     i.hash = std::string(string_member(m.value, "hash").value_or(""));
-    if (const auto ids = m.value.FindMember("ids"); ids != m.value.MemberEnd() && ids->value.IsArray())
+    if (const auto ids = m.value.FindMember("ids");
+        ids != m.value.MemberEnd() && ids->value.IsArray())
       for (const auto &id : ids->value.GetArray())
         if (id.IsString()) i.ids.emplace_back(id.GetString(), id.GetStringLength());
   }
@@ -124,8 +126,7 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       OutboxItem remove;
       remove.kind = OutboxItem::Kind::remove;
       remove.memory_id = id;
-      if (!outbox.put(remove, "", ctx.now()))
-        ctx.log.warn("cannot queue the deletion of " + id);
+      if (!outbox.put(remove, "", ctx.now())) ctx.log.warn("cannot queue the deletion of " + id);
     }
     for (auto &section : markdown_sections(*text)) {
       Capture c;
@@ -144,14 +145,27 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
 void record_import_ids(const fs::path &state_dir, const OutboxItem &item,
                        const std::vector<std::string> &ids) {
   if (item.import_file.empty() || ids.empty()) return;
+  bool superseded = false;
   update_file_locked(imports_path(state_dir), [&](const std::string &current) {
     Imports imports = parse_imports(current);
     const auto it = imports.find(item.import_file);
-    if (it == imports.end() || it->second.hash != item.import_hash)
-      return std::optional<std::string>(); // a newer import replaced it
+    if (it == imports.end() || it->second.hash != item.import_hash) {
+      superseded = true; // a newer import replaced it while this item waited in the outbox
+      return std::optional<std::string>();
+    }
     it->second.ids.insert(it->second.ids.end(), ids.begin(), ids.end());
     return std::optional<std::string>(serialize_imports(imports));
   });
+  // The newer import could not delete what this one stored (it was not delivered yet): delete
+  // it now, or it would stay in the project for good.
+  if (!superseded) return;
+  Outbox outbox(state_dir);
+  for (const auto &id : ids) {
+    OutboxItem remove;
+    remove.kind = OutboxItem::Kind::remove;
+    remove.memory_id = id;
+    outbox.put(remove, "", std::chrono::system_clock::now());
+  }
 }
 
 } // namespace mem0

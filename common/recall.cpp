@@ -25,8 +25,7 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
     return result;
   }
   const std::string today = utc_day(now);
-  if (ctx.config.daily_limit > 0 &&
-      ctx.state.usage.on(today).searches >= ctx.config.daily_limit) {
+  if (ctx.config.daily_limit > 0 && ctx.state.usage.on(today).searches >= ctx.config.daily_limit) {
     ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
                  ") reached; no search sent");
     result.limit_reached = true;

@@ -14,9 +14,9 @@ namespace mem0 {
 
 // What a hook wants recalled: a plan of searches and how to select among the results.
 struct RecallRequest {
-  std::vector<SearchSpec> plan; // may be empty: then only `also` runs
-  Identity identity;            // its session_id keys the session dedupe
-  std::size_t cap = 0;          // memories to show at most
+  std::vector<SearchSpec> plan;              // may be empty: then only `also` runs
+  Identity identity;                         // its session_id keys the session dedupe
+  std::size_t cap = 0;                       // memories to show at most
   std::vector<std::string_view> types_first; // memory types moved to the front, in this order
   // Further changes to the session state, made under the same lock as the claim; `answered`
   // says whether any search got an answer.

@@ -23,8 +23,10 @@ namespace {
 
 // Wrappers Claude Code and users put around text that is not theirs to keep.
 constexpr std::array<std::string_view, 8> k_wrapper_tags{
-    "system-reminder", "private",           "command-name",         "command-message",
-    "command-args",    "local-command-stdout", "local-command-stderr", "user-prompt-submit-hook"};
+    "system-reminder",      "private",
+    "command-name",         "command-message",
+    "command-args",         "local-command-stdout",
+    "local-command-stderr", "user-prompt-submit-hook"};
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && ascii_lower(a) == ascii_lower(b);
@@ -39,7 +41,8 @@ std::size_t wrapper_tag_at(std::string_view text, std::size_t i, bool &closing,
   closing = j < text.size() && text[j] == '/';
   if (closing) ++j;
   std::size_t end = j;
-  while (end < text.size() && (is_id_char(text[end]))) ++end;
+  while (end < text.size() && (is_id_char(text[end])))
+    ++end;
   const std::string_view name = text.substr(j, end - j);
   for (auto t : k_wrapper_tags)
     if (iequals(name, t)) {
@@ -131,8 +134,7 @@ std::string_view to_string(NotQueued why) {
   return "unknown";
 }
 
-std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input,
-                                  Capture capture) {
+std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input, Capture capture) {
   const Config &config = ctx.config;
   auto refuse = [&](NotQueued why) {
     ctx.log.debug("capture (" + capture.type + ") not queued: " + std::string(to_string(why)));
@@ -173,9 +175,9 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
   item.import_hash = capture.import_hash;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
   // section must come back when its file changed and the old import is deleted.
-  const std::string dedupe =
-      capture.import_file.empty() ? capture_identity(all_text, capture.type, identity.project_id)
-                                  : std::string();
+  const std::string dedupe = capture.import_file.empty()
+                                 ? capture_identity(all_text, capture.type, identity.project_id)
+                                 : std::string();
   const auto queued = Outbox(ctx.state.dir).put(item, dedupe, ctx.now());
   if (!queued) {
     switch (queued.error()) {
@@ -184,7 +186,9 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
       ctx.log.warn("outbox full (" + std::to_string(Outbox::k_max_items) +
                    " items or 20 MB): capture refused; see mem0-hooks doctor");
       return NotQueued::full;
-    case Outbox::Refusal::io: ctx.log.warn("outbox not writable: capture lost"); return NotQueued::io;
+    case Outbox::Refusal::io:
+      ctx.log.warn("outbox not writable: capture lost");
+      return NotQueued::io;
     }
   }
   ctx.log.debug("capture (" + capture.type + ") queued as " + *queued);
@@ -196,6 +200,7 @@ void start_sender(const HookContext &ctx, const std::function<void()> &before) {
   if (started_here || !ctx.config.auto_save || !ctx.config.api_key) return;
   const bool pending = !Outbox(ctx.state.dir).pending().empty();
   if (!before && (!pending || ctx.state.backoff.active_pause(ctx.now()))) return;
+  ctx.log.debug("starting the sender");
   started_here = run_detached([&] {
     if (before) before();
     send_round(ctx);
@@ -208,6 +213,7 @@ SendReport send_round(const HookContext &ctx) {
   Outbox outbox(ctx.state.dir);
   const SenderLock lock(outbox.dir());
   if (!lock.held) {
+    ctx.log.debug("sender: another sender is running");
     report.busy = true;
     return report;
   }

@@ -19,8 +19,8 @@ namespace mem0 {
 // What a hook captures.
 struct Capture {
   std::vector<AddSpec::Message> messages;
-  std::string type;   // metadata.type
-  std::string source; // metadata.source
+  std::string type;                                          // metadata.type
+  std::string source;                                        // metadata.source
   std::vector<std::pair<std::string, std::string>> metadata; // more metadata
   bool infer = true;
   std::string expiration_date; // "YYYY-MM-DD", or empty
@@ -38,8 +38,7 @@ std::string_view to_string(NotQueued why);
 
 // Prepare `capture` (metadata: type, source, session_id, branch; the project's custom
 // instructions from mem0.md) and queue it in the outbox. No network.
-std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input,
-                                  Capture capture);
+std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input, Capture capture);
 
 // Start the sender in a detached process when items are pending, capture is on and no pause is
 // active; returns at once. `before` runs first in that process (a capture that is too slow for
@@ -50,8 +49,8 @@ void start_sender(const HookContext &ctx, const std::function<void()> &before = 
 struct SendReport {
   std::size_t delivered = 0;
   std::size_t rejected = 0;
-  bool busy = false;              // another sender holds the lock: nothing was done
-  std::optional<Error> stopped;   // the retryable failure that ended the round
+  bool busy = false;            // another sender holds the lock: nothing was done
+  std::optional<Error> stopped; // the retryable failure that ended the round
 };
 
 // One sender round, under the sender lock: items oldest first, k_send_batch at a time, each

@@ -68,6 +68,9 @@ SessionState parse_session_state(std::string_view json) {
   if (const auto it = doc.FindMember("files"); it != doc.MemberEnd() && it->value.IsObject())
     for (const auto &m : it->value.GetObject())
       if (m.value.IsString()) s.files[m.name.GetString()] = m.value.GetString();
+  if (const auto it = doc.FindMember("errors"); it != doc.MemberEnd() && it->value.IsArray())
+    for (const auto &v : it->value.GetArray())
+      if (v.IsString()) s.errors.emplace_back(v.GetString(), v.GetStringLength());
   if (const auto it = doc.FindMember("rubric_shown"); it != doc.MemberEnd() && it->value.IsBool())
     s.rubric_shown = it->value.GetBool();
   if (const auto it = doc.FindMember("limit_notice_shown");
@@ -75,6 +78,7 @@ SessionState parse_session_state(std::string_view json) {
     s.limit_notice_shown = it->value.GetBool();
   if (const auto it = doc.FindMember("prompts"); it != doc.MemberEnd() && it->value.IsInt64())
     s.prompts = static_cast<long>(it->value.GetInt64());
+  s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   return s;
 }
 
@@ -94,12 +98,19 @@ std::string serialize_session_state(const SessionState &s) {
     write_string(w, version);
   }
   w.EndObject();
+  w.Key("errors");
+  w.StartArray();
+  for (const auto &e : s.errors)
+    write_string(w, e);
+  w.EndArray();
   w.Key("rubric_shown");
   w.Bool(s.rubric_shown);
   w.Key("limit_notice_shown");
   w.Bool(s.limit_notice_shown);
   w.Key("prompts");
   w.Int64(s.prompts);
+  w.Key("captured_until");
+  write_string(w, s.captured_until);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }

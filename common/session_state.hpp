@@ -15,9 +15,11 @@ namespace mem0 {
 struct SessionState {
   std::vector<std::string> injected;        // full ids, in injection order
   std::map<std::string, std::string> files; // path → "mtime:size" of the version looked up
+  std::vector<std::string> errors;          // error lines looked up (hashed), oldest first
   bool rubric_shown = false;
   bool limit_notice_shown = false;
   long prompts = 0;
+  std::string captured_until; // uuid of the last transcript message auto-captured
 
   bool was_injected(std::string_view id) const;
 };

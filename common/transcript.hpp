@@ -18,8 +18,8 @@ struct TranscriptMessage {
 };
 
 struct Transcript {
-  std::vector<TranscriptMessage> messages;  // in order
-  std::vector<std::string> files_touched;   // files written or edited, newest first, distinct
+  std::vector<TranscriptMessage> messages; // in order
+  std::vector<std::string> files_touched;  // files written or edited, newest first, distinct
 };
 
 inline constexpr std::size_t k_transcript_window = 2 * 1024 * 1024;

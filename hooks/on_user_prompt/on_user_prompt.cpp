@@ -3,7 +3,9 @@
 #include "common/format.hpp"
 #include "common/identity.hpp"
 #include "common/recall.hpp"
+#include "common/remember.hpp"
 #include "common/strings.hpp"
+#include "common/transcript.hpp"
 #include "common/utf8.hpp"
 
 #include <algorithm>
@@ -91,12 +93,16 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   request.identity.session_id = session;
   // The rubric is about searching mem0: shown once per session, and not when recall is off.
   bool show_rubric = false;
+  bool capture = false;
   request.also = [&](SessionState &s, bool) {
     show_rubric = config.auto_search && !s.rubric_shown;
     s.rubric_shown = s.rubric_shown || config.auto_search;
-    ++s.prompts;
+    capture = ++s.prompts % k_capture_every == 0;
   };
   const Recall found = recall(ctx, request);
+  HookOutput out;
+  if (capture && config.auto_save && !input.transcript_path.empty())
+    out.detached = [&ctx, input] { capture_conversation(ctx, input); };
 
   std::vector<std::string> head, lines, tail;
   if (!found.memories.empty()) {
@@ -112,8 +118,38 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   if (show_rubric) tail.emplace_back(k_rubric);
   if (analysis.error) tail.emplace_back(k_error);
   if (!analysis.paths.empty()) tail.push_back("File paths detected: " + join(analysis.paths, ", "));
-  if (head.empty() && tail.empty()) return {};
-  return {.context = fit_budget(head, lines, tail)};
+  if (!head.empty() || !tail.empty()) out.context = fit_budget(head, lines, tail);
+  return out;
+}
+
+void capture_conversation(const HookContext &ctx, const PromptInput &input) {
+  const Transcript transcript = read_transcript(input.transcript_path);
+  std::vector<TranscriptMessage> messages;
+  auto claim = [&](SessionState &s) {
+    messages =
+        messages_after(transcript, s.captured_until, k_capture_messages, k_capture_message_chars);
+    std::size_t chars = 0;
+    for (const auto &m : messages)
+      chars += code_points(m.text);
+    if (chars < k_capture_min_chars) {
+      messages.clear();
+      return;
+    }
+    s.captured_until = messages.back().uuid;
+  };
+  const std::string session = session_of(input, ctx.env);
+  if (session.empty()) return; // without a session there is no telling what was captured
+  if (auto claimed = ctx.state.sessions.update(session, claim); !claimed) {
+    ctx.log.warn("auto-capture skipped: " + claimed.error().message);
+    return;
+  }
+  if (messages.empty()) return;
+  Capture c;
+  for (auto &m : messages)
+    c.messages.push_back({m.role, std::move(m.text)});
+  c.type = "auto_capture";
+  c.source = "auto_capture";
+  remember(ctx, input, std::move(c));
 }
 
 } // namespace mem0::on_user_prompt

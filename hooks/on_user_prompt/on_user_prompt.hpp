@@ -32,7 +32,18 @@ PromptAnalysis analyze(std::string_view prompt, bool redact);
 // empty when prefetch is off and there is no resume intent.
 std::vector<SearchSpec> build_plan(const PromptAnalysis &analysis, const Config &config);
 
-// Handle one UserPromptSubmit event: gate, analyse, plan, recall, format.
+inline constexpr long k_capture_every = 3;
+inline constexpr std::size_t k_capture_messages = 8;
+inline constexpr std::size_t k_capture_message_chars = 2000;
+inline constexpr std::size_t k_capture_min_chars = 100;
+
+// Queue the conversation added to the transcript since this session's last auto-capture (at most
+// 8 messages of 2,000 characters, 100 characters in all at least), claimed under the session
+// lock so that no message is captured twice (docs/capture.md#what-is-captured).
+void capture_conversation(const HookContext &ctx, const PromptInput &input);
+
+// Handle one UserPromptSubmit event: gate, analyse, plan, recall, format; every third prompt of
+// a session also asks for capture_conversation in the detached sender.
 HookOutput handle(const PromptInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_user_prompt

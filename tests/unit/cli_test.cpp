@@ -3,6 +3,7 @@
 #include "tests/unit/catch.hpp"
 
 #include "cli/cli.hpp"
+#include "common/hook_table.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -72,6 +73,19 @@ const char *const k_other_settings = R"json({
   },
   "env": {"FOO": "1"}
 })json";
+
+// The commands install adds to `event`, in table order, for executables in /opt/mem0/bin.
+std::vector<std::string> ours(std::string_view event, const std::string &bin = "/opt/mem0/bin/") {
+  std::vector<std::string> out;
+  for (const HookSpec &h : k_hooks)
+    if (h.event == event) out.push_back(bin + std::string(h.executable));
+  return out;
+}
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string> &b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
 
 } // namespace
 
@@ -177,7 +191,7 @@ TEST_CASE("cli: mask_key reveals nothing of a short key", "[cli][mask]") {
   }
 }
 
-TEST_CASE("cli: merge_settings wires both hooks into an empty file", "[cli][merge]") {
+TEST_CASE("cli: merge_settings wires every hook of the table into an empty file", "[cli][merge]") {
   for (const char *empty : {"", "  \n", "{}"}) {
     INFO("input: '" << empty << "'");
     const std::string out = merged(empty);
@@ -186,20 +200,25 @@ TEST_CASE("cli: merge_settings wires both hooks into an empty file", "[cli][merg
     REQUIRE_FALSE(doc.HasParseError());
     REQUIRE(doc.IsObject());
     CHECK(doc.MemberCount() == 1);
-    const auto &prompt = doc["hooks"]["UserPromptSubmit"];
-    REQUIRE(prompt.Size() == 1);
-    CHECK_FALSE(prompt[0].HasMember("matcher"));
-    REQUIRE(prompt[0]["hooks"].Size() == 1);
-    CHECK(std::string(prompt[0]["hooks"][0]["type"].GetString()) == "command");
-    CHECK(std::string(prompt[0]["hooks"][0]["command"].GetString()) ==
-          "/opt/mem0/bin/on_user_prompt");
-    CHECK(prompt[0]["hooks"][0]["timeout"].GetInt() == 8);
-    const auto &read = doc["hooks"]["PreToolUse"];
-    REQUIRE(read.Size() == 1);
-    CHECK(std::string(read[0]["matcher"].GetString()) == "Read");
-    REQUIRE(read[0]["hooks"].Size() == 1);
-    CHECK(std::string(read[0]["hooks"][0]["command"].GetString()) == "/opt/mem0/bin/on_file_read");
-    CHECK(read[0]["hooks"][0]["timeout"].GetInt() == 7);
+    for (const HookSpec &h : k_hooks) {
+      CAPTURE(h.executable, h.event);
+      REQUIRE(doc["hooks"].HasMember(std::string(h.event).c_str()));
+      bool found = false;
+      for (const auto &group : doc["hooks"][std::string(h.event).c_str()].GetArray()) {
+        const std::string matcher = group.HasMember("matcher") ? group["matcher"].GetString() : "";
+        REQUIRE(group["hooks"].Size() == 1);
+        const auto &hook = group["hooks"][0];
+        if (std::string(hook["command"].GetString()) !=
+            "/opt/mem0/bin/" + std::string(h.executable))
+          continue;
+        found = true;
+        CHECK(matcher == h.matcher);
+        CHECK(std::string(hook["type"].GetString()) == "command");
+        CHECK(hook["timeout"].GetInt() == h.timeout_seconds);
+      }
+      CHECK(found);
+    }
+    CHECK(doc["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"].GetInt() == 8);
     CHECK(out.back() == '\n');
   }
 }
@@ -212,7 +231,7 @@ TEST_CASE("cli: merge_settings is idempotent", "[cli][merge]") {
     CHECK(merged(merged(once)) == once);
     CHECK(commands_of(once, "UserPromptSubmit").size() == 1);
     CHECK(commands_of(once, "PreToolUse").size() ==
-          commands_of(merged(input, true), "PreToolUse").size() + 1);
+          commands_of(merged(input, true), "PreToolUse").size() + ours("PreToolUse").size());
   }
 }
 
@@ -227,8 +246,9 @@ TEST_CASE("cli: merge_settings keeps other settings and hooks in place", "[cli][
   CHECK(keys == std::vector<std::string>{"model", "permissions", "hooks", "env"});
   CHECK(std::string(doc["model"].GetString()) == "opus");
   CHECK(commands_of(out, "PreToolUse") ==
-        std::vector<std::string>{"/usr/bin/guard", "/opt/mem0/bin/on_file_read"});
-  CHECK(commands_of(out, "Stop") == std::vector<std::string>{"/usr/bin/notify --done"});
+        std::vector<std::string>{"/usr/bin/guard"} + ours("PreToolUse"));
+  CHECK(commands_of(out, "Stop") ==
+        std::vector<std::string>{"/usr/bin/notify --done"} + ours("Stop"));
   CHECK(commands_of(out, "UserPromptSubmit") ==
         std::vector<std::string>{"/opt/mem0/bin/on_user_prompt"});
   CHECK(doc["hooks"]["Stop"][0]["hooks"][0]["timeout"].GetInt() == 3);
@@ -270,7 +290,8 @@ TEST_CASE("cli: only our programs count as ours", "[cli][merge]") {
       {"type":"command","command":"/usr/bin/on_user_prompt.sh"}]}]}})";
   CHECK(commands_of(merged(named), "PreToolUse") ==
         std::vector<std::string>{"/usr/bin/on_file_read_audit", "/usr/bin/guard on_file_read",
-                                 "/usr/bin/on_user_prompt.sh", "/opt/mem0/bin/on_file_read"});
+                                 "/usr/bin/on_user_prompt.sh"} +
+            ours("PreToolUse"));
 }
 
 TEST_CASE("cli: installing replaces an older installation", "[cli][merge]") {
@@ -281,7 +302,7 @@ TEST_CASE("cli: installing replaces an older installation", "[cli][merge]") {
   const std::string out = merged(old);
   CHECK(commands_of(out, "UserPromptSubmit") ==
         std::vector<std::string>{"/opt/mem0/bin/on_user_prompt"});
-  CHECK(commands_of(out, "PreToolUse") == std::vector<std::string>{"/opt/mem0/bin/on_file_read"});
+  CHECK(commands_of(out, "PreToolUse") == ours("PreToolUse"));
   CHECK(out.find("/old/place") == std::string::npos);
 }
 
@@ -310,7 +331,7 @@ TEST_CASE("cli: a quoted command with spaces is still recognised as ours", "[cli
   CHECK(canonical(merged(once, true, spaced)) == canonical(k_other_settings));
   // A re-install from another place replaces the quoted entries.
   CHECK(commands_of(merged(once), "PreToolUse") ==
-        std::vector<std::string>{"/usr/bin/guard", "/opt/mem0/bin/on_file_read"});
+        std::vector<std::string>{"/usr/bin/guard"} + ours("PreToolUse"));
 
   SECTION("double quotes, as a user may write them by hand") {
     const std::string by_hand = R"({"hooks":{"UserPromptSubmit":[{"hooks":[
@@ -324,8 +345,7 @@ TEST_CASE("cli: a quoted command with spaces is still recognised as ours", "[cli
 TEST_CASE("cli: a command path with a single quote is still recognised as ours", "[cli][merge]") {
   const std::filesystem::path quoted = "/opt/it's/bin";
   const std::string once = merged("{}", false, quoted);
-  CHECK(commands_of(once, "PreToolUse") ==
-        std::vector<std::string>{R"('/opt/it'\''s/bin/on_file_read')"});
+  CHECK(commands_of(once, "PreToolUse")[0] == R"('/opt/it'\''s/bin/on_file_read')");
   CHECK(merged(once, false, quoted) == once);
   CHECK(canonical(merged(once, true, quoted)) == canonical("{}"));
 }
@@ -335,8 +355,10 @@ TEST_CASE("cli: a command path with a single quote is still recognised as ours",
 TEST_CASE("cli: an empty event of another tool is kept", "[cli][merge]") {
   const std::string input = R"({"hooks":{"Stop":[]}})";
   CHECK(canonical(merged(input, true)) == canonical(input));
-  CHECK(commands_of(merged(input), "Stop").empty());
-  CHECK(canonical(merged(merged(input), true)) == canonical(input));
+  CHECK(commands_of(merged(input), "Stop") == ours("Stop"));
+  // Once our Stop hook has joined it, the empty event cannot be told from one we created: it goes
+  // with our entry, which leaves the same hooks (none) for Stop.
+  CHECK(commands_of(merged(merged(input), true), "Stop").empty());
 }
 
 TEST_CASE("cli: settings_candidates lists the most specific file first", "[cli][settings]") {

@@ -253,3 +253,104 @@ TEST_CASE("expand_pattern produces every combination of a resume pattern") {
                             "where did i leave off", "where did i left off", "where we leave off",
                             "where we left off", "where i leave off", "where i left off"}));
 }
+
+// ---------------------------------------------------------------------------------------------
+// detect_output_error and telling_error_line (command output)
+
+TEST_CASE("detect_output_error adds Rust error codes and FATAL to detect_error", "[bash]") {
+  CHECK(detect_output_error("error[E0308]: mismatched types"));
+  CHECK(detect_output_error("   Compiling x\nerror[E0425]: cannot find value `y`"));
+  CHECK(detect_output_error("psql: error: connection failed: FATAL:  role \"me\" does not exist"));
+  CHECK(detect_output_error("FATAL: could not open config"));
+  // everything detect_error finds
+  CHECK(detect_output_error("Traceback (most recent call last):"));
+  CHECK(detect_output_error("panic: boom"));
+  CHECK(detect_output_error("fatal: not a git repository"));
+  CHECK(detect_output_error("TypeError: a\nValueError: b"));
+}
+
+TEST_CASE("detect_output_error needs the whole Rust code and the exact case", "[bash]") {
+  CHECK_FALSE(detect_output_error("error[E]: no digits"));
+  CHECK_FALSE(detect_output_error("error[Exx]: letters"));
+  CHECK_FALSE(detect_output_error("error[E0308 unclosed"));
+  CHECK_FALSE(detect_output_error("error: could not compile `shop`"));
+  CHECK_FALSE(detect_output_error("Fatal: mixed case\nfatal:nospace"));
+  CHECK_FALSE(detect_output_error("warning[E0308]: not an error"));
+  CHECK_FALSE(detect_output_error("README.md\nsrc\ntests\n"));
+  CHECK_FALSE(detect_output_error(""));
+}
+
+TEST_CASE("telling_error_line prefers the exception after the last Traceback", "[bash]") {
+  CHECK(telling_error_line("Traceback (most recent call last):\n"
+                           "  File \"a.py\", line 1, in <module>\n"
+                           "    main()\n"
+                           "ValueError: bad value\n"
+                           "FAIL: test_a\n") == "ValueError: bad value");
+  // chained: the last traceback's exception
+  CHECK(telling_error_line("Traceback (most recent call last):\n"
+                           "  File \"a.py\", line 3, in load\n"
+                           "KeyError: 'id'\n"
+                           "\n"
+                           "During handling of the above exception, another exception occurred:\n"
+                           "\n"
+                           "Traceback (most recent call last):\n"
+                           "  File \"a.py\", line 5, in load\n"
+                           "app.errors.LoadError: record 7 has no id\n") ==
+        "app.errors.LoadError: record 7 has no id");
+  // an exception without a message, and CRLF line ends
+  CHECK(telling_error_line("Traceback (most recent call last):\r\n  File \"a.py\", line 9\r\n"
+                           "KeyboardInterrupt\r\n") == "KeyboardInterrupt");
+  // pytest's `Traceback:` frames are not indented; its `E` marker is dropped
+  CHECK(telling_error_line("Traceback:\n"
+                           "/usr/lib/python3.11/importlib/__init__.py:126: in import_module\n"
+                           "    return _bootstrap._gcd_import(name[level:], package, level)\n"
+                           "conftest.py:1: in <module>\n"
+                           "tests/test_app.py:1: in <module>\n"
+                           "    from app import parse\n"
+                           "E   ModuleNotFoundError: No module named 'app'\n"
+                           "ERROR tests/test_app.py\n") ==
+        "ModuleNotFoundError: No module named 'app'");
+}
+
+TEST_CASE("telling_error_line falls back when a traceback has no exception line", "[bash]") {
+  CHECK(telling_error_line("Traceback (most recent call last):\n"
+                           "  File \"a.py\", line 1, in <module>\n") ==
+        "File \"a.py\", line 1, in <module>");
+  CHECK(telling_error_line("Traceback (most recent call last):\n"
+                           "  File \"a.py\", line 1\n"
+                           "FATAL: out of memory\n") == "FATAL: out of memory");
+}
+
+TEST_CASE("telling_error_line takes the first compiler error, panic or fatal line", "[bash]") {
+  CHECK(telling_error_line("   Compiling shop v0.1.0\n"
+                           "error[E0308]: mismatched types\n"
+                           " --> src/main.rs:4:18\n"
+                           "error[E0425]: cannot find value `x` in this scope\n"
+                           "error: could not compile `shop` due to 2 previous errors") ==
+        "error[E0308]: mismatched types");
+  CHECK(telling_error_line("--- FAIL: TestParse (0.00s)\n"
+                           "panic: runtime error: index out of range [5] with length 3 "
+                           "[recovered]\n"
+                           "\tpanic: runtime error: index out of range [5] with length 3\n") ==
+        "panic: runtime error: index out of range [5] with length 3 [recovered]");
+  CHECK(telling_error_line("To github.com:acme/shop.git\n"
+                           "  fatal: the remote end hung up unexpectedly\n"
+                           "Error: one\nError: two") ==
+        "fatal: the remote end hung up unexpectedly");
+  CHECK(telling_error_line("LOG: starting\nFATAL:  database \"shop\" does not exist") ==
+        "FATAL:  database \"shop\" does not exist");
+}
+
+TEST_CASE("telling_error_line otherwise takes the last Error, Exception or FAIL line", "[bash]") {
+  CHECK(telling_error_line("Exception in thread \"main\" java.lang.IllegalStateException: boom\n"
+                           "\tat app.Main.run(Main.java:12)\n"
+                           "Caused by: java.io.IOException: disk full\n"
+                           "\tat app.Store.save(Store.java:40)\n"
+                           "\t... 3 more\n") == "Caused by: java.io.IOException: disk full");
+  CHECK(telling_error_line("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 3\n"
+                           "--- FAIL: TestFormat (0.00s)\nFAIL\n") ==
+        "--- FAIL: TestFormat (0.00s)");
+  CHECK(telling_error_line("no marker here\n\nlast words  \n\n") == "last words");
+  CHECK(telling_error_line("\n \n").empty());
+  CHECK(telling_error_line("").empty());
+}

@@ -48,6 +48,7 @@ TEST_CASE("session state: serialize then parse gives back the same state") {
   SessionState s;
   s.injected = {id_of(1), id_of(2), id_of(3)};
   s.files = {{"/repo/src/app.py", "1700000000123456789:2048"}, {"/repo/a \"quoted\".md", "1:1600"}};
+  s.errors = {"0123456789abcdef", "fedcba9876543210"};
   s.rubric_shown = true;
   s.limit_notice_shown = true;
   s.prompts = 17;
@@ -55,6 +56,7 @@ TEST_CASE("session state: serialize then parse gives back the same state") {
   const SessionState back = parse_session_state(serialize_session_state(s));
   CHECK(back.injected == s.injected);
   CHECK(back.files == s.files);
+  CHECK(back.errors == s.errors);
   CHECK(back.rubric_shown);
   CHECK(back.limit_notice_shown);
   CHECK(back.prompts == 17);
@@ -390,4 +392,15 @@ TEST_CASE("usage: searches and adds are counted apart; an older file's bare numb
   CHECK(usage.on("2025-03-10").searches == 8);
   CHECK(usage.on("2025-03-10").adds == 5);
   CHECK(contains(read_file(tmp / "state/usage.json"), R"("2025-03-10":{"searches":8,"adds":5})"));
+}
+
+TEST_CASE("session state: the error lines looked up are kept in order", "[bash]") {
+  const SessionState s =
+      parse_session_state(R"({"injected": [], "errors": ["b2", 7, null, "a1"], "prompts": 1})");
+  CHECK(s.errors == std::vector<std::string>{"b2", "a1"});
+  CHECK(parse_session_state(R"({"errors": "a1"})").errors.empty());
+  CHECK(parse_session_state(R"({"injected": ["x"]})").errors.empty()); // files written before
+  const std::string json = serialize_session_state(s);
+  CHECK(json.find(R"("errors":["b2","a1"])") != std::string::npos);
+  CHECK(parse_session_state(json).errors == s.errors);
 }

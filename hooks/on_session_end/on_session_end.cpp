@@ -1,0 +1,11 @@
+#include "hooks/on_session_end/on_session_end.hpp"
+
+namespace mem0::on_session_end {
+
+HookOutput handle(const SessionEndInput &input, const HookContext &ctx) {
+  ctx.log.debug("session end (" + (input.reason.empty() ? std::string("no reason") : input.reason) +
+                ")");
+  return {};
+}
+
+} // namespace mem0::on_session_end

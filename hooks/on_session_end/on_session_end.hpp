@@ -1,0 +1,12 @@
+#pragma once
+#include "common/hook_io.hpp"
+#include "common/hook_runner.hpp"
+
+namespace mem0::on_session_end {
+
+// Handle one SessionEnd event. There is nothing to say or capture: the runner starts the sender
+// when items are pending, so that the session's captures leave before the machine sleeps.
+// Claude Code gives SessionEnd hooks 1.5 s in all; this returns in a few milliseconds.
+HookOutput handle(const SessionEndInput &input, const HookContext &ctx);
+
+} // namespace mem0::on_session_end

@@ -1,0 +1,39 @@
+#include "hooks/on_stop/on_stop.hpp"
+#include "common/format.hpp"
+#include "common/strings.hpp"
+#include "common/transcript.hpp"
+#include "common/utf8.hpp"
+
+namespace mem0::on_stop {
+
+std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now) {
+  if (!input.agent_id.empty()) return std::nullopt; // a subagent's turn, not the session's
+  const std::string message = prepare_capture_text(input.last_assistant_message, config.redact);
+  if (code_points(message) < k_min_chars) return std::nullopt;
+  Capture c;
+  c.type = "session_summary";
+  c.source = "stop";
+  std::string content = truncate_code_points(message, k_max_chars);
+  if (!input.transcript_path.empty()) {
+    const auto files = read_transcript(input.transcript_path).files_touched;
+    if (!files.empty()) {
+      content += "\n\nFiles touched: " + join(files, ", ");
+      c.metadata.emplace_back("files_touched", join(files, ", "));
+    }
+  }
+  c.messages = {{"assistant", std::move(content)}};
+  c.expiration_date = utc_day(now + std::chrono::days(std::max(1L, config.retention_session_days)));
+  return c;
+}
+
+HookOutput handle(const StopInput &input, const HookContext &ctx) {
+  auto capture = summary_capture(input, ctx.config, ctx.now());
+  if (!capture) {
+    ctx.log.debug("stop: nothing to capture (subagent, or a short message)");
+    return {};
+  }
+  remember(ctx, input, std::move(*capture));
+  return {};
+}
+
+} // namespace mem0::on_stop

@@ -1,0 +1,21 @@
+#pragma once
+#include "common/hook_io.hpp"
+#include "common/hook_runner.hpp"
+#include "common/remember.hpp"
+
+#include <optional>
+
+namespace mem0::on_stop {
+
+inline constexpr std::size_t k_min_chars = 100;
+inline constexpr std::size_t k_max_chars = 20000;
+
+// The session summary a Stop captures (docs/capture.md#what-is-captured): Claude's last message
+// (cut to 20,000 characters) and the files touched this session, newest first; nullopt for a
+// subagent's Stop or a message under 100 characters once stripped.
+std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now);
+
+// Handle one Stop event: queue the summary; the runner then starts the sender. No output.
+HookOutput handle(const StopInput &input, const HookContext &ctx);
+
+} // namespace mem0::on_stop

@@ -1,0 +1,205 @@
+"""End-to-end: capture through the outbox and the detached sender (docs/capture.md), the built
+executables against a fake Mem0 of their own (one per test, so that a sender still running from
+one test never writes into another's record)."""
+
+import concurrent.futures
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import unittest
+
+from hooklib import BIN_DIR, PROJECT, USER, HookTest
+from fakelib import FakeMem0
+from hookevents import prompt_event, session_end_event, stop_event
+
+LONG = " ".join(["We moved the retry logic of the sync worker into one helper."] * 3)
+
+
+def closed_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class CaptureTest(HookTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.fake = None
+
+    @classmethod
+    def tearDownClass(cls):
+        pass
+
+    def setUp(self):
+        self.fake = FakeMem0().start()
+        self.addCleanup(self.fake.stop)
+        super().setUp()
+        self.state = os.path.join(self.home, ".mem0", "state")
+        self.outbox = os.path.join(self.state, "outbox")
+        self.addCleanup(self.stop_senders)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def stop(self, message, **env):
+        return self.run_hook("on_stop", stop_event(message, session_id="s-1", cwd=self.project),
+                             env=self.env(**env))
+
+    def pending(self):
+        try:
+            return sorted(n for n in os.listdir(self.outbox) if n.endswith(".json")
+                          and n[:-5].isdigit())
+        except FileNotFoundError:
+            return []
+
+    def rejected(self):
+        try:
+            return sorted(os.listdir(os.path.join(self.outbox, "rejected")))
+        except FileNotFoundError:
+            return []
+
+    def wait_for(self, what, check, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if check():
+                return
+            time.sleep(0.05)
+        self.fail(f"timed out waiting for {what}")
+
+    def added_texts(self):
+        return [m["content"] for body in self.fake.adds() for m in body["messages"]]
+
+    def senders(self):
+        """Pids of this test's detached senders: processes whose environment names our HOME."""
+        marker = f"HOME={self.home}".encode()
+        pids = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if marker in f.read().split(b"\0") and int(pid) != os.getpid():
+                        pids.append(int(pid))
+            except OSError:
+                pass
+        return pids
+
+    def stop_senders(self):
+        for pid in self.senders():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    # -- the tests -----------------------------------------------------------------------------
+    def test_stop_returns_at_once_while_the_server_takes_seconds(self):
+        self.fake.control(latency_ms=2000, only_endpoint="add")
+        result = self.stop(LONG)
+        self.assertEqual(result.stdout, b"")
+        self.assertLess(result.elapsed, 0.5, "Stop waited for the server")
+        self.wait_for("the add", lambda: len(self.fake.memories()) == 1)
+        body = self.fake.adds()[0]
+        self.assertEqual(body["user_id"], USER)
+        self.assertEqual(body["app_id"], PROJECT)
+        self.assertNotIn("run_id", body)
+        self.assertEqual(body["messages"][0]["role"], "assistant")
+        self.assertEqual(body["metadata"]["type"], "session_summary")
+        self.assertEqual(body["metadata"]["session_id"], "s-1")
+        self.assertRegex(body["expiration_date"], r"^\d{4}-\d{2}-\d{2}$")
+        self.wait_for("an empty outbox", lambda: not self.pending())
+
+    def test_an_outage_keeps_every_capture_and_delivers_them_in_order_later(self):
+        self.fake.control(status=503, only_endpoint="add")
+        for i in range(6):
+            self.stop(f"capture number {i}: " + LONG)
+        self.wait_for("the senders to give up", lambda: not self.senders())
+        self.assertEqual(len(self.pending()), 6)
+        self.assertEqual(self.fake.memories(), [])
+        self.fake.control()
+        self.fake.reset()
+        self.run_hook("on_session_end", session_end_event("other", cwd=self.project))
+        self.wait_for("six adds", lambda: len(self.fake.memories()) == 6)
+        self.wait_for("an empty outbox", lambda: not self.pending())
+        order = [int(t.split(":")[0].split()[-1]) for t in self.added_texts()]
+        # Four at a time in parallel: every item of a batch goes before any of the next.
+        self.assertEqual(sorted(order[:4]), [0, 1, 2, 3])
+        self.assertEqual(sorted(order[4:]), [4, 5])
+
+    def test_unreachable_then_back(self):
+        offline = f"http://127.0.0.1:{closed_port()}"
+        self.stop("first offline capture. " + LONG, MEM0_BASE_URL=offline)
+        self.stop("second offline capture. " + LONG, MEM0_BASE_URL=offline)
+        self.wait_for("the senders to give up", lambda: not self.senders())
+        self.assertEqual(len(self.pending()), 2)
+        self.run_hook("on_session_end", session_end_event("other", cwd=self.project))
+        self.wait_for("both adds", lambda: len(self.fake.memories()) == 2)
+        # Both went in one parallel batch: their order at the server is not defined.
+        self.assertEqual(sorted(t.split(" offline")[0] for t in self.added_texts()),
+                         ["first", "second"])
+
+    def test_a_refused_capture_is_set_aside_not_lost(self):
+        self.fake.control(status=422, only_endpoint="add")
+        self.stop(LONG)
+        self.wait_for("the rejection", lambda: len(self.rejected()) == 1)
+        self.assertEqual(self.pending(), [])
+        with open(os.path.join(self.outbox, "rejected", self.rejected()[0])) as f:
+            kept = json.load(f)
+        self.assertEqual(kept["status"], 422)
+        self.assertIn("retry logic", kept["item"])
+        doctor = self.run_bin("mem0-hooks", args=("doctor",), text=True)
+        self.assertIn("1 rejected", doctor.stdout)
+
+    def test_twenty_concurrent_stops_lose_nothing_and_double_nothing(self):
+        messages = [f"parallel capture {i:02d}: " + LONG for i in range(20)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=20) as pool:
+            results = list(pool.map(self.stop, messages + messages[:5]))
+        self.assertTrue(all(r.returncode == 0 for r in results))
+        self.wait_for("twenty adds", lambda: len(self.fake.memories()) >= 20, timeout=20)
+        self.wait_for("an empty outbox", lambda: not self.pending(), timeout=20)
+        time.sleep(0.3)
+        texts = self.added_texts()
+        self.assertEqual(sorted(texts), sorted(messages), "a capture was lost or sent twice")
+
+    def test_a_sender_killed_mid_round_loses_nothing(self):
+        self.fake.control(status=503, only_endpoint="add")
+        for i in range(8):
+            self.stop(f"item {i} of the killed round. " + LONG)
+        self.wait_for("the senders to give up", lambda: not self.senders())
+        self.assertEqual(len(self.pending()), 8)
+        self.fake.reset()
+        self.fake.control(latency_ms=3000, only_endpoint="add")
+        self.run_hook("on_session_end", session_end_event("other", cwd=self.project))
+        self.wait_for("a sender in flight", lambda: self.fake.calls("add") or False)
+        self.stop_senders()
+        self.assertEqual(len(self.pending()), 8, "an item left before the server answered")
+        self.fake.control()
+        # Later hook runs start the sender again (the first may still find the dying one's lock).
+        def next_hook_run_drains():
+            self.run_hook("on_session_end", session_end_event("other", cwd=self.project))
+            time.sleep(0.3)
+            return not self.pending()
+        self.wait_for("an empty outbox", next_hook_run_drains, timeout=20)
+        delivered = {t.split(" of")[0] for t in self.added_texts()}
+        self.assertEqual(delivered, {f"item {i}" for i in range(8)})
+
+    def test_what_one_session_captures_the_next_one_recalls(self):
+        self.stop("The billing service rounds partial refunds down to whole cents; we decided "
+                  "this after the ledger mismatch of the refund batch.")
+        self.wait_for("the add", lambda: len(self.fake.memories()) == 1)
+        result = self.run_hook("on_user_prompt", prompt_event(
+            "how does the billing service round partial refunds?", session_id="s-2",
+            cwd=self.project))
+        self.assertIn("rounds partial refunds down to whole cents", result.context())
+
+    def test_capture_off_queues_nothing(self):
+        self.stop(LONG, MEM0_AUTO_SAVE="false")
+        self.assertEqual(self.pending(), [])
+        time.sleep(0.3)
+        self.assertEqual(self.fake.adds(), [])
+
+    def test_a_subagent_stop_is_not_captured(self):
+        self.run_hook("on_stop", stop_event(LONG, agent_id="agent-1", cwd=self.project))
+        self.assertEqual(self.pending(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,436 @@
+// The write path (docs/capture.md): outbox, the capture pipeline, the sender and detaching.
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "common/detach.hpp"
+#include "common/outbox.hpp"
+#include "common/remember.hpp"
+#include "hooks/on_compact/on_compact.hpp"
+#include "hooks/on_stop/on_stop.hpp"
+#include "hooks/on_user_prompt/on_user_prompt.hpp"
+
+#include <chrono>
+#include <thread>
+#include <unistd.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+using std::chrono::hours;
+using std::chrono::seconds;
+
+namespace {
+
+OutboxItem add_item(std::string text) {
+  OutboxItem item;
+  item.body = R"({"messages":[{"role":"user","content":")" + text + R"("}],"user_id":"u"})";
+  return item;
+}
+
+// The text of the first message of an add body.
+std::string first_content(const std::string &body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("messages")) return {};
+  return doc["messages"][0]["content"].GetString();
+}
+
+rapidjson::Document parsed(const std::string &json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  REQUIRE_FALSE(doc.HasParseError());
+  return doc;
+}
+
+std::string long_text(const std::string &seed) {
+  std::string text;
+  while (text.size() < 150)
+    text += seed + " ";
+  return text;
+}
+
+StopInput stop_input(const HookFixture &f, std::string message) {
+  StopInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.hook_event_name = "Stop";
+  in.last_assistant_message = std::move(message);
+  return in;
+}
+
+} // namespace
+
+TEST_CASE("outbox: items keep the order of capture and read back", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto now = fixed_now();
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i)
+    names.push_back(outbox.put(add_item("item " + std::to_string(i)), "", now).value());
+  CHECK(outbox.pending() == names);
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  CHECK(first_content(outbox.load(names[3])->body) == "item 3");
+  CHECK(mode_of(tmp / "outbox") == 0700);
+  CHECK(mode_of(tmp / "outbox" / names[0]) == 0600);
+
+  OutboxItem remove;
+  remove.kind = OutboxItem::Kind::remove;
+  remove.memory_id = "abc-123";
+  const auto name = outbox.put(remove, "", now).value();
+  const auto back = outbox.load(name);
+  REQUIRE(back);
+  CHECK(back->kind == OutboxItem::Kind::remove);
+  CHECK(back->memory_id == "abc-123");
+
+  SECTION("a lost state file never makes a name be reused") {
+    fs::remove(tmp / "outbox" / "state.json");
+    const auto later = outbox.put(add_item("after the loss"), "", now).value();
+    CHECK(later > name);
+    CHECK(outbox.pending().size() == 14);
+  }
+}
+
+TEST_CASE("outbox: the same identity is queued once within 30 days", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto now = fixed_now();
+  REQUIRE(outbox.put(add_item("a"), "same", now));
+  const auto again = outbox.put(add_item("a"), "same", now + hours(24 * 29));
+  REQUIRE_FALSE(again);
+  CHECK(again.error() == Outbox::Refusal::duplicate);
+  CHECK(outbox.put(add_item("a"), "same", now + hours(24 * 31)));
+  CHECK(outbox.put(add_item("b"), "other", now));
+  CHECK(outbox.pending().size() == 3);
+}
+
+TEST_CASE("outbox: a full outbox refuses new items and keeps every stored one", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto now = fixed_now();
+  SECTION("by count") {
+    for (std::size_t i = 0; i < Outbox::k_max_items; ++i)
+      REQUIRE(outbox.put(add_item("x"), "", now));
+    const auto refused = outbox.put(add_item("one too many"), "", now);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error() == Outbox::Refusal::full);
+    CHECK(outbox.pending().size() == Outbox::k_max_items);
+  }
+  SECTION("by size") {
+    const std::string big(6 * 1024 * 1024, 'b');
+    for (int i = 0; i < 3; ++i)
+      REQUIRE(outbox.put(add_item(big), "", now));
+    CHECK(outbox.put(add_item(big), "", now).error() == Outbox::Refusal::full);
+    CHECK(outbox.pending().size() == 3);
+  }
+}
+
+TEST_CASE("outbox: a rejected item is kept aside with its status and the server's text",
+          "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto name = outbox.put(add_item("refused"), "", fixed_now()).value();
+  outbox.reject(name, 422, "messages: field required");
+  CHECK(outbox.pending().empty());
+  const auto stats = outbox.stats();
+  CHECK(stats.rejected == 1);
+  const auto kept = read_file(tmp / "outbox" / "rejected" / name);
+  const auto doc = parsed(kept);
+  CHECK(doc["status"].GetInt() == 422);
+  CHECK(std::string(doc["error"].GetString()) == "messages: field required");
+  CHECK(contains(doc["item"].GetString(), "refused"));
+}
+
+TEST_CASE("capture text: wrapper tags go with what they wrap, secrets are redacted", "[capture]") {
+  CHECK(prepare_capture_text("keep <system-reminder>drop\nthis</system-reminder> this", true) ==
+        "keep  this");
+  CHECK(prepare_capture_text("a <private>secret plan</private> b <PRIVATE>x</PRIVATE>", true) ==
+        "a  b");
+  CHECK(prepare_capture_text("a <private>never closed", true) == "a");
+  CHECK(prepare_capture_text("nested <private>1 <private>2</private> 3</private> out", true) ==
+        "nested  out");
+  CHECK(prepare_capture_text("stray </private> closing", true) == "stray  closing");
+  CHECK(prepare_capture_text("<command-name>/clear</command-name>", true).empty());
+  CHECK(prepare_capture_text("a <b>bold</b> tag", true) == "a <b>bold</b> tag");
+  const std::string key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+  CHECK_FALSE(contains(prepare_capture_text("use " + key + " here", true), key));
+  CHECK(contains(prepare_capture_text("use " + key + " here", false), key));
+}
+
+TEST_CASE("remember: the item carries the identity, real roles and metadata, never a run_id",
+          "[capture]") {
+  HookFixture f;
+  write_file(f.project / "mem0.md",
+             "# Notes\n\n## Instructions\nKeep only decisions.\n\n## Other\nx\n");
+  StopInput in = stop_input(f, "");
+  Capture c;
+  c.messages = {{"user", "we picked postgres <private>pw hunter2</private>"},
+                {"assistant", "noted: postgres"}};
+  c.type = "auto_capture";
+  c.source = "auto_capture";
+  REQUIRE_FALSE(remember(f.context(), in, c).has_value());
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = parsed(outbox.load(outbox.pending()[0])->body);
+  CHECK(std::string(body["user_id"].GetString()) == "alice");
+  CHECK(std::string(body["app_id"].GetString()) == "proj");
+  CHECK_FALSE(body.HasMember("run_id"));
+  CHECK(std::string(body["messages"][0]["role"].GetString()) == "user");
+  CHECK(std::string(body["messages"][0]["content"].GetString()) == "we picked postgres");
+  CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
+  CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+  CHECK(std::string(body["metadata"]["session_id"].GetString()) == "session-1");
+  CHECK(std::string(body["custom_instructions"].GetString()) == "Keep only decisions.");
+  CHECK(body["infer"].IsTrue());
+  CHECK_FALSE(contains(read_file(f.config.state_dir / "outbox" / outbox.pending()[0]), "hunter2"));
+
+  SECTION("the same text again is not queued twice") {
+    CHECK(remember(f.context(), in, c) == NotQueued::duplicate);
+  }
+  SECTION("capture off, or no key, queues nothing") {
+    f.set_env("MEM0_AUTO_SAVE", "false");
+    CHECK(remember(f.context(), in, c) == NotQueued::capture_off);
+    f.unset_env("MEM0_AUTO_SAVE");
+    f.unset_env("MEM0_API_KEY");
+    CHECK(remember(f.context(), in, c) == NotQueued::no_key);
+  }
+  SECTION("nothing left after stripping") {
+    Capture empty;
+    empty.messages = {{"user", "<private>all of it</private>"}};
+    CHECK(remember(f.context(), in, empty) == NotQueued::empty);
+  }
+}
+
+TEST_CASE("sender: items go oldest first, a batch at a time, and leave once delivered",
+          "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  for (int i = 0; i < 6; ++i)
+    REQUIRE(outbox.put(add_item("n" + std::to_string(i)), "", f.now));
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(200, R"({"event_id":"e","status":"PENDING"})");
+  };
+  const SendReport report = send_round(f.context());
+  CHECK(report.delivered == 6);
+  CHECK_FALSE(report.stopped);
+  CHECK(outbox.pending().empty());
+  REQUIRE(f.http.requests.size() == 6);
+  CHECK(f.http.batches == 2); // 4 + 2
+  for (int i = 0; i < 6; ++i) {
+    CHECK(f.http.requests[i].url == "https://api.mem0.ai/v3/memories/add/");
+    CHECK(first_content(f.http.requests[i].body) == "n" + std::to_string(i));
+  }
+  CHECK(f.store().usage.on(f.today()).adds == 6);
+  CHECK(outbox.stats().last_delivery > 0);
+}
+
+TEST_CASE("sender: retryable failures keep the items and end the round", "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(outbox.put(add_item("k" + std::to_string(i)), "", f.now));
+
+  SECTION("429 pauses everyone") {
+    f.http.responder = [](const HttpRequest &) { return http_status(429, "{}", seconds(40)); };
+    const auto report = send_round(f.context());
+    REQUIRE(report.stopped);
+    CHECK(report.stopped->kind == ErrorKind::rate_limited);
+    CHECK(outbox.pending().size() == 3);
+    CHECK(f.store().backoff.active_pause(f.now));
+    CHECK(f.http.batches == 1);
+    SECTION("and while paused nothing is sent") {
+      CHECK(send_round(f.context()).delivered == 0);
+      CHECK(f.http.batches == 1);
+    }
+  }
+  SECTION("offline") {
+    f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::transport); };
+    CHECK(send_round(f.context()).stopped->kind == ErrorKind::transport);
+    CHECK(outbox.pending().size() == 3);
+  }
+  SECTION("a rejected key keeps the items for a fixed key") {
+    f.http.responder = [](const HttpRequest &) { return http_status(401, "{}"); };
+    CHECK(send_round(f.context()).stopped->kind == ErrorKind::unauthorized);
+    CHECK(outbox.pending().size() == 3);
+    CHECK(outbox.stats().rejected == 0);
+  }
+  SECTION("5xx") {
+    f.http.responder = [](const HttpRequest &) { return http_status(503, "down"); };
+    CHECK(send_round(f.context()).stopped->kind == ErrorKind::server);
+    CHECK(outbox.pending().size() == 3);
+  }
+}
+
+TEST_CASE("sender: an item the server refuses is set aside, the others still go", "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  for (const char *t : {"good one", "bad one", "good two"})
+    REQUIRE(outbox.put(add_item(t), "", f.now));
+  f.http.responder = [](const HttpRequest &r) {
+    return first_content(r.body) == "bad one" ? http_status(422, R"({"detail":"invalid"})")
+                                              : http_status(200, R"({"results":[]})");
+  };
+  const auto report = send_round(f.context());
+  CHECK(report.delivered == 2);
+  CHECK(report.rejected == 1);
+  CHECK(outbox.pending().empty());
+  CHECK(outbox.stats().rejected == 1);
+}
+
+TEST_CASE("sender: delivered at least once when a crash came between send and delete",
+          "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  const auto name = outbox.put(add_item("sent, then the sender died"), "", f.now).value();
+  // The request went out, but the process died before removing the item: it is still pending.
+  f.http.run({add_request(target("https://api.mem0.ai", "k"), outbox.load(name)->body)},
+             SteadyClock::now());
+  f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
+  CHECK(send_round(f.context()).delivered == 1);
+  CHECK(outbox.pending().empty());
+  CHECK(f.http.requests.size() == 2);
+}
+
+TEST_CASE("sender: deletes, corrupt items, the lock and the daily cap", "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  OutboxItem remove;
+  remove.kind = OutboxItem::Kind::remove;
+  remove.memory_id = "gone-already";
+  REQUIRE(outbox.put(remove, "", f.now));
+  write_file(f.config.state_dir / "outbox" / "000000000099.json", "{not json");
+  f.http.responder = [](const HttpRequest &r) {
+    return r.method == "DELETE" ? http_status(404, R"({"error":"Memory not found!"})")
+                                : http_status(200, "{}");
+  };
+  const auto report = send_round(f.context());
+  CHECK(report.delivered == 1); // a 404 delete: already gone
+  CHECK(report.rejected == 1);  // the corrupt item, kept aside
+  CHECK(outbox.pending().empty());
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK(f.http.requests[0].url == "https://api.mem0.ai/v1/memories/gone-already/");
+
+  SECTION("the daily add cap leaves items waiting") {
+    f.set_env("MEM0_DAILY_ADD_LIMIT", "2");
+    REQUIRE(f.store().usage.add(f.today(), {0, 2}));
+    REQUIRE(outbox.put(add_item("waits"), "", f.now));
+    CHECK(send_round(f.context()).delivered == 0);
+    CHECK(outbox.pending().size() == 1);
+  }
+}
+
+TEST_CASE("detach: the work runs in another session with no terminal, the caller does not wait",
+          "[capture]") {
+  TempDir tmp;
+  const fs::path out = tmp / "worker.txt";
+  const auto started = SteadyClock::now();
+  REQUIRE(run_detached([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    char target[256] = {};
+    const ssize_t n = ::readlink("/proc/self/fd/1", target, sizeof target - 1);
+    write_file(out, std::to_string(::getsid(0)) + " " + std::string(target, n > 0 ? n : 0));
+  }));
+  CHECK(SteadyClock::now() - started < std::chrono::milliseconds(250));
+  for (int i = 0; i < 300 && !fs::exists(out); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(fs::exists(out));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string seen = read_file(out);
+  CHECK(seen.find(std::to_string(::getsid(0)) + " ") != 0);
+  CHECK(contains(seen, "/dev/null"));
+}
+
+TEST_CASE("on_stop: Claude's last message and the files touched, or nothing", "[capture]") {
+  HookFixture f;
+  write_file(
+      f.home / "t.jsonl",
+      R"({"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/src/a.py"}}]}})"
+      "\n");
+  StopInput in = stop_input(f, long_text("We moved the retry logic into the worker."));
+  in.transcript_path = (f.home / "t.jsonl").string();
+  const auto c = on_stop::summary_capture(in, f.config, f.now);
+  REQUIRE(c);
+  CHECK(c->type == "session_summary");
+  REQUIRE(c->messages.size() == 1);
+  CHECK(c->messages[0].role == "assistant");
+  CHECK(contains(c->messages[0].content, "Files touched: /p/src/a.py"));
+  CHECK(c->expiration_date == "2025-06-08"); // 90 days after 2025-03-10
+
+  CHECK_FALSE(on_stop::summary_capture(stop_input(f, "too short"), f.config, f.now));
+  StopInput sub = in;
+  sub.agent_id = "agent-7";
+  CHECK_FALSE(on_stop::summary_capture(sub, f.config, f.now));
+  CHECK_FALSE(on_stop::summary_capture(
+      stop_input(f, "<system-reminder>" + long_text("x") + "</system-reminder>"), f.config, f.now));
+
+  CHECK(on_stop::handle(in, f.context()).context.empty());
+  CHECK(Outbox(f.config.state_dir).pending().size() == 1);
+  CHECK(f.http.requests.empty()); // a capture hook never talks to the network itself
+}
+
+TEST_CASE("on_compact: the summary, once per content", "[capture]") {
+  HookFixture f;
+  CompactInput in;
+  in.session_id = "s";
+  in.cwd = f.project.string();
+  in.compact_summary = long_text("Summary of the work on the billing module.");
+  CHECK(on_compact::handle(in, f.context()).context.empty());
+  CHECK(on_compact::handle(in, f.context()).context.empty());
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  CHECK(contains(outbox.load(outbox.pending()[0])->body, R"("type":"compact_summary")"));
+  in.compact_summary = "short";
+  on_compact::handle(in, f.context());
+  CHECK(outbox.pending().size() == 1);
+  CHECK(f.http.requests.empty());
+}
+
+TEST_CASE("auto-capture: every third prompt, the new conversation only, with real roles",
+          "[capture]") {
+  HookFixture f;
+  const fs::path transcript = f.home / "session.jsonl";
+  auto line = [](const std::string &uuid, const std::string &role, const std::string &text) {
+    return R"({"type":")" + role + R"(","uuid":")" + uuid + R"(","message":{"role":")" + role +
+           R"(","content":")" + text + "\"}}\n";
+  };
+  write_file(transcript,
+             line("u1", "user", "Please move the retry helper into sync/retry.py") +
+                 line("a1", "assistant",
+                      "Moved it, and updated the two callers in the worker and the CLI."));
+  PromptInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.transcript_path = transcript.string();
+  in.prompt = "A prompt long enough to count as a prompt";
+  const HookContext ctx = f.context();
+  CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
+  CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
+  const HookOutput third = on_user_prompt::handle(in, ctx);
+  REQUIRE(third.detached);
+  third.detached();
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = parsed(outbox.load(outbox.pending()[0])->body);
+  REQUIRE(body["messages"].Size() == 2);
+  CHECK(std::string(body["messages"][0]["role"].GetString()) == "user");
+  CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
+  CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+
+  SECTION("what was captured is not captured again") {
+    third.detached();
+    CHECK(outbox.pending().size() == 1);
+    write_file(
+        transcript,
+        read_file(transcript) +
+            line("u2", "user", "Now add a jittered backoff to the retry helper") +
+            line("a2", "assistant", "Added full jitter with a 30 s ceiling, and a test for it."));
+    third.detached();
+    REQUIRE(outbox.pending().size() == 2);
+    const auto next = parsed(outbox.load(outbox.pending()[1])->body);
+    REQUIRE(next["messages"].Size() == 2);
+    CHECK(contains(next["messages"][0]["content"].GetString(), "jittered backoff"));
+  }
+  SECTION("capture off asks for nothing") {
+    f.set_env("MEM0_AUTO_SAVE", "off");
+    for (int i = 0; i < 3; ++i)
+      CHECK_FALSE(on_user_prompt::handle(in, f.context()).detached);
+  }
+}
