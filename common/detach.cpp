@@ -16,10 +16,10 @@ bool run_detached(const std::function<void()> &work) {
   const pid_t child = ::fork();
   if (child < 0) return false;
   if (child == 0) {
-    // The child starts a new session and forks the worker, which no terminal or process group
-    // of Claude Code's reaches, then exits so that the worker is adopted by init.
-    ::setsid();
-    if (::fork() != 0) ::_exit(0);
+    // The child lets go of the hook's standard streams before anything else, so that they close
+    // when the hook exits (the parent waits for this child, not for the worker), starts a new
+    // session, and forks the worker, which no terminal or process group of Claude Code's
+    // reaches; then it exits so that the worker is adopted by init.
     const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null >= 0) {
       ::dup2(null, STDIN_FILENO);
@@ -27,6 +27,8 @@ bool run_detached(const std::function<void()> &work) {
       ::dup2(null, STDERR_FILENO);
       if (null > STDERR_FILENO) ::close(null);
     }
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);
     work();
     std::fflush(nullptr);
     ::_exit(0);

@@ -21,6 +21,7 @@ inline constexpr std::string_view convention = "convention";
 inline constexpr std::string_view anti_pattern = "anti_pattern";
 inline constexpr std::string_view task_learning = "task_learning";
 inline constexpr std::string_view session_state = "session_state";
+inline constexpr std::string_view bug_fix = "bug_fix";
 } // namespace memory_type
 
 } // namespace mem0

@@ -23,7 +23,8 @@ struct OutboxItem {
 // The durable queue of writes under `<state dir>/outbox/`: one private file per item, named by
 // a sequence number so that the order of capture is the order of sending; rejected items under
 // `outbox/rejected/`; the sequence, the dedupe record and the last delivery in `outbox/state.json`.
-// Every change is made under `outbox/.lock`.
+// Queueing is made under `outbox/state.json.lock`; only the one sender (under its own lock)
+// removes or rejects items.
 class Outbox {
 public:
   explicit Outbox(const std::filesystem::path &state_dir);

@@ -24,7 +24,8 @@ std::vector<std::string> markdown_sections(std::string_view text);
 void import_project_files(const HookContext &ctx, const HookInput &input);
 
 // Record the ids a delivered import item got, so that the next import of its file can delete
-// them. Items that are not part of an import are ignored.
+// them; ids of an import that a newer one already replaced are queued for deletion at once.
+// Items that are not part of an import are ignored.
 void record_import_ids(const std::filesystem::path &state_dir, const OutboxItem &item,
                        const std::vector<std::string> &ids);
 

@@ -13,9 +13,13 @@ struct Searches {
   std::optional<std::string> paused; // the shared back-off stopped them: the line to show
 };
 
+// The number of requests `request` makes.
+std::size_t planned(const RecallRequest &request) {
+  return request.fetch ? request.fetch_requests : request.plan.size();
+}
+
 Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   Searches result;
-  const auto &plan = request.plan;
   const auto now = ctx.now();
   if (const auto pause = ctx.state.backoff.active_pause(now)) {
     result.paused = "mem0: recall paused \xE2\x80\x94 " + pause->reason + ", retrying in " +
@@ -34,11 +38,13 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   const auto api = api_target(ctx.config);
   if (!api) {
     ctx.log.warn(std::string(to_string(api.error().kind)) + ": " + api.error().message);
-    result.outcome.results.resize(plan.size());
-    result.outcome.failures.assign(plan.size(), api.error());
+    result.outcome.results.resize(request.plan.size());
+    result.outcome.failures.assign(planned(request), api.error());
     return result;
   }
-  result.outcome = run_plan(ctx.http, *api, request.identity, plan, ctx.deadline, ctx.log);
+  result.outcome = request.fetch ? request.fetch(*api)
+                                 : run_plan(ctx.http, *api, request.identity, request.plan,
+                                            ctx.deadline, ctx.log);
   const PlanOutcome &o = result.outcome;
   if (o.sent > 0)
     if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0}); !counted)
@@ -61,7 +67,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
   const std::string &session = request.identity.session_id;
   Searches run;
   std::vector<Memory> candidates;
-  if (!request.plan.empty()) {
+  if (planned(request) > 0) {
     const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
     run = run_searches(ctx, request);
     candidates = merge_results(run.outcome.results,
@@ -89,7 +95,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
     apply(scratch);
   }
   if (run.paused) recall.notices.push_back(*run.paused);
-  for (auto &line : recall_problem_lines(run.outcome, request.plan.size()))
+  for (auto &line : recall_problem_lines(run.outcome, planned(request)))
     recall.notices.push_back(std::move(line));
   if (show_limit) recall.notices.push_back(daily_limit_line(ctx.config.daily_limit));
   return recall;

@@ -21,6 +21,10 @@ struct RecallRequest {
   // Further changes to the session state, made under the same lock as the claim; `answered`
   // says whether any search got an answer.
   std::function<void(SessionState &, bool answered)> also;
+  // Fetch the candidates another way than the plan's searches (one listing, say): the outcome
+  // is gated, counted and fed to the back-off like a plan of `fetch_requests` searches.
+  std::function<PlanOutcome(const ApiTarget &)> fetch;
+  std::size_t fetch_requests = 1;
 };
 
 // What a hook shows: the memories claimed for this session and the notice lines.
@@ -48,5 +52,10 @@ std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::s
 
 // `mem0: daily search limit (N) reached — recall paused until tomorrow (UTC)`
 std::string daily_limit_line(long limit);
+
+// The text around resumed memories (docs/hooks.md#prompt-output).
+inline constexpr std::string_view k_resume_heading = "### Session context recovered from mem0";
+inline constexpr std::string_view k_resume_footer =
+    "These memories provide context for resuming work.";
 
 } // namespace mem0

@@ -21,6 +21,11 @@ std::string make_query(std::string_view text, bool redact) {
   return std::string(utf8_prefix(cleaned, k_max_query_bytes));
 }
 
+std::vector<SearchSpec> resume_plan(Scope scope) {
+  return {{"session state current task", std::string(memory_type::session_state), 3, scope},
+          {"recent decisions and learnings", std::string(memory_type::decision), 3, scope}};
+}
+
 PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &identity,
                      const std::vector<SearchSpec> &plan, Deadline deadline, const Log &log) {
   PlanOutcome outcome;

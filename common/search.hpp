@@ -17,6 +17,10 @@ inline constexpr std::size_t k_max_query_bytes = 2000;
 // invalid UTF-8 replaced, cut to 2,000 bytes on a character boundary.
 std::string make_query(std::string_view text, bool redact);
 
+// The resume plan (docs/hooks.md#prompt-plans): "session state current task" type
+// session_state top 3 and "recent decisions and learnings" type decision top 3.
+std::vector<SearchSpec> resume_plan(Scope scope);
+
 // What a plan's searches returned.
 struct PlanOutcome {
   std::vector<std::vector<Memory>> results; // per search, in plan order; empty when it failed

@@ -16,7 +16,6 @@ inline constexpr std::size_t k_max_query_code_points = 200;
 inline constexpr std::size_t k_output_window = 256 * 1024;  // bytes read of each output string
 inline constexpr std::size_t k_max_errors_remembered = 256; // per session, the oldest dropped
 inline constexpr std::string_view k_heading = "### Prior errors like this (mem0)";
-inline constexpr std::string_view k_bug_fix = "bug_fix"; // a memory type searched and preferred
 
 // True when `command` runs `git commit`, `git merge` or `git rebase` anywhere in it (after git's
 // own options such as `-C <dir>`): their output is about history, not a failure to look up.

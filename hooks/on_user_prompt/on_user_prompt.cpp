@@ -50,9 +50,7 @@ PromptAnalysis analyze(std::string_view prompt, bool redact) {
 
 std::vector<SearchSpec> build_plan(const PromptAnalysis &a, const Config &config) {
   const Scope scope = config.global_search ? Scope::global : Scope::project;
-  if (a.resume)
-    return {{"session state current task", std::string(memory_type::session_state), 3, scope},
-            {"recent decisions and learnings", std::string(memory_type::decision), 3, scope}};
+  if (a.resume) return resume_plan(scope);
   if (!config.prefetch || a.query.empty()) return {};
   std::vector<SearchSpec> plan{{a.query, std::nullopt, 10, scope}};
   if (config.plan == SearchPlan::thorough) {
@@ -106,12 +104,12 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
 
   std::vector<std::string> head, lines, tail;
   if (!found.memories.empty()) {
-    head = {analysis.resume ? "### Session context recovered from mem0"
-                            : "### Relevant memories (auto-retrieved for this request)",
+    head = {std::string(analysis.resume ? k_resume_heading
+                                        : "### Relevant memories (auto-retrieved for this request)"),
             ""};
     for (const auto &m : found.memories)
       lines.push_back(context_line(m));
-    if (analysis.resume) tail.emplace_back("These memories provide context for resuming work.");
+    if (analysis.resume) tail.emplace_back(k_resume_footer);
   }
   tail.insert(tail.end(), found.notices.begin(), found.notices.end());
   if (analysis.remember) tail.emplace_back(k_remember);

@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view k_heading = "### Relevant memories (auto-retrieved for this request)";
-constexpr std::string_view k_resume_heading = "### Session context recovered from mem0";
-constexpr std::string_view k_resume_footer = "These memories provide context for resuming work.";
+constexpr std::string_view k_want_resume_heading = "### Session context recovered from mem0";
+constexpr std::string_view k_want_resume_footer = "These memories provide context for resuming work.";
 constexpr std::string_view k_rubric =
     "Mem0 searches apply when user references past work, decision questions, errors, or "
     "non-trivial tasks. Queries use noun-phrases, 2-4 parallel calls with different "
@@ -360,10 +360,10 @@ TEST_CASE("on_user_prompt: resume intent prints the recovered-session section") 
   CHECK(sent[0].query == "session state current task");
   CHECK(sent[1].query == "recent decisions and learnings");
 
-  const std::string expected = std::string(k_resume_heading) + "\n\n" +
+  const std::string expected = std::string(k_want_resume_heading) + "\n\n" +
                                "- [session_state] Migrating invoices table [mem0:00000001]\n" +
                                "- [decision] Keep the old table until March [mem0:00000002]\n" +
-                               std::string(k_resume_footer) + "\n" + std::string(k_rubric);
+                               std::string(k_want_resume_footer) + "\n" + std::string(k_rubric);
   CHECK(out == expected);
 }
 

@@ -1,0 +1,141 @@
+#include "hooks/on_session_start/on_session_start.hpp"
+#include "common/format.hpp"
+#include "common/git.hpp"
+#include "common/identity.hpp"
+#include "common/project_files.hpp"
+#include "common/recall.hpp"
+#include "common/search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+namespace mem0::on_session_start {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::array<std::string_view, 4> k_recent_types{
+    memory_type::decision, memory_type::session_state, memory_type::task_learning,
+    memory_type::convention};
+
+constexpr std::size_t k_max_name_code_points = 100;
+
+enum class Source { startup, clear, resume, compact, other };
+
+Source source_of(std::string_view source) {
+  if (source == "startup") return Source::startup;
+  if (source == "clear") return Source::clear;
+  if (source == "resume") return Source::resume;
+  if (source == "compact") return Source::compact;
+  return Source::other;
+}
+
+std::string shown_name(std::string_view name) {
+  return truncate_code_points(clean_text(name), k_max_name_code_points);
+}
+
+// startup, clear: the project's count and its most recent memories of the recent types, from one
+// listing that recall() gates, counts and feeds back like a search.
+HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &identity) {
+  std::optional<long> count;
+  RecallRequest request;
+  request.identity = identity;
+  request.cap = k_max_recent;
+  request.fetch = [&](const ApiTarget &api) {
+    PlanOutcome outcome;
+    outcome.results.resize(1);
+    outcome.sent = 1;
+    const auto responses =
+        ctx.http.run({list_request(api, identity, k_list_page_size)}, ctx.deadline);
+    const Result<MemoryPage> page =
+        responses.at(0) ? parse_list_response(*responses[0]) : unexpected(responses[0].error());
+    if (!page) {
+      ctx.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
+                   page.error().message);
+      outcome.failures.push_back(page.error());
+      return outcome;
+    }
+    count = page->count;
+    for (const auto &m : page->memories)
+      if (is_recent_type(m.type)) outcome.results[0].push_back(m);
+    return outcome;
+  };
+  const Recall found = recall(ctx, request);
+
+  std::vector<std::string> head, lines;
+  if (count) {
+    const auto repo = find_repo(cwd);
+    const auto branch = repo ? current_branch(*repo) : std::nullopt;
+    head.push_back(header_line(*count, identity.project_id, identity.user_id, branch));
+    if (!found.memories.empty()) head.emplace_back();
+    const auto now = ctx.now();
+    for (const auto &m : found.memories)
+      lines.push_back(file_line(m, now));
+  }
+  if (head.empty() && found.notices.empty()) return {};
+  return {.context = fit_budget(head, lines, found.notices)};
+}
+
+// resume, compact: the resume plan through the recall pipeline.
+HookOutput resumed(const HookContext &ctx, const Identity &identity) {
+  RecallRequest request;
+  request.plan = resume_plan(ctx.config.global_search ? Scope::global : Scope::project);
+  request.identity = identity;
+  request.cap = k_max_resume;
+  const Recall found = recall(ctx, request);
+
+  std::vector<std::string> head, lines, tail;
+  if (!found.memories.empty()) {
+    head = {std::string(k_resume_heading), ""};
+    for (const auto &m : found.memories)
+      lines.push_back(context_line(m));
+    tail.emplace_back(k_resume_footer);
+  }
+  tail.insert(tail.end(), found.notices.begin(), found.notices.end());
+  if (head.empty() && tail.empty()) return {};
+  return {.context = fit_budget(head, lines, tail)};
+}
+
+} // namespace
+
+bool is_recent_type(std::string_view type) {
+  return std::find(k_recent_types.begin(), k_recent_types.end(), type) != k_recent_types.end();
+}
+
+std::string header_line(long count, std::string_view project, std::string_view user,
+                        const std::optional<std::string> &branch) {
+  std::string line = "### mem0: " + std::to_string(count) + " memories for " + shown_name(project) +
+                     " (user " + shown_name(user);
+  if (branch && !branch->empty()) line += ", branch " + shown_name(*branch);
+  return line + ")";
+}
+
+HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
+  const Config &config = ctx.config;
+  const Source source = source_of(input.source);
+  if (source == Source::other) {
+    ctx.log.debug("session start gated: source \"" + input.source + "\" is not handled");
+    return {};
+  }
+  if (!config.api_key) {
+    ctx.log.debug("no API key; recall and capture are off");
+    return {.system_message = std::string(k_no_key)};
+  }
+  const bool fresh = source == Source::startup || source == Source::clear;
+  HookOutput output;
+  if (!config.auto_search) {
+    ctx.log.debug("auto_search is off; no recall at session start");
+  } else {
+    const fs::path cwd = cwd_of(input, ctx.env);
+    const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
+                            session_of(input, ctx.env)};
+    output = fresh ? recent(ctx, cwd, identity) : resumed(ctx, identity);
+  }
+  // Queued in the detached sender, after the output is printed. The context is copied (its
+  // references are to the runner's runtime, which outlives the call), and so is the input.
+  if (fresh && config.auto_save)
+    output.detached = [ctx, input] { import_project_files(ctx, input); };
+  return output;
+}
+
+} // namespace mem0::on_session_start
