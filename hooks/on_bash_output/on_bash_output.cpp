@@ -181,7 +181,8 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
                       resolve_project_id(config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
                       session};
   request.cap = k_max_memories;
-  request.types_first = {memory_type::anti_pattern, memory_type::bug_fix, memory_type::task_learning};
+  request.types_first = {memory_type::anti_pattern, memory_type::bug_fix,
+                         memory_type::task_learning};
   // Claim the error line under the session lock: a concurrent run of the same session that
   // claimed it first has shown (or will show) the answer. Only a lookup that got an answer is
   // recorded, so a failed one is tried again on the next occurrence.

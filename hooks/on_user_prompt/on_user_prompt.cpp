@@ -104,8 +104,9 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
 
   std::vector<std::string> head, lines, tail;
   if (!found.memories.empty()) {
-    head = {std::string(analysis.resume ? k_resume_heading
-                                        : "### Relevant memories (auto-retrieved for this request)"),
+    head = {std::string(analysis.resume
+                            ? k_resume_heading
+                            : "### Relevant memories (auto-retrieved for this request)"),
             ""};
     for (const auto &m : found.memories)
       lines.push_back(context_line(m));

@@ -438,7 +438,6 @@ TEST_CASE("on_session_start: resume and compact run the resume plan", "[start]")
   CHECK(respond(f, source).context.empty());
 }
 
-
 TEST_CASE("on_session_start: a resume with nothing found prints nothing", "[start]") {
   HookFixture f;
   CHECK(run(f, "resume").empty());

@@ -15,7 +15,8 @@ namespace {
 
 constexpr std::string_view k_heading = "### Relevant memories (auto-retrieved for this request)";
 constexpr std::string_view k_want_resume_heading = "### Session context recovered from mem0";
-constexpr std::string_view k_want_resume_footer = "These memories provide context for resuming work.";
+constexpr std::string_view k_want_resume_footer =
+    "These memories provide context for resuming work.";
 constexpr std::string_view k_rubric =
     "Mem0 searches apply when user references past work, decision questions, errors, or "
     "non-trivial tasks. Queries use noun-phrases, 2-4 parallel calls with different "
