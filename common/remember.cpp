@@ -22,11 +22,16 @@ namespace fs = std::filesystem;
 namespace {
 
 // Wrappers Claude Code and users put around text that is not theirs to keep.
-constexpr std::array<std::string_view, 8> k_wrapper_tags{
-    "system-reminder",      "private",
-    "command-name",         "command-message",
-    "command-args",         "local-command-stdout",
-    "local-command-stderr", "user-prompt-submit-hook"};
+// (`analysis` is the scratchpad a model writes before a compact summary.)
+constexpr std::array<std::string_view, 9> k_wrapper_tags{"system-reminder",
+                                                         "private",
+                                                         "command-name",
+                                                         "command-message",
+                                                         "command-args",
+                                                         "local-command-stdout",
+                                                         "local-command-stderr",
+                                                         "user-prompt-submit-hook",
+                                                         "analysis"};
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && ascii_lower(a) == ascii_lower(b);

@@ -4,8 +4,17 @@
 
 namespace mem0::on_compact {
 
+std::string_view summary_part(std::string_view text) {
+  constexpr std::string_view open = "<summary>", close = "</summary>";
+  const auto start = text.find(open);
+  if (start == std::string_view::npos) return text;
+  text.remove_prefix(start + open.size());
+  return text.substr(0, text.find(close));
+}
+
 HookOutput handle(const CompactInput &input, const HookContext &ctx) {
-  const std::string summary = prepare_capture_text(input.compact_summary, ctx.config.redact);
+  const std::string summary =
+      prepare_capture_text(summary_part(input.compact_summary), ctx.config.redact);
   if (code_points(summary) < k_min_chars) {
     ctx.log.debug("compact: no summary of 100 characters to capture");
     return {};

@@ -67,16 +67,18 @@ PROMPT = "Explain how partial refund rounding works"
 # fake's token-overlap scoring returns each memory for exactly one hook.
 PROMPT_MEM = "a1b2c3d4-1111-4111-8111-000000000001"  # matches the prompt only
 FILE_MEM = "c0ffee00-2222-4222-8222-000000000002"    # matches "src/billing/invoice.py invoice.py"
+# Types the SessionStart banner does not show (it shows decisions, conventions, session state and
+# task learnings, and claims them for the session), so that the prompt and read hooks find them.
 SEED = [
     {"id": PROMPT_MEM, "memory": "partial refund rounding rule", "user_id": USER,
-     "app_id": PROJECT_ID, "metadata": {"type": "decision"}, "categories": [],
+     "app_id": PROJECT_ID, "metadata": {"type": "fact"}, "categories": [],
      "created_at": "2026-10-01T09:00:00Z"},
     {"id": FILE_MEM, "memory": "src billing invoice py stores money as integer cents",
-     "user_id": USER, "app_id": PROJECT_ID, "metadata": {"type": "convention"},
+     "user_id": USER, "app_id": PROJECT_ID, "metadata": {"type": "note"},
      "categories": [], "created_at": "2026-10-01T09:00:00Z"},
 ]
 PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
-PROMPT_LINE = f"- [decision] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"
+PROMPT_LINE = f"- [fact] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"
 FILE_HEADER = f"Prior work on `{REL}`"
 FILE_TAG = f"[mem0:{FILE_MEM[:8]}]"
 
@@ -379,7 +381,7 @@ class ClaudeCodeTest(unittest.TestCase):
         self.assertTrue(header_at, f"{FILE_HEADER!r} not in model request {k + 1}\n{info}")
         tagged = [p for p in locate(bodies[k], FILE_TAG) if p in header_at]
         self.assertTrue(tagged, f"{FILE_TAG} not next to {FILE_HEADER!r}\n{info}")
-        self.assertTrue(any("[convention]" in text and FILE_TAG in text
+        self.assertTrue(any("[note]" in text and FILE_TAG in text
                             for text in self.strings_at(bodies[k], tagged)), info)
         log(f"    file-hook context in model request {k + 1} (the one with the tool_result) "
             f"at {describe(bodies[k], tagged[0])}")

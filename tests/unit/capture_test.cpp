@@ -380,6 +380,19 @@ TEST_CASE("on_compact: the summary, once per content", "[capture]") {
   in.compact_summary = "short";
   on_compact::handle(in, f.context());
   CHECK(outbox.pending().size() == 1);
+
+  SECTION("the model's scratchpad is left out, the summary kept") {
+    in.compact_summary = "<analysis>Thinking about what matters: " + long_text("scratch") +
+                         "</analysis>\n\n<summary>" + long_text("The billing work is done.") +
+                         "</summary>";
+    on_compact::handle(in, f.context());
+    REQUIRE(outbox.pending().size() == 2);
+    const auto body = parsed(outbox.load(outbox.pending()[1])->body);
+    const std::string stored = body["messages"][0]["content"].GetString();
+    CHECK(stored.starts_with("The billing work is done."));
+    CHECK_FALSE(contains(stored, "scratch"));
+    CHECK_FALSE(contains(stored, "summary>"));
+  }
   CHECK(f.http.requests.empty());
 }
 
