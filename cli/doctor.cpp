@@ -68,8 +68,13 @@ int doctor(const Args &, const CliContext &ctx) {
     ctx.out << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << value << "\n";
   };
 
-  row("api key", c.api_key ? mask_key(*c.api_key) + " (" + c.api_key_source + ")" : "missing");
-  if (!c.api_key) fixes.emplace_back("set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)");
+  row("api key", c.api_key                    ? mask_key(*c.api_key) + " (" + c.api_key_source + ")"
+                 : !c.api_key_problem.empty() ? "refused: " + c.api_key_problem
+                                              : "missing");
+  if (!c.api_key)
+    fixes.emplace_back(c.api_key_problem.empty()
+                           ? "set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)"
+                           : "set MEM0_API_KEY to the key alone, without line breaks");
   row("user id", c.user_id + " (" + c.user_id_source + ")");
   const ProjectId project = resolve_project_id(c, ctx.env, ctx.cwd, ctx.log);
   row("project id", project.id + " (" + project.source + ")");

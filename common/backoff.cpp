@@ -7,26 +7,70 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <limits>
+#include <string_view>
 
 namespace mem0 {
 namespace {
 
+// Why recall is paused. Stored as a code and shown as a fixed text, so that nothing read from the
+// file reaches the context or stderr.
+enum class Reason { none, rate_limited, unreachable };
+
 struct BackoffState {
-  long long until = 0; // unix seconds
-  std::string reason;
-  long failures = 0;
+  long long until = 0; // unix seconds; 0: no pause
+  Reason reason = Reason::none;
+  long long failures = 0;
 };
 
-BackoffState parse_backoff(std::string_view json) {
+constexpr std::string_view k_rate_limited_text = "rate limited by Mem0";
+
+// `a + b`, held at the largest (or smallest) value instead of overflowing.
+long long add_saturating(long long a, long long b) {
+  long long sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? std::numeric_limits<long long>::max() : std::numeric_limits<long long>::min();
+}
+
+// A stored reason: a code, or the text an older version stored when it is one of the two.
+Reason parse_reason(std::string_view s) {
+  if (s == "rate_limited" || s == k_rate_limited_text) return Reason::rate_limited;
+  if (s == "unreachable") return Reason::unreachable;
+  constexpr std::string_view head = "Mem0 unreachable after ", tail = " failed attempts";
+  if (s.size() <= head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail))
+    return Reason::none;
+  const auto count = s.substr(head.size(), s.size() - head.size() - tail.size());
+  const bool digits =
+      std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? Reason::unreachable : Reason::none;
+}
+
+std::string_view reason_code(Reason reason) {
+  switch (reason) {
+  case Reason::rate_limited: return "rate_limited";
+  case Reason::unreachable: return "unreachable";
+  case Reason::none: break;
+  }
+  return "";
+}
+
+// The file's state as of `now`. A pause that ends more than `k_longest_pause` after `now` (written
+// under a clock that was ahead, or not by us) or has no known reason is no pause.
+BackoffState parse_backoff(std::string_view json, long long now) {
   BackoffState b;
   rapidjson::Document doc;
   parse_json(doc, json);
   if (doc.HasParseError() || !doc.IsObject()) return b;
   if (const auto it = doc.FindMember("until"); it != doc.MemberEnd() && it->value.IsInt64())
     b.until = it->value.GetInt64();
-  b.reason = string_member(doc, "reason").value_or("");
+  b.reason = parse_reason(string_member(doc, "reason").value_or(""));
   if (const auto it = doc.FindMember("failures"); it != doc.MemberEnd() && it->value.IsInt64())
-    b.failures = static_cast<long>(it->value.GetInt64());
+    b.failures = std::max<long long>(it->value.GetInt64(), 0);
+  long long left = 0;
+  if (b.reason == Reason::none || __builtin_sub_overflow(b.until, now, &left) || left <= 0 ||
+      left > BackoffStore::k_longest_pause.count())
+    b.until = 0;
+  if (b.until == 0) b.reason = Reason::none;
   return b;
 }
 
@@ -37,7 +81,8 @@ std::string serialize_backoff(const BackoffState &b) {
   w.Key("until");
   w.Int64(b.until);
   w.Key("reason");
-  w.String(b.reason.data(), static_cast<rapidjson::SizeType>(b.reason.size()));
+  const std::string_view code = reason_code(b.reason);
+  w.String(code.data(), static_cast<rapidjson::SizeType>(code.size()));
   w.Key("failures");
   w.Int64(b.failures);
   w.EndObject();
@@ -51,34 +96,47 @@ BackoffStore::BackoffStore(std::filesystem::path state_dir) : m_file(state_dir /
 std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now) const {
   const auto text = read_small_file(m_file, 1 << 16);
   if (!text) return std::nullopt;
-  const BackoffState b = parse_backoff(*text);
-  const long long left = b.until - unix_seconds(now);
-  if (left <= 0) return std::nullopt;
-  return Pause{std::chrono::seconds(left), b.reason};
+  const long long now_s = unix_seconds(now);
+  const BackoffState b = parse_backoff(*text, now_s);
+  if (b.until == 0) return std::nullopt; // parse_backoff checked that now_s < until <= now_s + 1 h
+  const std::string reason =
+      b.reason == Reason::rate_limited
+          ? std::string(k_rate_limited_text)
+          : "Mem0 unreachable after " +
+                std::to_string(std::max<long long>(b.failures, k_failures_before_pause)) +
+                " failed attempts";
+  return Pause{std::chrono::seconds(b.until - now_s), reason};
 }
 
 Result<void> BackoffStore::record_outcome(WallTime now, Outcome outcome,
-                                          std::chrono::seconds retry_after) {
+                                          std::chrono::seconds retry_after,
+                                          std::chrono::milliseconds wait) {
   if (!ensure_private_dir(m_file.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + m_file.parent_path().string()));
-  return update_file_locked(m_file, [&](const std::string &current) {
-    BackoffState b = parse_backoff(current);
+  const long long now_s = unix_seconds(now);
+  const FileChange change = [&](const std::string &current) {
+    BackoffState b = parse_backoff(current, now_s);
     if (outcome == Outcome::answered) {
-      if (b.failures == 0 && b.until == 0) return std::optional<std::string>(); // nothing to clear
+      if (current.empty()) return std::optional<std::string>(); // nothing to clear
       b = {};
     } else if (outcome == Outcome::rate_limited) {
-      b.until = unix_seconds(now) + std::clamp<long long>(retry_after.count(), 1, 3600);
-      b.reason = "rate limited by Mem0";
-    } else if (++b.failures >= k_failures_before_pause) {
-      b.until = unix_seconds(now) + k_default_pause.count();
-      b.reason = "Mem0 unreachable after " + std::to_string(b.failures) + " failed attempts";
+      b.until = add_saturating(
+          now_s, std::clamp<long long>(retry_after.count(), 1, k_longest_pause.count()));
+      b.reason = Reason::rate_limited;
+    } else {
+      b.failures = add_saturating(b.failures, 1);
+      if (b.failures >= k_failures_before_pause) {
+        b.until = add_saturating(now_s, k_default_pause.count());
+        b.reason = Reason::unreachable;
+      }
     }
     return std::optional<std::string>(serialize_backoff(b));
-  });
+  };
+  return update_file_locked(m_file, change, wait);
 }
 
 Result<void> BackoffStore::record_run(WallTime now, const std::vector<Error> &failures,
-                                      std::size_t sent) {
+                                      std::size_t sent, std::chrono::milliseconds wait) {
   if (sent == 0) return {};
   std::optional<std::chrono::seconds> retry_after;
   std::size_t unreachable = 0;
@@ -91,7 +149,7 @@ Result<void> BackoffStore::record_run(WallTime now, const std::vector<Error> &fa
   const Outcome outcome = retry_after           ? Outcome::rate_limited
                           : unreachable == sent ? Outcome::unreachable
                                                 : Outcome::answered;
-  return record_outcome(now, outcome, retry_after.value_or(k_default_pause));
+  return record_outcome(now, outcome, retry_after.value_or(k_default_pause), wait);
 }
 
 } // namespace mem0

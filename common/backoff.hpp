@@ -1,6 +1,7 @@
 #pragma once
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/files.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -19,24 +20,28 @@ public:
 
   static constexpr int k_failures_before_pause = 3;
   static constexpr std::chrono::seconds k_default_pause{30};
+  static constexpr std::chrono::seconds k_longest_pause{3600}; // the longest Retry-After honoured
 
   struct Pause {
     std::chrono::seconds remaining;
     std::string reason;
   };
-  // The pause in force at `now`, if any.
+  // The pause in force at `now`, if any. A stored pause is trusted only when it ends within
+  // `k_longest_pause` of `now` and has a known reason; `reason` is always one of the fixed texts.
   std::optional<Pause> active_pause(WallTime now) const;
 
   // How one run's requests went: `rate_limited` pauses for `retry_after`, `unreachable` counts
-  // towards a pause, `answered` clears the count.
+  // towards a pause, `answered` clears the count. Waits at most `wait` for the file's lock.
   enum class Outcome { answered, unreachable, rate_limited };
   Result<void> record_outcome(WallTime now, Outcome outcome,
-                              std::chrono::seconds retry_after = k_default_pause);
+                              std::chrono::seconds retry_after = k_default_pause,
+                              std::chrono::milliseconds wait = k_lock_wait);
 
   // Record the outcome of a run that sent `sent` requests and got `failures`: a 429 pauses for
   // the longest Retry-After; every request unreachable (transport or timeout) counts as an
   // unreachable run; anything else is an answer. Nothing is recorded when nothing was sent.
-  Result<void> record_run(WallTime now, const std::vector<Error> &failures, std::size_t sent);
+  Result<void> record_run(WallTime now, const std::vector<Error> &failures, std::size_t sent,
+                          std::chrono::milliseconds wait = k_lock_wait);
 
 private:
   std::filesystem::path m_file;

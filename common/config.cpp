@@ -5,6 +5,7 @@
 #include "common/json.hpp"
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <pwd.h>
 #include <unistd.h>
@@ -72,21 +73,30 @@ std::optional<SearchPlan> parse_plan(std::string_view s) {
   return std::nullopt;
 }
 
+// The first key found wins, from the environment, else the shell profiles. A key with control
+// bytes (a CR/LF would end the Authorization header and start another) is no key at all, not a
+// reason to try the next source: the problem names where it came from, never the value.
 void resolve_api_key(Config &c, const Environment &env) {
-  for (const char *name :
-       {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY", "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"})
-    if (auto v = env.get(name); v && !trim(*v).empty()) {
-      c.api_key = std::string(trim(*v));
-      c.api_key_source = std::string("env ") + name;
+  auto take = [&c](std::string key, std::string source, std::string label) {
+    const bool control =
+        std::any_of(key.begin(), key.end(), [](unsigned char b) { return b < 0x20 || b == 0x7F; });
+    if (control) {
+      c.api_key_problem = label + " contains control characters (such as a line break): "
+                                  "ignored, so there is no API key";
       return;
     }
+    c.api_key = std::move(key);
+    c.api_key_source = std::move(source);
+  };
+  for (const char *name :
+       {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY", "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"})
+    if (auto v = env.get(name); v && !trim(*v).empty())
+      return take(std::string(trim(*v)), std::string("env ") + name, name);
   for (const char *profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
     if (const auto text = read_small_file(c.home / profile))
-      if (auto key = api_key_from_profile(*text)) {
-        c.api_key = std::move(key);
-        c.api_key_source = std::string("~/") + profile;
-        return;
-      }
+      if (auto key = api_key_from_profile(*text))
+        return take(std::move(*key), std::string("~/") + profile,
+                    std::string("MEM0_API_KEY in ~/") + profile);
 }
 
 } // namespace

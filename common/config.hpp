@@ -29,6 +29,9 @@ struct Config {
   std::filesystem::path mem0_dir; // ~/.mem0
   std::optional<std::string> api_key;
   std::string api_key_source;
+  // Why the key that was set is not used (control bytes in it), naming its variable and source
+  // but never the value; empty when there is none. Logged once by the Runtime, shown by doctor.
+  std::string api_key_problem;
   std::string user_id;
   std::string user_id_source;
   std::string base_url = "https://api.mem0.ai";

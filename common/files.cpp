@@ -1,9 +1,9 @@
 #include "common/files.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <thread>
@@ -27,16 +27,23 @@ struct Fd {
 } // namespace
 
 std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  // O_NONBLOCK: opening a FIFO does not wait for a writer. Then only a regular file is read
+  // (never a FIFO, a socket, a device or a directory), and reading one never blocks.
+  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  struct stat st {};
+  if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) return std::nullopt;
   // Grow as data arrives: small files stay cheap however large the bound.
   std::string data;
   char buffer[16384];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    data.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (data.size() > max_bytes) return std::nullopt;
+  for (;;) {
+    const ssize_t n = ::read(in.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) return data;
+    data.append(buffer, static_cast<std::size_t>(n));
+    if (data.size() > max_bytes) return std::nullopt; // it grew while being read
   }
-  return data;
 }
 
 bool ensure_private_dir(const fs::path &dir) {
@@ -46,10 +53,28 @@ bool ensure_private_dir(const fs::path &dir) {
   return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
-Result<void> write_file_atomic(const fs::path &path, const std::string &content) {
+Result<void> write_file_atomic(const fs::path &requested, const std::string &content) {
+  // A symlink of ours (a map kept with the dotfiles) is written through: its final target is
+  // replaced, keeping its mode, and the link stays. One that does not end at a regular file, or
+  // that another user planted (a shared directory), is left alone.
+  fs::path path = requested;
+  std::optional<mode_t> target_mode;
+  struct stat st {};
+  if (::lstat(requested.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    if (st.st_uid == ::geteuid()) path = fs::canonical(requested, ec);
+    if (st.st_uid != ::geteuid() || ec || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return unexpected(make_error(ErrorKind::io, "not replacing symlink " + requested.string() +
+                                                      ": not ours, or not to a regular file"));
+    target_mode = st.st_mode & 07777;
+  }
   std::string tmp = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
   Fd out{::mkstemp(tmp.data())}; // mkstemp creates the file 0600
   if (out.fd < 0) return unexpected(io_error("cannot create temporary file for", path));
+  if (target_mode && ::fchmod(out.fd, *target_mode) != 0) {
+    ::unlink(tmp.c_str());
+    return unexpected(io_error("cannot set the mode of", path));
+  }
   std::size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(out.fd, content.data() + done, content.size() - done);

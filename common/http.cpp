@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -133,6 +134,19 @@ bool is_hashed_cert_dir(const char *dir) {
   return false;
 }
 
+// Why the CA bundle cannot serve `url`: a path that exists but is neither a regular file nor a
+// directory (a FIFO would block the TLS set-up until the process is killed). Failing the request
+// is safer than falling back to the system store, which would trust what the user did not mean.
+std::optional<Error> refuse_ca_bundle(const std::optional<std::string> &ca_bundle,
+                                      const std::string &url) {
+  struct stat st {};
+  if (!ca_bundle || !url.starts_with("https://") || ::stat(ca_bundle->c_str(), &st) != 0)
+    return std::nullopt; // a missing one is libcurl's to report
+  if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return std::nullopt;
+  return make_error(ErrorKind::transport,
+                    "CA bundle " + *ca_bundle + " is not a regular file or a directory");
+}
+
 // Configure one easy handle for `r`; the handle reports into `t`.
 void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_ms,
                const std::optional<std::string> &ca_bundle) {
@@ -225,6 +239,10 @@ std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequ
   const long budget = std::max<long>(1, remaining_ms(deadline));
   for (std::size_t i = 0; i < requests.size(); ++i) {
     Transfer &t = transfers[i];
+    if (auto refused = refuse_ca_bundle(m_ca_bundle, requests[i].url)) {
+      t.result = unexpected(std::move(*refused));
+      continue;
+    }
     t.easy = curl->easy_init();
     if (!t.easy) {
       t.result = unexpected(make_error(ErrorKind::transport, "curl_easy_init failed"));

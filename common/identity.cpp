@@ -9,6 +9,9 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <algorithm>
+#include <chrono>
+
 namespace mem0 {
 namespace fs = std::filesystem;
 namespace {
@@ -17,24 +20,29 @@ std::string project_map_key(const std::string &url) {
   return "remote:" + sha256_hex(url).substr(0, 16);
 }
 
+// The heal is a convenience (any later run heals): it waits for the map's lock a quarter of the
+// run's budget at most, and 200 ms: enough for concurrent heals, little against a stuck holder.
+constexpr std::chrono::milliseconds k_heal_wait{200};
+
 // Add `cwd → project` to project_map.json, keeping every other entry; never overwrite a map
-// that does not parse.
+// that does not parse. A symlinked map (dotfiles) stays a link: its target is updated in place.
+// Waits at most `wait` for the map's lock.
 void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
-                           const std::string &project, const Log &log) {
-  auto done =
-      update_file_locked(map_path, [&](const std::string &current) -> std::optional<std::string> {
-        rapidjson::Document doc;
-        parse_json(doc, current);
-        if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str()))
-          return std::nullopt;
-        doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
-                      rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
-        rapidjson::StringBuffer buffer;
-        rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-        w.SetIndent(' ', 2);
-        doc.Accept(w);
-        return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
-      });
+                           const std::string &project, std::chrono::milliseconds wait,
+                           const Log &log) {
+  const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
+    rapidjson::Document doc;
+    parse_json(doc, current);
+    if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str())) return std::nullopt;
+    doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
+                  rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
+    rapidjson::StringBuffer buffer;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+    w.SetIndent(' ', 2);
+    doc.Accept(w);
+    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  };
+  auto done = update_file_locked(map_path, change, wait);
   if (!done) log.warn("project_map.json not updated: " + done.error().message);
 }
 
@@ -63,7 +71,7 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
   const auto url = repo ? origin_url(*repo) : std::nullopt;
   if (url && !url->empty()) {
     if (auto id = lookup(project_map_key(*url))) {
-      self_heal_project_map(map_path, cwd_key, *id, log);
+      self_heal_project_map(map_path, cwd_key, *id, std::min(config.timeout / 4, k_heal_wait), log);
       return {*id, "project_map.json (remote)"};
     }
     if (auto slug = remote_slug(*url); !slug.empty()) return {slug, "git remote origin"};

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace mem0 {
@@ -44,10 +45,15 @@ void Log::append(std::string_view level, std::string_view message) const {
   for (char c : scrub(message))
     line += (c == '\n' || c == '\r') ? ' ' : c;
   line += '\n';
-  // O_APPEND keeps lines of concurrent hook processes whole.
-  const int fd = ::open(m_file->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  // O_APPEND keeps lines of concurrent hook processes whole. O_NONBLOCK: a FIFO in its place
+  // never makes the hook wait for a reader; only a regular file is written to.
+  const int fd =
+      ::open(m_file->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600);
   if (fd < 0) return;
-  [[maybe_unused]] const auto n = ::write(fd, line.data(), line.size());
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    [[maybe_unused]] const auto n = ::write(fd, line.data(), line.size());
+  }
   ::close(fd);
 }
 

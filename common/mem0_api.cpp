@@ -8,6 +8,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+
 namespace mem0 {
 namespace {
 
@@ -115,6 +117,16 @@ std::string search_body(const SearchSpec &spec, const Identity &identity, bool r
 Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, bool rerank,
                                   double threshold) {
   if (api_key.empty()) return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
+  // A CR or LF would end a header line and start another: never let one reach the wire.
+  const auto control = [](std::string_view s) {
+    return std::any_of(s.begin(), s.end(), [](unsigned char b) { return b < 0x20 || b == 0x7F; });
+  };
+  if (control(api_key))
+    return unexpected(
+        make_error(ErrorKind::unauthorized, "the API key contains control characters; not used"));
+  if (control(base_url))
+    return unexpected(
+        make_error(ErrorKind::transport, "the base URL contains control characters; not used"));
   while (base_url.ends_with('/'))
     base_url.pop_back();
   if (const auto refused = refuse_base_url(base_url))

@@ -6,6 +6,17 @@
 namespace mem0 {
 namespace {
 
+// Under this much time left no search is sent: it could not be answered, yet would be counted,
+// feed the back-off and may still cost the server's quota.
+constexpr std::chrono::milliseconds k_min_search_time{50};
+// The daily count and the back-off are not worth the budget: a short wait, which other hooks
+// (each holding the lock for about a millisecond) do not outlast, never past the deadline.
+constexpr std::chrono::milliseconds k_side_wait{100};
+// The session claim is (without it dedupe is lost): it waits what the deadline leaves, and at
+// least this long, so that a run whose searches took the whole budget can still claim while
+// another hook holds the lock for a moment (docs/failures.md#time-budget: budget + 100 ms).
+constexpr std::chrono::milliseconds k_claim_grace{50};
+
 // The searches of one invocation, or why they were skipped.
 struct Searches {
   PlanOutcome outcome;
@@ -42,16 +53,26 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
     result.outcome.failures.assign(planned(request), api.error());
     return result;
   }
+  if (const auto left = time_left(ctx.deadline); left < k_min_search_time) {
+    ctx.log.warn("only " + std::to_string(left.count()) + " ms left; no search sent");
+    result.outcome.results.resize(request.plan.size());
+    result.outcome.failures.assign(planned(request),
+                                   make_error(ErrorKind::timeout, "too little time left"));
+    return result;
+  }
   result.outcome = request.fetch ? request.fetch(*api)
                                  : run_plan(ctx.http, *api, request.identity, request.plan,
                                             ctx.deadline, ctx.log);
   const PlanOutcome &o = result.outcome;
   if (o.sent > 0)
-    if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0}); !counted)
+    if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0},
+                                           std::min(time_left(ctx.deadline), k_side_wait));
+        !counted)
       ctx.log.warn("search count not saved: " + counted.error().message);
   // A 429 pauses every hook; so do repeated runs that reached nothing at all, so that an outage
   // does not cost every prompt the whole budget.
-  if (auto noted = ctx.state.backoff.record_run(now, o.failures, o.sent); !noted)
+  const auto wait = std::min(time_left(ctx.deadline), k_side_wait);
+  if (auto noted = ctx.state.backoff.record_run(now, o.failures, o.sent, wait); !noted)
     ctx.log.warn("back-off state not saved: " + noted.error().message);
   return result;
 }
@@ -86,7 +107,8 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
   };
   bool saved = false;
   if (!session.empty()) {
-    auto stored = ctx.state.sessions.update(session, apply);
+    const auto wait = std::max(time_left(ctx.deadline), k_claim_grace);
+    auto stored = ctx.state.sessions.update(session, apply, wait);
     saved = stored.has_value();
     if (!saved) ctx.log.warn("session state not saved: " + stored.error().message);
   }

@@ -9,6 +9,7 @@ Runtime::Runtime(std::string component)
   if (config.api_key) log.hide(*config.api_key);
   if (config.debug && ensure_private_dir(config.mem0_dir))
     log.enable_file(config.mem0_dir / "hooks.log");
+  if (!config.api_key_problem.empty()) log.warn(config.api_key_problem); // names, never the value
 }
 
 } // namespace mem0

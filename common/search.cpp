@@ -31,6 +31,11 @@ PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &ide
   PlanOutcome outcome;
   outcome.results.resize(plan.size());
   if (plan.empty()) return outcome;
+  if (SteadyClock::now() >= deadline) { // none would leave: not sent, so neither counted nor fed
+    log.warn("deadline passed; " + std::to_string(plan.size()) + " searches not sent");
+    outcome.failures.assign(plan.size(), make_error(ErrorKind::timeout, "deadline passed"));
+    return outcome;
+  }
   std::vector<HttpRequest> requests;
   for (const auto &spec : plan)
     requests.push_back(search_request(api, spec, identity));

@@ -29,7 +29,8 @@ struct PlanOutcome {
 };
 
 // Run every search of `plan` in parallel under `deadline`; failed or timed-out searches
-// contribute nothing. Logs each search's status and latency.
+// contribute nothing. Once the deadline has passed nothing is sent: `sent` is 0 and each search
+// fails as a timeout. Logs each search's status and latency.
 PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &identity,
                      const std::vector<SearchSpec> &plan, Deadline deadline, const Log &log);
 

@@ -31,8 +31,8 @@ bool is_leftover_temp(const fs::directory_entry &entry) {
 }
 
 // Remove session files idle for longer than k_session_lifetime, and temporary files a killed
-// process left in the state dir; at most once a day (the mtime of `.swept` says when), so a new
-// session does not stat every stored one.
+// process left (older than an hour) in the state dir, sessions/ and the outbox; at most once a
+// day (the mtime of `.swept` says when), so a new session does not stat every stored one.
 void sweep_state_dir(const fs::path &state_dir) {
   std::error_code ec;
   const fs::path sessions = state_dir / "sessions";
@@ -41,13 +41,17 @@ void sweep_state_dir(const fs::path &state_dir) {
   if (const auto last = fs::last_write_time(marker, ec); !ec && now - last < std::chrono::hours(24))
     return;
   const auto cutoff = now - k_session_lifetime;
+  const auto temp_cutoff = now - std::chrono::hours(1); // older than any live writer's
   for (const auto &entry : fs::directory_iterator(sessions, ec))
-    if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff)
+    if (entry.is_regular_file(ec) &&
+        entry.last_write_time(ec) < (is_leftover_temp(entry) ? temp_cutoff : cutoff))
       fs::remove(entry.path(), ec);
-  for (const auto &entry : fs::directory_iterator(state_dir, ec))
-    if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
-        entry.last_write_time(ec) < now - std::chrono::hours(1))
-      fs::remove(entry.path(), ec);
+  // Items (`NNNNNNNNNNNN.json`) never start with a dot: only temporaries go.
+  for (const fs::path &dir : {state_dir, state_dir / "outbox", state_dir / "outbox" / "rejected"})
+    for (const auto &entry : fs::directory_iterator(dir, ec))
+      if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
+          entry.last_write_time(ec) < temp_cutoff)
+        fs::remove(entry.path(), ec);
   write_file_atomic(marker, "");
 }
 
@@ -129,7 +133,8 @@ SessionState SessionStore::load(std::string_view session) const {
 }
 
 Result<SessionState> SessionStore::update(std::string_view session,
-                                          const std::function<void(SessionState &)> &change) {
+                                          const std::function<void(SessionState &)> &change,
+                                          std::chrono::milliseconds wait) {
   const fs::path path = session_path(session);
   std::error_code ec;
   const bool is_new = !fs::exists(path, ec);
@@ -137,11 +142,12 @@ Result<SessionState> SessionStore::update(std::string_view session,
     return unexpected(make_error(ErrorKind::io, "cannot create " + path.parent_path().string()));
   if (is_new) sweep_state_dir(m_dir);
   SessionState result;
-  auto done = update_file_locked(path, [&](const std::string &current) {
+  const FileChange apply = [&](const std::string &current) {
     result = parse_session_state(current);
     change(result);
     return std::optional<std::string>(serialize_session_state(result));
-  });
+  };
+  auto done = update_file_locked(path, apply, wait);
   if (!done) return unexpected(done.error());
   return result;
 }

@@ -1,6 +1,8 @@
 #pragma once
 #include "common/error.hpp"
+#include "common/files.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -37,10 +39,12 @@ public:
   SessionState load(std::string_view session) const;
 
   // Apply `change` to the state of `session` under the session lock and store the result
-  // atomically; returns the state as changed. Also removes session files idle for 7 days when
-  // it creates a new one.
+  // atomically; returns the state as changed. Waits at most `wait` for the lock (a hook passes
+  // what its deadline leaves). Also removes session files idle for 7 days when it creates a
+  // new one.
   Result<SessionState> update(std::string_view session,
-                              const std::function<void(SessionState &)> &change);
+                              const std::function<void(SessionState &)> &change,
+                              std::chrono::milliseconds wait = k_lock_wait);
 
   // Every stored session's state, for resolving citations across sessions.
   std::vector<SessionState> all_sessions() const;

@@ -1,6 +1,8 @@
 #pragma once
 #include "common/error.hpp"
+#include "common/files.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <string_view>
 
@@ -21,8 +23,10 @@ public:
   // The counts of `day` ("YYYY-MM-DD", UTC); zero when none are stored.
   DailyUsage on(std::string_view day) const;
 
-  // Add `searches` and `adds` to `day` under the file's lock; keeps the last 31 days.
-  Result<void> add(std::string_view day, DailyUsage counts);
+  // Add `searches` and `adds` to `day` under the file's lock, waiting at most `wait` for it.
+  // Counts saturate at the largest value. Keeps `day`, the 30 days before it and the day after.
+  Result<void> add(std::string_view day, DailyUsage counts,
+                   std::chrono::milliseconds wait = k_lock_wait);
 
 private:
   std::filesystem::path m_file;

@@ -450,3 +450,78 @@ TEST_CASE("project id: basename of the cwd when there is no repository or no ori
   make_repo(no_origin, "[remote \"upstream\"]\n\turl = git@github.com:a/b.git\n");
   CHECK(resolve_project_id(config, env, no_origin, Log("unit-test")).id == "local-only");
 }
+
+TEST_CASE("project id: a symlinked project_map.json stays a link; its target gains the entry",
+          "[reliability]") {
+  TempDir home;
+  const fs::path repo = home / "moved/mem0";
+  make_repo(repo);
+  const std::string remote_key = map_key_for("git@github.com:mem0ai/mem0.git");
+  const fs::path target = home / "dotfiles/mem0/project_map.json";
+  write_file(target, "{\"" + remote_key + "\": \"mem0-main\", \"/other/project\": \"other-id\"}");
+  fs::permissions(target, static_cast<fs::perms>(0644));
+  const fs::path map_path = home / ".mem0/project_map.json";
+  fs::create_directories(map_path.parent_path());
+  fs::create_symlink("../dotfiles/mem0/project_map.json", map_path); // relative, as dotfiles do
+  const Environment env = env_in(home);
+
+  CHECK(resolve_project_id(load_config(env), env, repo, Log("unit-test")).id == "mem0-main");
+
+  CHECK(fs::is_symlink(map_path));
+  CHECK(fs::read_symlink(map_path) == fs::path("../dotfiles/mem0/project_map.json"));
+  CHECK(mode_of(target) == 0644);
+  rapidjson::Document map;
+  const std::string text = read_file(target);
+  map.Parse(text.data(), text.size());
+  REQUIRE_FALSE(map.HasParseError());
+  REQUIRE(map.IsObject());
+  CHECK(map.MemberCount() == 3);
+  CHECK(map.HasMember(remote_key.c_str()));
+  CHECK(map.HasMember("/other/project"));
+  REQUIRE(map.HasMember(repo.c_str()));
+  CHECK(std::string(map[repo.c_str()].GetString()) == "mem0-main");
+  // Nothing was left beside the target (no temporary file).
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto &e : fs::directory_iterator(target.parent_path()))
+    ++entries;
+  CHECK(entries == 1);
+}
+
+TEST_CASE("config: an API key with control bytes is no key, and the problem names its source",
+          "[reliability]") {
+  TempDir home;
+  for (const char *name :
+       {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY", "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"})
+    for (const std::string bad :
+         {"m0-abc\r\nX-Evil: 1", "m0-abc\nX-Evil: 1", "m0-a\x01-z", "m0-a\x7f-z", "m0-a\tbc"}) {
+      CAPTURE(name, bad);
+      const Config c = load_config(env_in(home, {{name, bad}}));
+      CHECK_FALSE(c.api_key.has_value());
+      CHECK(contains(c.api_key_problem, name));
+      CHECK_FALSE(contains(c.api_key_problem, "m0-a"));
+      CHECK_FALSE(contains(c.api_key_problem, "X-Evil"));
+      CHECK_FALSE(api_target(c).has_value());
+    }
+  // The first key set is the one meant: a broken one does not fall through to the next source.
+  const Config both = load_config(env_in(
+      home, {{"MEM0_API_KEY", "m0-abc\r\nX: 1"}, {"CLAUDE_PLUGIN_OPTION_API_KEY", "m0-ok"}}));
+  CHECK_FALSE(both.api_key.has_value());
+  // Surrounding white space, a CRLF line end included, is trimmed as before: not a problem.
+  const Config padded = load_config(env_in(home, {{"MEM0_API_KEY", " m0-fine-key\r\n"}}));
+  CHECK(padded.api_key == std::optional<std::string>("m0-fine-key"));
+  CHECK(padded.api_key_problem.empty());
+}
+
+TEST_CASE("config: a profile's API key with control bytes is no key", "[reliability]") {
+  TempDir home;
+  write_file(home / ".zshrc", "export MEM0_API_KEY=\"m0-abc\rX-Evil: 1\"\n");
+  write_file(home / ".bashrc", "export MEM0_API_KEY=m0-from-bashrc\n");
+  const Config c = load_config(env_in(home));
+  CHECK_FALSE(c.api_key.has_value());
+  CHECK(contains(c.api_key_problem, "MEM0_API_KEY"));
+  CHECK(contains(c.api_key_problem, "~/.zshrc"));
+  CHECK_FALSE(contains(c.api_key_problem, "m0-abc"));
+  // A CRLF profile (a trailing \r on every line) still gives its key.
+  write_file(home / ".zshrc", "export MEM0_API_KEY=m0-crlf-key\r\n");
+  CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-crlf-key"));
+}

@@ -579,3 +579,23 @@ TEST_CASE("event and delete requests, and check_status") {
   CHECK(check_status(response(404, R"({"error":"Memory not found!"})")).error().kind ==
         ErrorKind::client);
 }
+
+TEST_CASE("ApiTarget::make refuses control bytes in the key and the base URL", "[reliability]") {
+  for (const std::string &bad :
+       std::vector<std::string>{"m0-abc\r\nX-Evil: 1", "m0-a\nb", "m0-a\x01-z", "m0-a\x7f-z",
+                                std::string("m0-a\0b", 6)}) {
+    CAPTURE(bad);
+    const auto t = ApiTarget::make("https://api.mem0.ai", bad);
+    REQUIRE_FALSE(t.has_value());
+    CHECK(t.error().kind == ErrorKind::unauthorized);
+    CHECK(t.error().message.find("m0-a") == std::string::npos); // never the value
+  }
+  for (const std::string &bad : std::vector<std::string>{
+           "https://api.mem0.ai\r\nX-Evil: 1", "https://api.mem0.ai/\n", "http://127.0.0.1\t:1"}) {
+    CAPTURE(bad);
+    const auto t = ApiTarget::make(bad, "m0-good-key");
+    REQUIRE_FALSE(t.has_value());
+    CHECK(t.error().kind == ErrorKind::transport);
+  }
+  CHECK(ApiTarget::make("https://api.mem0.ai", "m0-good-key").has_value());
+}

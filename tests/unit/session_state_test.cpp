@@ -404,3 +404,37 @@ TEST_CASE("session state: the error lines looked up are kept in order", "[bash]"
   CHECK(json.find(R"("errors":["b2","a1"])") != std::string::npos);
   CHECK(parse_session_state(json).errors == s.errors);
 }
+
+TEST_CASE("session state: the daily sweep removes stale temporary files in sessions/ and outbox/",
+          "[reliability]") {
+  TempDir tmp;
+  const fs::path state = tmp / "state";
+  const auto now = fs::file_time_type::clock::now();
+  auto plant = [&](const fs::path &path, std::chrono::hours age) {
+    write_file(path, "{");
+    fs::last_write_time(path, now - age);
+  };
+  plant(state / "sessions/.killed-session.json.Ab12Cd", std::chrono::hours(2));
+  plant(state / "sessions/.live-session.json.Ef34Gh", std::chrono::hours(0)); // a live writer's
+  plant(state / "outbox/.000000000007.json.Ij56Kl", std::chrono::hours(2));
+  plant(state / "outbox/.state.json.Mn78Op", std::chrono::hours(2));
+  plant(state / "outbox/.000000000008.json.Qr90St", std::chrono::hours(0)); // a live writer's
+  plant(state / "outbox/000000000003.json", std::chrono::hours(24 * 30));   // an item: never
+  plant(state / "outbox/state.json", std::chrono::hours(24 * 30));
+  plant(state / "outbox/rejected/.000000000009.json.Uv12Wx", std::chrono::hours(2));
+  plant(state / "outbox/rejected/000000000009.json", std::chrono::hours(24 * 30));
+
+  StateStore store(state); // the first new session of the day sweeps
+  REQUIRE(
+      store.sessions.update("first-session", [](SessionState &s) { s.prompts = 1; }).has_value());
+
+  CHECK_FALSE(fs::exists(state / "sessions/.killed-session.json.Ab12Cd"));
+  CHECK(fs::exists(state / "sessions/.live-session.json.Ef34Gh"));
+  CHECK_FALSE(fs::exists(state / "outbox/.000000000007.json.Ij56Kl"));
+  CHECK_FALSE(fs::exists(state / "outbox/.state.json.Mn78Op"));
+  CHECK(fs::exists(state / "outbox/.000000000008.json.Qr90St"));
+  CHECK(fs::exists(state / "outbox/000000000003.json"));
+  CHECK(fs::exists(state / "outbox/state.json"));
+  CHECK_FALSE(fs::exists(state / "outbox/rejected/.000000000009.json.Uv12Wx"));
+  CHECK(fs::exists(state / "outbox/rejected/000000000009.json"));
+}
