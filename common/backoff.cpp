@@ -61,11 +61,9 @@ BackoffState parse_backoff(std::string_view json, long long now) {
   rapidjson::Document doc;
   parse_json(doc, json);
   if (doc.HasParseError() || !doc.IsObject()) return b;
-  if (const auto it = doc.FindMember("until"); it != doc.MemberEnd() && it->value.IsInt64())
-    b.until = it->value.GetInt64();
+  b.until = int64_member(doc, "until").value_or(0);
   b.reason = parse_reason(string_member(doc, "reason").value_or(""));
-  if (const auto it = doc.FindMember("failures"); it != doc.MemberEnd() && it->value.IsInt64())
-    b.failures = std::max<long long>(it->value.GetInt64(), 0);
+  b.failures = std::max<long long>(int64_member(doc, "failures").value_or(0), 0);
   long long left = 0;
   if (b.reason == Reason::none || __builtin_sub_overflow(b.until, now, &left) || left <= 0 ||
       left > BackoffStore::k_longest_pause.count())

@@ -23,4 +23,12 @@ inline std::optional<std::string_view> string_member(const rapidjson::Value &obj
   return std::string_view(it->value.GetString(), it->value.GetStringLength());
 }
 
+// The integer member `name` of `object` (which must be an object); nullopt when it is missing or
+// not an integer that fits 64 bits.
+inline std::optional<long long> int64_member(const rapidjson::Value &object, const char *name) {
+  const auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsInt64()) return std::nullopt;
+  return it->value.GetInt64();
+}
+
 } // namespace mem0

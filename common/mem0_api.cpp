@@ -246,8 +246,7 @@ Result<MemoryPage> parse_list_response(const HttpResponse &response) {
   page.memories = std::move(*memories);
   page.count = static_cast<long>(page.memories.size());
   if (doc.IsObject())
-    if (const auto it = doc.FindMember("count"); it != doc.MemberEnd() && it->value.IsInt64())
-      page.count = static_cast<long>(it->value.GetInt64());
+    if (const auto count = int64_member(doc, "count")) page.count = static_cast<long>(*count);
   return page;
 }
 

@@ -38,10 +38,8 @@ OutboxState parse_state(std::string_view json) {
   rapidjson::Document doc;
   parse_json(doc, json);
   if (doc.HasParseError() || !doc.IsObject()) return s;
-  if (const auto it = doc.FindMember("next"); it != doc.MemberEnd() && it->value.IsInt64())
-    s.next = std::max<long long>(1, it->value.GetInt64());
-  if (const auto it = doc.FindMember("last_delivery"); it != doc.MemberEnd() && it->value.IsInt64())
-    s.last_delivery = it->value.GetInt64();
+  s.next = std::max<long long>(1, int64_member(doc, "next").value_or(1));
+  s.last_delivery = int64_member(doc, "last_delivery").value_or(0);
   if (const auto it = doc.FindMember("seen"); it != doc.MemberEnd() && it->value.IsObject())
     for (const auto &m : it->value.GetObject())
       if (m.value.IsInt64()) s.seen[m.name.GetString()] = m.value.GetInt64();

@@ -80,8 +80,7 @@ SessionState parse_session_state(std::string_view json) {
   if (const auto it = doc.FindMember("limit_notice_shown");
       it != doc.MemberEnd() && it->value.IsBool())
     s.limit_notice_shown = it->value.GetBool();
-  if (const auto it = doc.FindMember("prompts"); it != doc.MemberEnd() && it->value.IsInt64())
-    s.prompts = static_cast<long>(it->value.GetInt64());
+  s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   return s;
 }

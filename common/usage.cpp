@@ -18,9 +18,7 @@ namespace mem0 {
 namespace {
 
 long count_member(const rapidjson::Value &object, const char *name) {
-  const auto it = object.FindMember(name);
-  return it != object.MemberEnd() && it->value.IsInt64() ? static_cast<long>(it->value.GetInt64())
-                                                         : 0;
+  return static_cast<long>(int64_member(object, name).value_or(0));
 }
 
 // One day's entry: {"searches": N, "adds": M}, or the bare search count of older files.
