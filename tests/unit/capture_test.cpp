@@ -447,3 +447,19 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
       CHECK_FALSE(on_user_prompt::handle(in, f.context()).detached);
   }
 }
+
+TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, never the hook",
+          "[capture]") {
+  HookFixture f;
+  // A file where the outbox directory belongs: every write fails, as on a full or broken disk
+  // (root ignores permission bits, so a read-only directory would not do in CI).
+  write_file(f.config.state_dir / "outbox", "not a directory");
+  Capture c;
+  c.messages = {{"assistant", long_text("A capture that cannot be stored.")}};
+  c.type = "session_summary";
+  CHECK(remember(f.context(), stop_input(f, ""), c) == NotQueued::io);
+  CHECK(on_stop::handle(stop_input(f, long_text("Nothing to store it in.")), f.context())
+            .context.empty());
+  CHECK(send_round(f.context()).delivered == 0);
+  CHECK(f.http.requests.empty());
+}
