@@ -21,8 +21,9 @@ std::string project_map_key(const std::string &url) {
 }
 
 // The heal is a convenience (any later run heals): it waits for the map's lock a quarter of the
-// run's budget at most, and 200 ms: enough for concurrent heals, little against a stuck holder.
-constexpr std::chrono::milliseconds k_heal_wait{200};
+// run's budget at most, and 1 s: enough for twenty concurrent heals even in a sanitizer build,
+// little against a stuck holder when the budget is short.
+constexpr std::chrono::milliseconds k_heal_wait{1000};
 
 // Add `cwd → project` to project_map.json, keeping every other entry; never overwrite a map
 // that does not parse. A symlinked map (dotfiles) stays a link: its target is updated in place.
