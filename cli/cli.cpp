@@ -9,50 +9,100 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <map>
+#include <cctype>
 #include <set>
 
 namespace mem0::cli {
 namespace {
 
-constexpr std::string_view k_help = R"(usage: mem0-hooks <command> [options]
-
-Recall Mem0 memories from the command line, with the same configuration as the hooks.
-
-commands:
-  peek <query...>     search memories, or show one by id / [mem0:id8] citation
-      --scope project|session|global   (default: project)
-      --top-k N                        broad results (default: 10)
-      --session ID                     session for short ids and --scope session
-      --plain                          no Markdown      --json   machine output
-  context <task...>   load the memories a task needs (decisions, conventions, pitfalls)
-      --session ID                     skip memories already injected in that session
-      --plain, --json
-  doctor              check key, identity, settings, hook wiring and the API
-  install             wire the hooks into Claude Code settings (~/.claude/settings.json)
-  uninstall           remove them again
-      --project                        use ./.claude/settings.json
-      --settings PATH                  use PATH
-      --dry-run                        print the result instead of writing it
-
-  --help, --version
-)";
-
+// One command: its words and options, its one-line summary and the options part of its help.
 struct CommandSpec {
   std::string_view name;
+  std::string_view usage; // after `mem0-hooks <name>`
+  std::string_view summary;
   std::set<std::string_view> value_options;
   std::set<std::string_view> flags;
+  std::string options;
 };
 
-const std::map<std::string_view, CommandSpec> &commands() {
-  static const std::map<std::string_view, CommandSpec> specs{
-      {"peek", {"peek", {"--scope", "--top-k", "--session"}, {"--plain", "--json"}}},
-      {"context", {"context", {"--session"}, {"--plain", "--json"}}},
-      {"doctor", {"doctor", {}, {}}},
-      {"install", {"install", {"--settings"}, {"--project", "--dry-run"}}},
-      {"uninstall", {"uninstall", {"--settings"}, {"--project", "--dry-run"}}},
+constexpr std::string_view k_settings_options =
+    R"(  --project          ./.claude/settings.json instead of ~/.claude/settings.json
+  --settings PATH    the settings file PATH
+  --dry-run          print the resulting file instead of writing it
+)";
+
+const std::vector<CommandSpec> &commands() {
+  static const std::vector<CommandSpec> specs{
+      {"peek",
+       "[options] <query...>",
+       "search memories, or show one whole by id, short id or [mem0:id8] citation",
+       {"--scope", "--top-k", "--session"},
+       {"--plain", "--json"},
+       R"(  --scope project|session|global   where to search (default: project; global when
+                                   global_search is on)
+  --top-k N                        at most N results, 1 to 100 (default: 10)
+  --session ID                     the session of --scope session (default:
+                                   CLAUDE_CODE_SESSION_ID)
+  --plain                          no Markdown
+  --json                           a JSON array instead
+)"},
+      {"context",
+       "[options] <task...>",
+       "load the memories a task needs (decisions, conventions, pitfalls)",
+       {"--session"},
+       {"--plain", "--json"},
+       R"(  --session ID   skip memories already injected in that session (default:
+                 CLAUDE_CODE_SESSION_ID)
+  --plain        accepted; the output has no Markdown
+  --json         a JSON array instead
+)"},
+      {"doctor",
+       "",
+       "check the key, identity, settings, every install path of the hooks and the API",
+       {},
+       {},
+       ""},
+      {"install",
+       "[options]",
+       "wire the hooks into a Claude Code settings file",
+       {"--settings"},
+       {"--project", "--dry-run", "--force"},
+       std::string(k_settings_options) +
+           "  --force            wire them even when the plugin is installed from a marketplace\n"},
+      {"uninstall",
+       "[options]",
+       "remove the hooks from a Claude Code settings file",
+       {"--settings"},
+       {"--project", "--dry-run"},
+       std::string(k_settings_options)},
   };
   return specs;
+}
+
+std::string global_help() {
+  std::string help = "usage: mem0-hooks <command> [options]\n\n"
+                     "Recall Mem0 memories from the command line, with the same configuration as "
+                     "the hooks.\n\ncommands:\n";
+  for (const auto &c : commands())
+    help += "  " + std::string(c.name) + std::string(12 - c.name.size(), ' ') +
+            std::string(c.summary) + "\n";
+  return help +
+         "\nmem0-hooks <command> --help shows the options of a command; mem0-hooks --version "
+         "its version.\n";
+}
+
+std::string command_help(const CommandSpec &c) {
+  std::string summary(c.summary);
+  summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
+  return "usage: mem0-hooks " + std::string(c.name) + (c.usage.empty() ? "" : " ") +
+         std::string(c.usage) + "\n" + summary + ".\n" +
+         (c.options.empty() ? "" : "\noptions:\n" + c.options);
+}
+
+const CommandSpec *find_command(std::string_view name) {
+  for (const auto &c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
 }
 
 } // namespace
@@ -66,6 +116,10 @@ std::optional<std::string> Args::value(std::string_view name) const {
   for (auto it = options.rbegin(); it != options.rend(); ++it)
     if (it->first == name) return it->second;
   return std::nullopt;
+}
+
+std::string count_of(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
 std::string Args::joined_words() const { return std::string(trim(join(words, " "))); }
@@ -125,22 +179,30 @@ bool report_failures(const PlanOutcome &outcome, std::size_t searches, const Cli
 
 int run(const std::vector<std::string> &argv, const CliContext &ctx) {
   if (argv.empty()) {
-    ctx.err << k_help;
+    ctx.err << global_help();
     return k_usage;
   }
-  const std::string &command = argv[0];
-  if (command == "--help" || command == "-h" || command == "help") {
-    ctx.out << k_help;
+  const bool help = argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help";
+  if (help && argv.size() == 1) {
+    ctx.out << global_help();
     return k_ok;
   }
-  if (command == "--version") {
+  if (argv[0] == "--version") {
     ctx.out << "mem0-hooks " << version() << "\n";
     return k_ok;
   }
-  const auto spec = commands().find(command);
-  if (spec == commands().end()) {
+  const std::string &command = help ? argv[1] : argv[0];
+  const CommandSpec *spec = find_command(command);
+  if (!spec) {
     ctx.err << "mem0-hooks: unknown command '" << command << "' (see mem0-hooks --help)\n";
     return k_usage;
+  }
+  // `help <command>`, or --help / -h anywhere before `--`.
+  const auto end = std::find(argv.begin(), argv.end(), "--");
+  if (help || std::find(argv.begin(), end, "--help") != end ||
+      std::find(argv.begin(), end, "-h") != end) {
+    ctx.out << command_help(*spec);
+    return k_ok;
   }
   Args args;
   bool words_only = false;
@@ -154,17 +216,13 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
       words_only = true;
       continue;
     }
-    if (a == "--help") {
-      ctx.out << k_help;
-      return k_ok;
-    }
     std::string value;
     const bool inline_value = a.find('=') != std::string::npos;
     if (inline_value) {
       value = a.substr(a.find('=') + 1);
       a.resize(a.find('='));
     }
-    if (spec->second.value_options.count(a)) {
+    if (spec->value_options.count(a)) {
       if (!inline_value) {
         if (i + 1 >= argv.size()) {
           ctx.err << "mem0-hooks " << command << ": " << a << " needs a value\n";
@@ -172,7 +230,7 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
         }
         value = argv[++i];
       }
-    } else if (!spec->second.flags.count(a) || inline_value) {
+    } else if (!spec->flags.count(a) || inline_value) {
       ctx.err << "mem0-hooks " << command << ": unknown option " << a << "\n";
       return k_usage;
     }

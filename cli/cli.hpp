@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,9 +90,62 @@ std::optional<std::string> resolve_short_id(std::string_view short_id,
 expected<std::string, std::string>
 merge_settings(std::string_view current, const std::filesystem::path &exe_dir, bool remove);
 
-// The settings files where hooks may be wired, most specific first.
-std::vector<std::filesystem::path> settings_candidates(const Config &config,
-                                                       const std::filesystem::path &cwd);
+// The commands of the entries of Claude Code settings JSON that run one of our executables;
+// empty when there are none or the text is not a settings object.
+std::set<std::string> our_commands(std::string_view settings);
+
+// The file name of the program a hook command runs (its first shell word, unquoted).
+std::string command_executable(std::string_view command);
+
+// `path` as one shell word: quoted when it holds characters a shell would split or expand.
+std::string shell_word(const std::filesystem::path &path);
+
+// The plugin's name (.claude-plugin/plugin.json): a marketplace install is `<name>@<marketplace>`.
+inline constexpr std::string_view k_plugin_name = "mem0-native-hooks";
+
+// Claude Code's own directory: CLAUDE_CONFIG_DIR, else ~/.claude.
+std::filesystem::path claude_dir(const Config &config, const Environment &env);
+
+// A settings file where hooks may be wired, with its Claude Code scope.
+struct SettingsFile {
+  std::filesystem::path path;
+  std::string_view scope; // "local", "project" or "user"
+};
+// The settings files of `cwd`, most specific first: local, project, user.
+std::vector<SettingsFile> settings_candidates(const std::filesystem::path &claude_dir,
+                                              const std::filesystem::path &cwd);
+
+// One place the hooks are wired from (docs/cli.md#install-paths).
+struct InstallPath {
+  enum class Kind { settings, plugin_root, marketplace };
+  Kind kind = Kind::settings;
+  std::string where;      // the settings file, the plugin root, or the plugin id (`name@market`)
+  std::string scope;      // marketplace: user, project or local
+  std::string dir;        // marketplace: the install dir ("" when enabled but not installed)
+  std::string project;    // marketplace, project or local scope: the project it belongs to
+  std::string enabled_in; // marketplace, not installed: the settings file that enables it
+  bool here = true;       // applies in the working directory
+  bool active = true;     // its hooks run here (a marketplace plugin: installed and enabled)
+  std::set<std::string> commands; // settings: the commands of our hooks
+};
+
+// Every install path: settings files wiring the whole hook set, the plugin of
+// CLAUDE_PLUGIN_ROOT, and marketplace installs (of any project; `here` tells which apply).
+std::vector<InstallPath> find_install_paths(const Config &config, const Environment &env,
+                                            const std::filesystem::path &cwd);
+
+// `wired in <file>`, `wired in plugin <id> (marketplace, user scope): <dir>`, …
+std::string describe(const InstallPath &path);
+
+// The command that removes `path`.
+std::string removal(const InstallPath &path);
+
+// How many times the active paths in `paths` run each hook: identical commands in several
+// settings files run once.
+std::size_t times_wired(const std::vector<InstallPath> &paths);
+
+// `1 result`, `2 results`.
+std::string count_of(std::size_t n, std::string_view one, std::string_view many);
 
 // Mask a key for display: `m0-…abcd`.
 std::string mask_key(std::string_view key);

@@ -36,8 +36,12 @@ int context(const Args &args, const CliContext &ctx) {
     write_json(ctx.out, memories);
     return k_ok;
   }
-  if (memories.empty()) return k_ok;
-  ctx.out << "context-loader: loaded " << memories.size() << " memories for \"" << task << "\"\n";
+  if (memories.empty()) {
+    ctx.out << "No memories found for \"" << task << "\".\n";
+    return k_ok;
+  }
+  ctx.out << "context-loader: loaded " << count_of(memories.size(), "memory", "memories")
+          << " for \"" << task << "\"\n";
   for (const auto &m : memories)
     ctx.out << context_line(m) << "\n";
   return k_ok;

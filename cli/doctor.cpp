@@ -1,26 +1,14 @@
 #include "cli/cli.hpp"
-#include "common/files.hpp"
 #include "common/format.hpp"
 #include "common/git.hpp"
-#include "common/hook_table.hpp"
 #include "common/identity.hpp"
 #include "common/outbox.hpp"
 
-#include <algorithm>
 #include <ctime>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
 namespace {
-
-// True when `path` names every executable of the hook table (settings written by `install`, or
-// by hand).
-bool wires_hook_set(const fs::path &path) {
-  const auto text = read_small_file(path);
-  return text && std::all_of(k_hooks.begin(), k_hooks.end(), [&](const HookSpec &h) {
-           return text->find(h.executable) != std::string::npos;
-         });
-}
 
 std::string status_line(const Result<HttpResponse> &r) {
   if (!r) return std::string(to_string(r.error().kind)) + ": " + r.error().message;
@@ -49,7 +37,7 @@ std::string outbox_line(const Outbox::Stats &s, long adds_today, const Config &c
   }
   return std::to_string(s.pending) + " pending (" + std::to_string((s.bytes + 1023) / 1024) +
          " KB), " + std::to_string(s.rejected) + " rejected, last delivery " + last + ", " +
-         std::to_string(adds_today) + " adds today" +
+         count_of(static_cast<std::size_t>(adds_today), "add", "adds") + " today" +
          (c.daily_add_limit > 0 ? " (limit " + std::to_string(c.daily_add_limit) + ")" : "") +
          (c.auto_save ? "" : "; capture is off (auto_save)");
 }
@@ -83,30 +71,50 @@ int doctor(const Args &, const CliContext &ctx) {
   row("base url", c.base_url + " (" + c.base_url_source + ")");
   row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
   if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
-    fixes.push_back("fix " + (c.mem0_dir / "settings.json").string() + " (defaults are in use)");
+    fixes.push_back("make " + (c.mem0_dir / "settings.json").string() +
+                    " a JSON object, or delete it (defaults are in use)");
   const DailyUsage today = ctx.state.usage.on(utc_day(ctx.now()));
-  row("state dir", c.state_dir.string() + " (" + std::to_string(today.searches) +
-                       " automatic searches today" +
+  row("state dir", c.state_dir.string() + " (" +
+                       count_of(static_cast<std::size_t>(today.searches), "automatic search",
+                                "automatic searches") +
+                       " today" +
                        (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
   const Outbox::Stats outbox = Outbox(c.state_dir).stats();
   row("outbox", outbox_line(outbox, today.adds, c));
   if (outbox.rejected > 0)
-    fixes.push_back("look at the " + std::to_string(outbox.rejected) + " rejected capture(s) in " +
+    fixes.push_back("look at the " +
+                    count_of(outbox.rejected, "rejected capture", "rejected captures") + " in " +
                     (c.state_dir / "outbox" / "rejected").string() + ", then delete them");
   row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
                   (c.rerank ? "on" : "off") + ", threshold " +
                   std::to_string(c.threshold).substr(0, 4) + ", auto search " +
                   (c.auto_search ? "on" : "off"));
 
-  std::string wired;
-  for (const auto &path : settings_candidates(c, ctx.cwd))
-    if (wires_hook_set(path)) wired = path.string();
-  if (wired.empty() && ctx.env.get("CLAUDE_PLUGIN_ROOT"))
-    wired = "plugin " + *ctx.env.get("CLAUDE_PLUGIN_ROOT");
-  row("hooks", wired.empty() ? "not wired" : "wired in " + wired);
-  if (wired.empty())
-    fixes.emplace_back(
-        "run `mem0-hooks install` (or start Claude Code with --plugin-dir <checkout>)");
+  // Every install path that applies here, one row each (docs/cli.md#install-paths).
+  std::vector<InstallPath> paths = find_install_paths(c, ctx.env, ctx.cwd);
+  std::erase_if(paths, [](const InstallPath &p) { return !p.here; });
+  const InstallPath *idle = nullptr; // a marketplace plugin that is disabled or not installed
+  for (const auto &p : paths) {
+    row("hooks", describe(p));
+    if (!p.active) idle = &p;
+  }
+  if (paths.empty()) row("hooks", "not wired");
+  std::vector<std::string> warnings;
+  if (const std::size_t n = times_wired(paths); n > 1) {
+    std::string how;
+    for (const auto &p : paths)
+      if (p.active) how += (how.empty() ? "" : "; ") + removal(p);
+    warnings.push_back("the hooks are wired " + std::to_string(n) +
+                       " times, so each hook would run, and bill, " +
+                       (n == 2 ? "twice" : std::to_string(n) + " times") +
+                       ": keep one and remove the others (" + how + ")");
+  } else if (n == 0) {
+    fixes.push_back(!idle ? "run `mem0-hooks install` (or install the plugin, or start Claude Code "
+                            "with --plugin-dir <checkout>)"
+                    : idle->dir.empty() ? "install the plugin: claude plugin install " +
+                                              idle->where + " --scope " + idle->scope
+                                        : "enable the plugin: claude plugin enable " + idle->where);
+  }
 
   if (c.api_key) {
     if (const auto api = api_target(c); !api) {
@@ -123,7 +131,7 @@ int doctor(const Args &, const CliContext &ctx) {
                               ? parse_search_response(*responses[1])
                               : Result<std::vector<Memory>>(unexpected(responses[1].error()));
       row("search",
-          parsed ? status_line(responses[1]) + ", " + std::to_string(parsed->size()) + " results"
+          parsed ? status_line(responses[1]) + ", " + count_of(parsed->size(), "result", "results")
                  : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
       std::optional<Error> failure;
       if (!parsed)
@@ -136,9 +144,15 @@ int doctor(const Args &, const CliContext &ctx) {
     }
   }
 
+  for (const auto &warning : warnings)
+    ctx.out << "warning: " << warning << "\n";
   for (const auto &fix : fixes)
     ctx.out << "fix: " << fix << "\n";
-  ctx.out << (fixes.empty() ? "all checks passed\n" : "");
+  if (fixes.empty())
+    ctx.out << (warnings.empty()
+                    ? "all checks passed"
+                    : "checks passed, with " + count_of(warnings.size(), "warning", "warnings"))
+            << "\n";
   return fixes.empty() ? k_ok : k_failure;
 }
 

@@ -18,7 +18,7 @@ bool trim_empty(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-// The executable a hook command runs: its first word, unquoted.
+// The program a hook command runs: its first word, unquoted.
 std::string command_program(std::string_view command) {
   // The first shell word: quotes and backslashes as POSIX sh reads them.
   std::string word;
@@ -49,8 +49,7 @@ std::string command_program(std::string_view command) {
 bool is_ours(const Value &hook) {
   if (!hook.IsObject()) return false;
   const auto command = string_member(hook, "command");
-  if (!command) return false;
-  return find_hook(fs::path(command_program(*command)).filename().string()) != nullptr;
+  return command && find_hook(command_executable(*command)) != nullptr;
 }
 
 // Remove our entries from every matcher group of every event, dropping groups and events that
@@ -112,7 +111,35 @@ void append_group(Value &hooks, std::string_view event, Value group, Document::A
   it->value.PushBack(group, a);
 }
 
-// A command line for `path`: quoted when it holds characters a shell would split or expand.
+// Other places that wire the hooks (docs/cli.md#install-paths). A marketplace plugin refuses the
+// install unless `force`; the others are warned about. `commands` are ours after the install;
+// `user_wide`: the target is the user settings, which every project reads.
+bool allowed_beside_others(const fs::path &target, const std::set<std::string> &commands,
+                           bool user_wide, bool force, const CliContext &ctx) {
+  bool refused = false;
+  for (const auto &p : find_install_paths(ctx.config, ctx.env, ctx.cwd)) {
+    if (!p.here && !user_wide) continue;
+    std::error_code ec;
+    if (p.kind == InstallPath::Kind::settings &&
+        (fs::equivalent(p.where, target, ec) || p.commands == commands))
+      continue; // the target itself, or the same commands (Claude Code runs them once)
+    const bool refuse = p.kind == InstallPath::Kind::marketplace && !force;
+    refused |= refuse;
+    ctx.err << "mem0-hooks install: " << (refuse ? "" : "warning: ")
+            << "another install path: " << describe(p) << "\n  wiring " << target.string()
+            << " as well could run, and bill, each hook twice; "
+            << (refuse ? "remove it first (" + removal(p) + "), or pass --force\n"
+                       : "keep one (" + removal(p) + ")\n");
+  }
+  return !refused;
+}
+
+} // namespace
+
+std::string command_executable(std::string_view command) {
+  return fs::path(command_program(command)).filename().string();
+}
+
 std::string shell_word(const fs::path &path) {
   const std::string s = path.string();
   if (s.find_first_of(" \t'\"$`\\;&|<>()*?[]#~") == std::string::npos) return s;
@@ -122,7 +149,22 @@ std::string shell_word(const fs::path &path) {
   return quoted + "'";
 }
 
-} // namespace
+std::set<std::string> our_commands(std::string_view settings) {
+  Document doc;
+  std::set<std::string> out;
+  if (!parse_json(doc, settings) || !doc.IsObject() || !doc.HasMember("hooks") ||
+      !doc["hooks"].IsObject())
+    return out;
+  for (const auto &event : doc["hooks"].GetObject()) {
+    if (!event.value.IsArray()) continue;
+    for (const auto &group : event.value.GetArray()) {
+      if (!group.IsObject() || !group.HasMember("hooks") || !group["hooks"].IsArray()) continue;
+      for (const auto &hook : group["hooks"].GetArray())
+        if (is_ours(hook)) out.emplace(*string_member(hook, "command"));
+    }
+  }
+  return out;
+}
 
 expected<std::string, std::string> merge_settings(std::string_view current, const fs::path &exe_dir,
                                                   bool remove) {
@@ -157,20 +199,22 @@ expected<std::string, std::string> merge_settings(std::string_view current, cons
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
-std::vector<fs::path> settings_candidates(const Config &config, const fs::path &cwd) {
-  return {cwd / ".claude" / "settings.local.json", cwd / ".claude" / "settings.json",
-          config.home / ".claude" / "settings.json"};
+std::vector<SettingsFile> settings_candidates(const fs::path &claude_dir, const fs::path &cwd) {
+  return {{cwd / ".claude" / "settings.local.json", "local"},
+          {cwd / ".claude" / "settings.json", "project"},
+          {claude_dir / "settings.json", "user"}};
 }
 
 int install(const Args &args, const CliContext &ctx, bool uninstall) {
   const char *verb = uninstall ? "uninstall" : "install";
-  fs::path target = ctx.config.home / ".claude" / "settings.json";
+  const fs::path user_settings = claude_dir(ctx.config, ctx.env) / "settings.json";
+  fs::path target = user_settings;
   if (args.has("--project")) target = ctx.cwd / ".claude" / "settings.json";
   if (auto path = args.value("--settings")) target = fs::absolute(*path);
 
   if (!uninstall)
     for (const HookSpec &spec : k_hooks)
-      if (!fs::exists(ctx.exe_dir / spec.executable))
+      if (find_hook(spec.executable) == &spec && !fs::exists(ctx.exe_dir / spec.executable))
         ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
                 << " does not exist (build or install it first)\n";
 
@@ -187,15 +231,22 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
             << "; left untouched\n";
     return k_failure;
   }
+  if (!uninstall && !allowed_beside_others(target, our_commands(*merged), target == user_settings,
+                                           args.has("--force"), ctx))
+    return k_failure;
   if (args.has("--dry-run")) {
     ctx.out << *merged;
     return k_ok;
   }
   const bool unchanged = existed ? *merged == *current : uninstall;
   if (unchanged) {
-    ctx.out << "mem0-hooks " << verb << ": " << target.string() << " already up to date\n";
+    ctx.out << "mem0-hooks " << verb << ": "
+            << (uninstall ? "no mem0 hooks in " + target.string() + "; nothing to remove"
+                          : target.string() + " already up to date")
+            << "\n";
     return k_ok;
   }
+  const fs::perms mode = fs::status(target, ec).permissions(); // kept when the file exists
   if (!ensure_private_dir(target.parent_path())) {
     ctx.err << "mem0-hooks " << verb << ": cannot create " << target.parent_path().string() << "\n";
     return k_failure;
@@ -206,14 +257,19 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
       ctx.err << "mem0-hooks " << verb << ": cannot back up: " << saved.error().message << "\n";
       return k_failure;
     }
+    fs::permissions(backup, mode, ec);
     ctx.out << "backup: " << backup.string() << "\n";
   }
   if (auto written = write_file_atomic(target, *merged); !written) {
     ctx.err << "mem0-hooks " << verb << ": " << written.error().message << "\n";
     return k_failure;
   }
+  if (existed) fs::permissions(target, mode, ec); // written private, like a new file
   ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
+  if (!uninstall)
+    ctx.out << "next: start a new Claude Code session (running ones keep their hooks); "
+               "`mem0-hooks doctor` checks the setup\n";
   return k_ok;
 }
 

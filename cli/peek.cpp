@@ -35,6 +35,24 @@ std::optional<Memory> lookup_id(const IdQuery &id, const ApiTarget &api, const C
   return *parsed;
 }
 
+// A peek line with the whole text, for the one memory looked up by id: peek_line
+// (common/format.cpp) without the cut at 80 code points.
+std::string whole_peek_line(const Memory &m) {
+  const std::string type = truncate_code_points(clean_text(m.type), 40);
+  const std::string date =
+      parse_iso8601(m.created_at) ? " (" + m.created_at.substr(0, 10) + ")" : "";
+  return "1. [" + (type.empty() ? "unknown" : type) + "] " + clean_text(m.text) + date +
+         " [mem0:" + id8(m.id) + "]";
+}
+
+// Where a search looked, for the line saying it found nothing.
+std::string scope_label(Scope scope, const Identity &identity) {
+  if (scope == Scope::global) return "across all projects";
+  if (scope == Scope::session)
+    return "in session " + identity.session_id + " of project " + identity.project_id;
+  return "for project " + identity.project_id;
+}
+
 } // namespace
 
 std::optional<IdQuery> detect_id(std::string_view query) {
@@ -106,26 +124,27 @@ int peek(const Args &args, const CliContext &ctx) {
   std::vector<Memory> memories;
   if (const auto id = detect_id(query))
     if (auto found = lookup_id(*id, *api, ctx)) memories.push_back(std::move(*found));
-  if (memories.empty()) {
+  const bool by_id = !memories.empty();
+  if (!by_id) {
     const std::vector<SearchSpec> plan{{query, std::nullopt, top_k, scope},
                                        {query, std::string(memory_type::decision), 5, scope}};
     const PlanOutcome outcome = run_plan(ctx.http, *api, identity, plan, ctx.deadline, ctx.log);
     if (report_failures(outcome, plan.size(), ctx)) return k_failure;
     memories = merge_results(outcome.results);
+    if (memories.size() > static_cast<std::size_t>(top_k)) memories.resize(top_k);
   }
   if (args.has("--json")) {
     write_json(ctx.out, memories);
     return k_ok;
   }
   if (memories.empty()) {
-    ctx.out << "No memories matching \"" << query << "\" for project " << identity.project_id
-            << ".\n";
+    ctx.out << "No memories matching \"" << query << "\" " << scope_label(scope, identity) << ".\n";
     return k_ok;
   }
-  ctx.out << (plain ? "" : "## ") << "mem0 peek: \"" << query << "\" (" << memories.size()
-          << " results)\n\n";
+  ctx.out << (plain ? "" : "## ") << "mem0 peek: \"" << query << "\" ("
+          << count_of(memories.size(), "result", "results") << ")\n\n";
   for (std::size_t i = 0; i < memories.size(); ++i)
-    ctx.out << peek_line(i + 1, memories[i]) << "\n";
+    ctx.out << (by_id ? whole_peek_line(memories[i]) : peek_line(i + 1, memories[i])) << "\n";
   return k_ok;
 }
 

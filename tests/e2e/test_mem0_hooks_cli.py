@@ -1,4 +1,4 @@
-"""End-to-end: the built mem0-hooks CLI against the fake Mem0 server (SPEC §9)."""
+"""End-to-end: the built mem0-hooks CLI against the fake Mem0 server (docs/cli.md)."""
 
 import json
 import os
@@ -73,6 +73,60 @@ def command_executable(hook):
     """The file name of the program a settings hook entry runs (its first shell word)."""
     words = shlex.split(hook["command"])
     return os.path.basename(words[0]) if words else ""
+
+
+MARKETPLACE_ID = "mem0-native-hooks@mem0-local"
+
+
+def scope_settings(home, project, scope):
+    """The Claude Code settings file of a scope: user, project or local."""
+    return {"user": os.path.join(home, ".claude", "settings.json"),
+            "project": os.path.join(project, ".claude", "settings.json"),
+            "local": os.path.join(project, ".claude", "settings.local.json")}[scope]
+
+
+def enable_plugin(path, enabled=True, plugin=MARKETPLACE_ID):
+    """Set enabledPlugins[plugin] in the settings file `path`, keeping the rest."""
+    doc = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            doc = json.load(f)
+    doc.setdefault("enabledPlugins", {})[plugin] = enabled
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+
+
+def install_from_marketplace(home, project, scope="user", enabled=True, project_path=None):
+    """What `claude plugin install mem0-native-hooks@mem0-local --scope <scope>` leaves behind
+    (Claude Code 2.1, checked with the cached client): the plugin copied to
+    ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/, an entry in
+    ~/.claude/plugins/installed_plugins.json (with projectPath for the project and local
+    scopes), and enabledPlugins in the scope's settings file. Returns the install dir."""
+    plugins = os.path.join(home, ".claude", "plugins")
+    install_dir = os.path.join(plugins, "cache", "mem0-local", "mem0-native-hooks", "0.1.0")
+    os.makedirs(os.path.join(install_dir, ".claude-plugin"), exist_ok=True)
+    shutil.copy(HOOKS_JSON, install_dir)
+    with open(os.path.join(install_dir, ".claude-plugin", "plugin.json"), "w") as f:
+        json.dump({"name": "mem0-native-hooks", "version": "0.1.0", "hooks": "./hooks.json"}, f)
+    registry = os.path.join(plugins, "installed_plugins.json")
+    doc = {"version": 2, "plugins": {}}
+    if os.path.exists(registry):
+        with open(registry) as f:
+            doc = json.load(f)
+    entry = {"scope": scope, "installPath": install_dir, "version": "0.1.0",
+             "installedAt": "2026-12-01T03:43:33.103Z", "lastUpdated": "2026-12-01T03:43:33.103Z"}
+    if scope != "user":
+        entry["projectPath"] = project_path or project
+    doc["plugins"].setdefault(MARKETPLACE_ID, []).append(entry)
+    with open(registry, "w") as f:
+        json.dump(doc, f, indent=2)
+    with open(os.path.join(plugins, "known_marketplaces.json"), "w") as f:
+        json.dump({"mem0-local": {"source": {"source": "directory", "path": "/src/mkt"},
+                                  "installLocation": "/src/mkt"}}, f)
+    if project_path is None:
+        enable_plugin(scope_settings(home, project, scope), enabled)
+    return install_dir
 
 
 # A capture waiting in the outbox, as the hooks queue one.
@@ -173,8 +227,41 @@ class Usage(CliTest):
     def test_command_help_exits_zero(self):
         result = self.run_cli("peek", "--help")
         self.assertEqual(result.returncode, 0)
-        self.assertIn("peek <query", result.stdout)
+        self.assertIn("peek [options] <query", result.stdout)
         self.assertEqual(self.fake.requests(), [])
+
+    # Each command has its own help: its usage line, a one-line description and its options,
+    # never the global usage; `--help`, `-h` and `help <command>` print it.
+    def test_each_command_has_its_own_help(self):
+        options = {"peek": ["--scope", "--top-k", "--session", "--plain", "--json"],
+                   "context": ["--session", "--plain", "--json"],
+                   "doctor": [],
+                   "install": ["--project", "--settings", "--dry-run", "--force"],
+                   "uninstall": ["--project", "--settings", "--dry-run"]}
+        for command, names in options.items():
+            for argv in ([command, "--help"], [command, "-h"], ["help", command],
+                         [command, "some", "words", "--help"]):
+                with self.subTest(argv=argv):
+                    result = self.run_cli(*argv)
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    self.assertEqual(result.stderr, "")
+                    lines = result.lines()
+                    self.assertTrue(lines[0].startswith(f"usage: mem0-hooks {command}"),
+                                    result.stdout)
+                    self.assertNotEqual(lines[1].strip(), "")  # the one-line description
+                    for other in options:
+                        if other != command:
+                            self.assertNotIn(f"mem0-hooks {other}", result.stdout)
+                    for name in names:
+                        self.assertIn(name, result.stdout)
+                    if command != "install":
+                        self.assertNotIn("--force", result.stdout)
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_help_of_an_unknown_command_is_a_usage_error(self):
+        result = self.run_cli("help", "frobnicate")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("unknown command 'frobnicate'", result.stderr)
 
     def test_version(self):
         result = self.run_cli("--version")
@@ -324,7 +411,7 @@ class Peek(CliTest):
             terms = and_terms(body)
             self.assertEqual(terms[:2], [{"user_id": USER}, {"app_id": PROJECT}])
             self.assertIn({"run_id": "sess-run"}, terms)
-        self.assertEqual(result.lines()[0], '## mem0 peek: "stripe webhook retries" (1 results)')
+        self.assertEqual(result.lines()[0], '## mem0 peek: "stripe webhook retries" (1 result)')
         self.assertIn("[mem0:77777777]", result.stdout)
 
     def test_session_scope_takes_the_session_from_the_environment(self):
@@ -339,6 +426,36 @@ class Peek(CliTest):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout,
                          'No memories matching "kubernetes helm charts" for project proj-e2e.\n')
+
+    # The empty-result line names the scope that was searched.
+    def test_nothing_found_names_the_scope(self):
+        cases = {
+            "global": (["--scope", "global"],
+                       'No memories matching "kubernetes helm charts" across all projects.\n'),
+            "session": (["--scope", "session", "--session", "sess-1"],
+                        'No memories matching "kubernetes helm charts" in session sess-1 of '
+                        'project proj-e2e.\n'),
+            "project": (["--scope", "project"],
+                        'No memories matching "kubernetes helm charts" for project proj-e2e.\n'),
+        }
+        for name, (argv, expected) in cases.items():
+            with self.subTest(name):
+                result = self.run_cli("peek", *argv, "kubernetes helm charts")
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.stdout, expected)
+
+    # --top-k N caps the merged result (the decision search adds its own results).
+    def test_top_k_caps_the_merged_result(self):
+        result = self.run_cli("peek", "--top-k", "1", QUERY)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.lines(),
+                         ['## mem0 peek: "stripe webhook retries" (1 result)', "", PEEK_LINES[0]])
+        for k in (2, 3):
+            with self.subTest(k=k):
+                result = self.run_cli("peek", "--top-k", str(k), QUERY)
+                self.assertEqual(result.lines()[2:], PEEK_LINES[:k])
+                result = self.run_cli("peek", "--json", "--top-k", str(k), QUERY)
+                self.assertEqual(len(json.loads(result.stdout)), k)
 
     def test_no_api_key_fails_without_requests(self):
         result = self.run_cli("peek", QUERY, env=self.env(MEM0_API_KEY=None))
@@ -380,7 +497,7 @@ class PeekById(CliTest):
     seed = SEED
 
     DECISION_OUTPUT = [
-        '## mem0 peek: "{q}" (1 results)', "",
+        '## mem0 peek: "{q}" (1 result)', "",
         "1. [decision] Decided stripe webhook retries stop after three attempts (2026-10-01) "
         "[mem0:abcd1234]",
     ]
@@ -395,6 +512,26 @@ class PeekById(CliTest):
         self.expect_shown(result, DECISION)
         self.assertEqual(self.gets(), [f"/v1/memories/{DECISION}/"])
         self.assertEqual(self.fake.searches(), [])
+
+    # One memory looked up by id is shown whole (cleaned, on one line), not cut at 80.
+    def test_id_lookup_shows_the_full_text(self):
+        self.write_session("sess-a", [LONG])
+        full = "1. [convention] " + LONG_TEXT + " (2026-09-15) [mem0:33333333]"
+        for query in (LONG, "33333333", "[mem0:33333333]"):
+            with self.subTest(query=query):
+                result = self.run_cli("peek", query)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.lines(), [f'## mem0 peek: "{query}" (1 result)', "", full])
+        self.assertEqual(self.fake.searches(), [])
+
+    def test_id_lookup_cleans_the_text_onto_one_line(self):
+        multi = "77777777-1111-4111-8111-000000000007"
+        self.fake.seed(SEED + [memory(multi, "First line\n\n  second\tline " + "x" * 100,
+                                      "decision", created="2026-05-05T00:00:00Z")])
+        result = self.run_cli("peek", "--plain", multi)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.lines()[2], "1. [decision] First line second line " + "x" * 100
+                         + " (2026-05-05) [mem0:77777777]")
 
     def test_unknown_uuid_falls_back_to_search(self):
         result = self.run_cli("peek", MISSING)
@@ -508,6 +645,13 @@ class Context(CliTest):
                                  + [line for line in self.EXPECTED[1:]
                                     if "abcd1234" not in line and "11111111" not in line])
 
+    def test_one_memory_is_singular(self):
+        self.write_session("ctx-sess", [DECISION, BROAD, CONV_FILE, ANTI, LONG])
+        result = self.run_cli("context", "--session", "ctx-sess", TASK)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.lines(), [f'context-loader: loaded 1 memory for "{TASK}"',
+                                          self.EXPECTED[-1]])
+
     def test_at_most_ten(self):
         words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
         seed = []
@@ -532,10 +676,10 @@ class Context(CliTest):
         self.assertEqual(types, ["decision"] * 3 + ["convention"] * 3 + ["anti_pattern"] * 3
                          + ["note"])
 
-    def test_nothing_found_prints_nothing(self):
+    def test_nothing_found_says_so(self):
         result = self.run_cli("context", "kubernetes helm upgrade")
         self.assertEqual(result.returncode, 0)
-        self.assertEqual(result.stdout, "")
+        self.assertEqual(result.stdout, 'No memories found for "kubernetes helm upgrade".\n')
         self.assertEqual(result.stderr, "")
         self.assertGreaterEqual(len(self.fake.searches()), 2)
 
@@ -715,6 +859,117 @@ class Doctor(CliTest):
         result = self.run_cli("doctor")
         self.assertEqual(result.returncode, 0, result.stdout)
         self.assertEqual(self.row(result, "hooks"), "wired in " + settings)
+
+    def hook_rows(self, result):
+        return [line[len("hooks"):].strip() for line in result.lines()
+                if line.startswith("hooks ")]
+
+    def warnings(self, result):
+        return [line for line in result.lines() if line.startswith("warning: ")]
+
+    def test_wording_of_counts_and_fixes(self):
+        self.install_hooks()
+        self.fake.seed(SEED + [memory("12121212-0000-4000-8000-000000000012",
+                                      "mem0 doctor check memory", "decision")])
+        result = self.run_cli("doctor")
+        self.assertTrue(self.row(result, "search").endswith(", 1 result"), result.stdout)
+        settings = os.path.join(self.home, ".mem0", "settings.json")
+        os.makedirs(os.path.dirname(settings), exist_ok=True)
+        with open(settings, "w") as f:
+            f.write("{not json")
+        result = self.run_cli("doctor")
+        self.assertEqual(result.returncode, 1)
+        fixes = self.fixes(result)
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertIn(settings, fixes[0])
+        for line in self.fixes(result):
+            self.assertFalse(line.lower().startswith("fix: fix"), line)
+
+    # A plugin installed from a marketplace wires the hooks: it is listed, not "not wired".
+    def test_marketplace_install_counts_as_wired(self):
+        install_dir = install_from_marketplace(self.home, self.project)
+        result = self.run_cli("doctor")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        rows = self.hook_rows(result)
+        self.assertEqual(len(rows), 1, result.stdout)
+        self.assertTrue(rows[0].startswith("wired in plugin " + MARKETPLACE_ID), rows)
+        self.assertIn("user scope", rows[0])
+        self.assertIn(install_dir, rows[0])
+        self.assertEqual(self.warnings(result), [])
+        self.assertEqual(result.lines()[-1], "all checks passed")
+
+    def test_project_and_local_scope_installs_count_in_their_project_only(self):
+        for scope in ("project", "local"):
+            with self.subTest(scope=scope):
+                shutil.rmtree(os.path.join(self.home, ".claude"), ignore_errors=True)
+                shutil.rmtree(os.path.join(self.project, ".claude"), ignore_errors=True)
+                install_from_marketplace(self.home, self.project, scope=scope)
+                result = self.run_cli("doctor")
+                self.assertEqual(result.returncode, 0, result.stdout)
+                self.assertIn(f"{scope} scope", self.hook_rows(result)[0])
+                elsewhere = os.path.join(self.home, "elsewhere")
+                os.makedirs(elsewhere, exist_ok=True)
+                result = self.run_cli("doctor", cwd=elsewhere)
+                self.assertEqual(self.hook_rows(result), ["not wired"])
+
+    def test_disabled_marketplace_install_is_listed_but_not_wired(self):
+        install_from_marketplace(self.home, self.project, enabled=False)
+        result = self.run_cli("doctor")
+        self.assertEqual(result.returncode, 1, result.stdout)
+        rows = self.hook_rows(result)
+        self.assertEqual(len(rows), 1, result.stdout)
+        self.assertIn(MARKETPLACE_ID, rows[0])
+        self.assertIn("disabled", rows[0])
+        fixes = self.fixes(result)
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertIn("claude plugin enable " + MARKETPLACE_ID, fixes[0])
+
+    # Settings and a marketplace plugin both wiring the hooks: every path is listed and a
+    # warning says each hook would run (and bill) twice, with how to remove each.
+    def test_settings_and_marketplace_plugin_warn_twice(self):
+        settings = self.install_hooks()
+        install_from_marketplace(self.home, self.project)
+        result = self.run_cli("doctor")
+        rows = self.hook_rows(result)
+        self.assertEqual(len(rows), 2, result.stdout)
+        self.assertIn("wired in " + settings, rows)
+        self.assertTrue(any(MARKETPLACE_ID in row for row in rows), rows)
+        warnings = self.warnings(result)
+        self.assertEqual(len(warnings), 1, result.stdout)
+        self.assertIn("run, and bill, twice", warnings[0])
+        self.assertIn("mem0-hooks uninstall --settings " + settings, warnings[0])
+        self.assertIn(f"claude plugin uninstall {MARKETPLACE_ID} --scope user", warnings[0])
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertNotIn("all checks passed", result.stdout)
+
+    def test_plugin_root_and_settings_warn_twice(self):
+        settings = self.install_hooks()
+        root = os.path.join(self.home, "checkout")
+        result = self.run_cli("doctor", env=self.env(CLAUDE_PLUGIN_ROOT=root))
+        rows = self.hook_rows(result)
+        self.assertEqual(len(rows), 2, result.stdout)
+        self.assertIn("wired in " + settings, rows)
+        self.assertTrue(any(root in row and "plugin" in row for row in rows), rows)
+        self.assertEqual(len(self.warnings(result)), 1, result.stdout)
+        self.assertIn("twice", self.warnings(result)[0])
+
+    # Claude Code runs the hooks of a marketplace plugin with CLAUDE_PLUGIN_ROOT set to its
+    # install dir: that is one install, not two.
+    def test_plugin_root_of_the_marketplace_install_is_one_path(self):
+        install_dir = install_from_marketplace(self.home, self.project)
+        result = self.run_cli("doctor", env=self.env(CLAUDE_PLUGIN_ROOT=install_dir))
+        self.assertEqual(len(self.hook_rows(result)), 1, result.stdout)
+        self.assertEqual(self.warnings(result), [])
+
+    # Claude Code runs identical hook commands once: the same executables wired in the user
+    # and the project settings are listed, without a warning.
+    def test_identical_commands_in_two_settings_files_are_not_twice(self):
+        self.install_hooks()
+        self.assertEqual(self.run_cli("install", "--project").returncode, 0)
+        result = self.run_cli("doctor")
+        self.assertEqual(len(self.hook_rows(result)), 2, result.stdout)
+        self.assertEqual(self.warnings(result), [])
+        self.assertEqual(result.returncode, 0, result.stdout)
 
     def test_outbox_row_counts_pending_and_rejected_captures(self):
         self.install_hooks()
@@ -957,7 +1212,8 @@ class Install(CliTest):
     def test_uninstall_of_a_missing_file_creates_nothing(self):
         result = self.run_cli("uninstall", "--settings", self.settings)
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertIn("up to date", result.stdout)
+        self.assertEqual(result.stdout, f"mem0-hooks uninstall: no mem0 hooks in {self.settings};"
+                                        " nothing to remove\n")
         self.assertFalse(os.path.exists(self.settings))
 
     def test_project_option_uses_the_working_directory(self):
@@ -1036,6 +1292,106 @@ class Install(CliTest):
         self.assertEqual(self.read(), original.encode())
         self.assertFalse(os.path.exists(self.settings + ".bak"))
         self.assertNotIn("removed", result.stdout)
+        self.assertIn("nothing to remove", result.stdout)
+
+    # The settings file and its backup keep the file's mode; a new file is private.
+    def test_keeps_the_mode_of_the_file(self):
+        for mode in (0o644, 0o640, 0o600):
+            with self.subTest(mode=oct(mode)):
+                self.write(json.dumps({"model": "opus"}))
+                os.chmod(self.settings, mode)
+                for command in ("install", "uninstall"):
+                    result = self.run_cli(command, "--settings", self.settings)
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    self.assertEqual(os.stat(self.settings).st_mode & 0o777, mode, command)
+                    self.assertEqual(os.stat(self.settings + ".bak").st_mode & 0o777, mode,
+                                     command)
+                os.remove(self.settings + ".bak")
+        os.remove(self.settings)
+        self.assertEqual(self.run_cli("install", "--settings", self.settings).returncode, 0)
+        self.assertEqual(os.stat(self.settings).st_mode & 0o777, 0o600)
+
+    def test_install_names_the_next_step(self):
+        result = self.run_cli("install", "--settings", self.settings)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(result.lines()[-1].startswith("next: "), result.stdout)
+        self.assertIn("new Claude Code session", result.lines()[-1])
+        self.assertIn("mem0-hooks doctor", result.lines()[-1])
+
+    def assert_refused(self, result, before, *expected):
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(result.stdout, "")
+        for text in expected:
+            self.assertIn(text, result.stderr)
+        self.assertIn("--force", result.stderr)
+        user = os.path.join(self.home, ".claude", "settings.json")
+        self.assertEqual(self.read(user), before)
+        self.assertFalse(os.path.exists(user + ".bak"))
+
+    # The plugin installed from a marketplace already wires the hooks: wiring them into the
+    # settings as well would run (and bill) each hook twice, so install refuses unless --force.
+    def test_refuses_when_the_plugin_is_installed_from_a_marketplace(self):
+        install_from_marketplace(self.home, self.project)
+        user = os.path.join(self.home, ".claude", "settings.json")
+        before = self.read(user)
+        for argv in ([], ["--dry-run"], ["--project"]):
+            with self.subTest(argv=argv):
+                result = self.run_cli("install", *argv)
+                self.assert_refused(result, before, MARKETPLACE_ID,
+                                    f"claude plugin uninstall {MARKETPLACE_ID} --scope user")
+        self.assertFalse(os.path.exists(os.path.join(self.project, ".claude")))
+        result = self.run_cli("install", "--force")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("twice", result.stderr)
+        self.assert_installed(json.loads(self.read(user))["hooks"])
+        self.assertEqual(json.loads(self.read(user))["enabledPlugins"], {MARKETPLACE_ID: True})
+
+    def test_refuses_when_the_plugin_is_installed_but_disabled(self):
+        install_from_marketplace(self.home, self.project, enabled=False)
+        before = self.read(os.path.join(self.home, ".claude", "settings.json"))
+        result = self.run_cli("install")
+        self.assert_refused(result, before, MARKETPLACE_ID, "disabled",
+                            f"claude plugin uninstall {MARKETPLACE_ID} --scope user")
+
+    def test_refuses_when_the_plugin_is_enabled_in_project_settings(self):
+        enable_plugin(os.path.join(self.project, ".claude", "settings.json"))
+        user = os.path.join(self.home, ".claude", "settings.json")
+        self.write("{}", user)
+        result = self.run_cli("install")
+        self.assert_refused(result, b"{}", MARKETPLACE_ID,
+                            f"claude plugin disable {MARKETPLACE_ID} --scope project")
+
+    # A project-scope install of another project does not overlap a project's own settings,
+    # but does overlap the user settings (which every project reads).
+    def test_project_install_elsewhere_blocks_only_the_user_settings(self):
+        other = os.path.join(self.home, "other-project")
+        install_from_marketplace(self.home, self.project, scope="project", project_path=other)
+        result = self.run_cli("install", "--project")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        result = self.run_cli("install")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn(f"cd {other} && claude plugin uninstall {MARKETPLACE_ID} --scope project",
+                      result.stderr)
+
+    # on_bash_output serves two events: a missing one is warned about once.
+    def test_missing_executables_are_warned_about_once_each(self):
+        bin_dir = os.path.join(self.home, "bin")
+        os.makedirs(bin_dir)
+        shutil.copy2(os.path.join(self.bin_dir, "mem0-hooks"), bin_dir)
+        proc = subprocess.run([os.path.join(bin_dir, "mem0-hooks"), "install", "--settings",
+                               self.settings], capture_output=True, text=True, env=self.env(),
+                              cwd=self.project, timeout=20)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        warnings = [line for line in proc.stderr.splitlines() if "does not exist" in line]
+        self.assertEqual(len(warnings), len(EXECUTABLES), proc.stderr)
+
+    def test_warns_when_run_from_a_loaded_plugin(self):
+        root = os.path.join(self.home, "checkout")
+        result = self.run_cli("install", "--settings", self.settings,
+                              env=self.env(CLAUDE_PLUGIN_ROOT=root))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(root, result.stderr)
+        self.assertIn("twice", result.stderr)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 // The pure helpers of the mem0-hooks CLI (docs/cli.md): id detection, short-id resolution, key
-// masking and the Claude Code settings merge.
+// masking, the Claude Code settings merge and the install paths.
 #include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
 
 #include "cli/cli.hpp"
 #include "common/hook_table.hpp"
+#include "common/json.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -362,11 +364,242 @@ TEST_CASE("cli: an empty event of another tool is kept", "[cli][merge]") {
 }
 
 TEST_CASE("cli: settings_candidates lists the most specific file first", "[cli][settings]") {
+  const auto candidates = settings_candidates("/home/someone/.claude", "/work/project");
+  REQUIRE(candidates.size() == 3);
+  CHECK(candidates[0].path == "/work/project/.claude/settings.local.json");
+  CHECK(candidates[0].scope == "local");
+  CHECK(candidates[1].path == "/work/project/.claude/settings.json");
+  CHECK(candidates[1].scope == "project");
+  CHECK(candidates[2].path == "/home/someone/.claude/settings.json");
+  CHECK(candidates[2].scope == "user");
+}
+
+TEST_CASE("cli: count_of picks the singular for one", "[cli]") {
+  CHECK(count_of(0, "result", "results") == "0 results");
+  CHECK(count_of(1, "result", "results") == "1 result");
+  CHECK(count_of(2, "memory", "memories") == "2 memories");
+}
+
+TEST_CASE("cli: k_plugin_name is the name in plugin.json", "[cli][install_paths]") {
+  const auto text =
+      testing::read_file(std::string(MEM0_SOURCE_DIR) + "/.claude-plugin/plugin.json");
+  rapidjson::Document doc;
+  REQUIRE(parse_json(doc, text));
+  CHECK(*string_member(doc, "name") == k_plugin_name);
+}
+
+TEST_CASE("cli: our_commands lists the commands of our entries only", "[cli][install_paths]") {
+  std::set<std::string> expected;
+  for (const HookSpec &h : k_hooks)
+    expected.insert("/opt/mem0/bin/" + std::string(h.executable));
+  CHECK(our_commands(merged(k_other_settings)) == expected);
+  CHECK(our_commands(k_other_settings).empty());
+  for (const char *bad : {"", "not json", "[]", R"({"hooks": []})", R"({"hooks": {"Stop": 1}})"})
+    CHECK(our_commands(bad).empty());
+  CHECK(command_executable("'/opt/my tools/on_stop' --flag") == "on_stop");
+}
+
+namespace {
+
+// A HOME with Claude Code's files, and the project directory commands run in.
+struct ClaudeHome {
+  testing::TempDir home;
+  std::filesystem::path project = home / "project";
   Config config;
-  config.home = "/home/someone";
-  const auto candidates = settings_candidates(config, "/work/project");
-  CHECK(candidates ==
-        std::vector<std::filesystem::path>{"/work/project/.claude/settings.local.json",
-                                           "/work/project/.claude/settings.json",
-                                           "/home/someone/.claude/settings.json"});
+  Environment env;
+
+  ClaudeHome() {
+    std::filesystem::create_directories(project);
+    config.home = home.path();
+  }
+  std::filesystem::path user_settings() const { return home / ".claude" / "settings.json"; }
+  std::filesystem::path project_settings() const { return project / ".claude" / "settings.json"; }
+  std::filesystem::path local_settings() const {
+    return project / ".claude" / "settings.local.json";
+  }
+  std::filesystem::path install_dir() const {
+    return home / ".claude" / "plugins" / "cache" / "mkt" / "mem0-native-hooks" / "0.1.0";
+  }
+  // installed_plugins.json with `entries` (the JSON of the id's value) under `id`.
+  void installed(const std::string &entries, const std::string &id = "mem0-native-hooks@mkt",
+                 std::filesystem::path plugins = {}) {
+    if (plugins.empty()) plugins = home / ".claude" / "plugins";
+    testing::write_file(plugins / "installed_plugins.json",
+                        R"({"version": 2, "plugins": {")" + id + "\": " + entries + "}}");
+  }
+  std::string user_entry() const {
+    return R"([{"scope": "user", "installPath": ")" + install_dir().string() + "\"}]";
+  }
+  std::vector<InstallPath> paths() const { return find_install_paths(config, env, project); }
+};
+
+std::string enabling(bool on, const std::string &id = "mem0-native-hooks@mkt") {
+  return R"({"enabledPlugins": {")" + id + "\": " + (on ? "true" : "false") + "}}";
+}
+
+} // namespace
+
+TEST_CASE("cli: find_install_paths finds nothing in a fresh home", "[cli][install_paths]") {
+  ClaudeHome h;
+  CHECK(h.paths().empty());
+  CHECK(times_wired(h.paths()) == 0);
+}
+
+TEST_CASE("cli: settings files wiring the whole hook set are install paths",
+          "[cli][install_paths]") {
+  ClaudeHome h;
+  testing::write_file(h.user_settings(), merged("{}"));
+  auto paths = h.paths();
+  REQUIRE(paths.size() == 1);
+  CHECK(paths[0].kind == InstallPath::Kind::settings);
+  CHECK(paths[0].where == h.user_settings().string());
+  CHECK(paths[0].active);
+  CHECK(describe(paths[0]) == "wired in " + h.user_settings().string());
+  CHECK(removal(paths[0]) == "mem0-hooks uninstall --settings " + h.user_settings().string());
+  CHECK(times_wired(paths) == 1);
+
+  SECTION("the same commands in the project settings run once") {
+    testing::write_file(h.project_settings(), merged("{}"));
+    paths = h.paths();
+    REQUIRE(paths.size() == 2);
+    CHECK(paths[0].where == h.project_settings().string()); // most specific first
+    CHECK(times_wired(paths) == 1);
+  }
+  SECTION("other commands in the local settings run a second time") {
+    testing::write_file(h.local_settings(), merged("{}", false, "/elsewhere/bin"));
+    CHECK(times_wired(h.paths()) == 2);
+  }
+  SECTION("a file missing one hook of the set is not an install path") {
+    const std::string partial = std::string(R"({"hooks": {"UserPromptSubmit": [{"hooks": [)") +
+                                R"({"type": "command", "command": "/b/on_user_prompt"}]}]}})";
+    testing::write_file(h.project_settings(), partial);
+    CHECK(h.paths().size() == 1);
+  }
+  SECTION("CLAUDE_CONFIG_DIR moves the user settings") {
+    h.env.vars["CLAUDE_CONFIG_DIR"] = (h.home / "conf").string();
+    CHECK(h.paths().empty());
+    testing::write_file(h.home / "conf" / "settings.json", merged("{}"));
+    REQUIRE(h.paths().size() == 1);
+    CHECK(h.paths()[0].where == (h.home / "conf" / "settings.json").string());
+  }
+}
+
+TEST_CASE("cli: a marketplace install is active where it applies and is enabled",
+          "[cli][install_paths]") {
+  ClaudeHome h;
+  h.installed(h.user_entry());
+  SECTION("installed but never enabled: listed, not active") {
+    const auto paths = h.paths();
+    REQUIRE(paths.size() == 1);
+    CHECK(paths[0].kind == InstallPath::Kind::marketplace);
+    CHECK_FALSE(paths[0].active);
+    CHECK(describe(paths[0]) == "plugin mem0-native-hooks@mkt (marketplace, user scope) is "
+                                "disabled: " +
+                                    h.install_dir().string());
+  }
+  SECTION("enabled in the user settings") {
+    testing::write_file(h.user_settings(), enabling(true));
+    const auto paths = h.paths();
+    REQUIRE(paths.size() == 1);
+    CHECK(paths[0].active);
+    CHECK(paths[0].here);
+    CHECK(paths[0].scope == "user");
+    CHECK(paths[0].dir == h.install_dir().string());
+    CHECK(describe(paths[0]) ==
+          "wired in plugin mem0-native-hooks@mkt (marketplace, user scope): " +
+              h.install_dir().string());
+    CHECK(removal(paths[0]) == "claude plugin uninstall mem0-native-hooks@mkt --scope user");
+    CHECK(times_wired(paths) == 1);
+  }
+  SECTION("the most specific settings file decides") {
+    testing::write_file(h.user_settings(), enabling(true));
+    testing::write_file(h.local_settings(), enabling(false));
+    CHECK_FALSE(h.paths()[0].active);
+    testing::write_file(h.project_settings(), enabling(false));
+    testing::write_file(h.local_settings(), enabling(true));
+    CHECK(h.paths()[0].active);
+  }
+  SECTION("with settings wiring the hooks too, they run twice") {
+    testing::write_file(h.user_settings(), merged(enabling(true)));
+    const auto paths = h.paths();
+    REQUIRE(paths.size() == 2);
+    CHECK(paths[0].kind == InstallPath::Kind::settings);
+    CHECK(times_wired(paths) == 2);
+  }
+  SECTION("the plugin root of the install is the install itself") {
+    testing::write_file(h.user_settings(), enabling(true));
+    h.env.vars["CLAUDE_PLUGIN_ROOT"] = h.install_dir().string() + "/";
+    CHECK(h.paths().size() == 1);
+    h.env.vars["CLAUDE_PLUGIN_ROOT"] = "/src/mem0 checkout";
+    const auto paths = h.paths();
+    REQUIRE(paths.size() == 2);
+    CHECK(paths[0].kind == InstallPath::Kind::plugin_root);
+    CHECK(describe(paths[0]) == "wired in plugin /src/mem0 checkout (CLAUDE_PLUGIN_ROOT)");
+    CHECK(removal(paths[0]) == "start Claude Code without --plugin-dir '/src/mem0 checkout'");
+    CHECK(times_wired(paths) == 2);
+  }
+}
+
+TEST_CASE("cli: project and local installs apply in their project", "[cli][install_paths]") {
+  ClaudeHome h;
+  const std::string other = (h.home / "other").string();
+  h.installed(R"([{"scope": "project", "installPath": "/cache/p", "projectPath": ")" + other +
+              R"("}, {"scope": "local", "installPath": "/cache/p", "projectPath": ")" +
+              h.project.string() + "\"}]");
+  testing::write_file(h.local_settings(), enabling(true));
+  const auto paths = h.paths();
+  REQUIRE(paths.size() == 2);
+  CHECK_FALSE(paths[0].here);
+  CHECK_FALSE(paths[0].active);
+  CHECK(describe(paths[0]) ==
+        "plugin mem0-native-hooks@mkt (marketplace, project scope in " + other + "): /cache/p");
+  CHECK(removal(paths[0]) ==
+        "cd " + other + " && claude plugin uninstall mem0-native-hooks@mkt --scope project");
+  CHECK(paths[1].here);
+  CHECK(paths[1].active);
+  CHECK(paths[1].scope == "local");
+}
+
+TEST_CASE("cli: a plugin enabled but not installed is listed, not active", "[cli][install_paths]") {
+  ClaudeHome h;
+  testing::write_file(h.project_settings(), enabling(true, "mem0-native-hooks@team"));
+  const auto paths = h.paths();
+  REQUIRE(paths.size() == 1);
+  CHECK_FALSE(paths[0].active);
+  CHECK(paths[0].dir.empty());
+  CHECK(describe(paths[0]) == "plugin mem0-native-hooks@team enabled in " +
+                                  h.project_settings().string() + " but not installed");
+  CHECK(removal(paths[0]) == "claude plugin disable mem0-native-hooks@team --scope project");
+}
+
+TEST_CASE("cli: installed_plugins.json variants and lookalikes", "[cli][install_paths]") {
+  ClaudeHome h;
+  testing::write_file(h.user_settings(), enabling(true));
+  SECTION("format 1: one object per id") {
+    h.installed(R"({"version": "0.1.0", "installPath": "/cache/v1"})");
+    REQUIRE(h.paths().size() == 1);
+    CHECK(h.paths()[0].active);
+    CHECK(h.paths()[0].scope == "user");
+  }
+  SECTION("CLAUDE_CODE_PLUGIN_CACHE_DIR moves the plugins directory") {
+    h.env.vars["CLAUDE_CODE_PLUGIN_CACHE_DIR"] = (h.home / "plugins").string();
+    h.installed(h.user_entry(), "mem0-native-hooks@mkt", h.home / "plugins");
+    REQUIRE(h.paths().size() == 1);
+    CHECK(h.paths()[0].active);
+  }
+  SECTION("other plugins are not ours") {
+    testing::write_file(h.user_settings(), enabling(true, "mem0-native-hooks-extra@mkt"));
+    h.installed(h.user_entry(), "mem0-native-hooks-extra@mkt");
+    CHECK(h.paths().empty());
+    h.installed(h.user_entry(), "mem0-native-hooks");
+    CHECK(h.paths().empty());
+  }
+  SECTION("unreadable registries are no installs") {
+    for (const char *bad : {"not json", "[]", R"({"plugins": []})"}) {
+      testing::write_file(h.home / ".claude" / "plugins" / "installed_plugins.json", bad);
+      const auto paths = h.paths();
+      REQUIRE(paths.size() == 1); // only the enabling entry, not installed
+      CHECK(paths[0].dir.empty());
+    }
+  }
 }
