@@ -1,4 +1,5 @@
 #include "cli/cli.hpp"
+#include "common/platform.hpp"
 #include "common/runtime.hpp"
 
 #include <iostream>
@@ -7,8 +8,8 @@ int main(int argc, char **argv) {
   namespace fs = std::filesystem;
   mem0::Runtime rt{"mem0-hooks"};
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path exe_dir = ec ? fs::absolute(argv[0], ec).parent_path() : exe.parent_path();
+  const auto exe = mem0::platform::executable_path();
+  const fs::path exe_dir = exe ? exe->parent_path() : fs::absolute(argv[0], ec).parent_path();
   const mem0::cli::CliContext ctx{rt.env,    rt.config,
                                   rt.http,   rt.log,
                                   rt.state,  std::cout,

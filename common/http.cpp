@@ -1,4 +1,5 @@
 #include "common/http.hpp"
+#include "common/platform.hpp"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -42,7 +43,7 @@ const Curl *load_curl(std::string &why) {
   static std::string error;
   static const Curl *curl = [&]() -> const Curl * {
     void *lib = nullptr;
-    for (const char *name : {"libcurl.so.4", "libcurl.4.dylib", "libcurl.so", "libcurl.dylib"})
+    for (const char *name : platform::k_libcurl_names)
       if ((lib = dlopen(name, RTLD_LAZY | RTLD_LOCAL))) break;
     if (!lib) {
       error = std::string("cannot load libcurl: ") + dlerror();

@@ -2,6 +2,7 @@
 # Install what building and testing need. Debian/Ubuntu: apt-get (as root or with sudo);
 # macOS: prints the Homebrew line. Quick when everything is already there.
 # --fuzz: also clang 16 with libFuzzer, for scripts/fuzz.sh and `scripts/test.sh --sanitize`.
+# --libcxx: also clang 16 with LLVM's libc++, for `scripts/test.sh --libcxx`.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
@@ -9,13 +10,18 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev ca
 # The HTTPS test bed (tests/tls) and the benchmark's instruction counts. Debian's nginx package
 # has the ssl and http_v2 modules; the tests run it as the current user on loopback ports.
 packages+=(nginx openssl valgrind)
-if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang-16 libclang-rt-16-dev llvm-16) # llvm-16: the symbolizer for reports
-fi
+for option in "$@"; do
+  case "$option" in
+  --fuzz) packages+=(clang-16 libclang-rt-16-dev llvm-16) ;; # llvm-16: the symbolizer for reports
+  --libcxx) packages+=(clang-16 libc++-16-dev libc++abi-16-dev) ;;
+  *) echo "setup: unknown option $option (known: --fuzz, --libcxx)" >&2; exit 2 ;;
+  esac
+done
 
 case "$(uname -s)" in
 Darwin)
-  echo "macOS: brew install cmake curl rapidjson catch2 clang-format python3 nginx openssl"
+  # tl-expected: for an Xcode whose libc++ lacks std::expected (before Xcode 15).
+  echo "macOS: brew install cmake curl rapidjson catch2 tl-expected clang-format python3 nginx openssl"
   exit 0
   ;;
 esac

@@ -9,6 +9,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 using namespace mem0;
@@ -19,6 +20,17 @@ using Row = std::tuple<std::string, std::string, std::string, int, std::string>;
 
 std::string member_or_empty(const rapidjson::Value &object, const char *name) {
   return std::string(string_member(object, name).value_or(""));
+}
+
+// The command hooks.json runs for `executable`: build/bin/<executable> when it is there, else
+// scripts/first-run.sh, which says once per session that the hooks are not built (a fresh
+// install never fails every prompt with "not found"). exec leaves no shell waiting.
+constexpr std::string_view k_prefix = "h=\"${CLAUDE_PLUGIN_ROOT}\"/build/bin/";
+
+std::string command_for(const std::string &executable) {
+  return std::string(k_prefix) + executable + " && [ -x \"$h\" ] || exec sh " +
+         "\"${CLAUDE_PLUGIN_ROOT}\"/scripts/first-run.sh " + executable +
+         "; exec \"${CLAUDE_PLUGIN_ROOT}\"/build/bin/" + executable;
 }
 
 } // namespace
@@ -36,20 +48,23 @@ TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
     for (const auto &group : event.value.GetArray())
       for (const auto &hook : group["hooks"].GetArray()) {
         const std::string command = member_or_empty(hook, "command");
-        const std::string prefix = "\"${CLAUDE_PLUGIN_ROOT}\"/build/bin/";
         INFO("command: " << command);
         CHECK(member_or_empty(hook, "type") == "command");
-        REQUIRE(command.starts_with(prefix));
+        REQUIRE(command.starts_with(k_prefix));
+        const std::string executable =
+            command.substr(k_prefix.size(), command.find(' ', k_prefix.size()) - k_prefix.size());
+        CHECK(command == command_for(executable)); // the same executable in all four places
         REQUIRE(hook.HasMember("timeout"));
-        wired.emplace(command.substr(prefix.size()), event.name.GetString(),
-                      member_or_empty(group, "matcher"), hook["timeout"].GetInt(),
-                      member_or_empty(hook, "statusMessage"));
+        wired.emplace(executable, event.name.GetString(), member_or_empty(group, "matcher"),
+                      hook["timeout"].GetInt(), member_or_empty(hook, "statusMessage"));
       }
 
   std::set<Row> table;
   for (const HookSpec &h : k_hooks)
     table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
   CHECK(wired == table);
+  // The script the commands fall back on is part of the plugin.
+  CHECK(read_small_file(std::string(MEM0_SOURCE_DIR) + "/scripts/first-run.sh").has_value());
 }
 
 TEST_CASE("hook table: lookups by executable and event") {
