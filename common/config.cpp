@@ -239,6 +239,7 @@ Config load_config(const Environment &env) {
   c.retention_session_days = count("MEM0_RETENTION_SESSION_DAYS", "retention_session_days", 90);
   c.auto_save = flag("MEM0_AUTO_SAVE", "auto_save", true);
   c.block_native_memory = flag("MEM0_BLOCK_NATIVE_MEMORY", "block_native_memory", true);
+  c.show_recall = flag("MEM0_SHOW_RECALL", "show_recall", false);
 
   if (auto v = env.get("MEM0_STATE_DIR"); v && !trim(*v).empty())
     c.state_dir = std::string(trim(*v));

@@ -50,6 +50,7 @@ struct Config {
   long daily_add_limit = 0;         // 0 = no cap
   long retention_session_days = 90; // session summaries expire after this many days
   bool block_native_memory = true;  // the guard blocks writes to Claude's own memory files
+  bool show_recall = false;         // a visible `mem0: N memories recalled` per recall
   std::filesystem::path state_dir;
   std::optional<std::string> ca_bundle; // a PEM file or a hashed directory
   std::string settings_status;          // "ok", "not found", "invalid JSON", "not an object"

@@ -1,4 +1,6 @@
 #include "common/recall.hpp"
+#include "common/outbox.hpp"
+#include "common/platform.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -17,12 +19,107 @@ constexpr std::chrono::milliseconds k_side_wait{100};
 // another hook holds the lock for a moment (docs/failures.md#time-budget: budget + 100 ms).
 constexpr std::chrono::milliseconds k_claim_grace{50};
 
+// A line for the user and the kinds it stands for: shown when any of them is new to the session,
+// and then all of them are claimed.
+struct Notice {
+  std::vector<std::string> kinds;
+  std::string line;
+};
+
 // The searches of one invocation, or why they were skipped.
 struct Searches {
   PlanOutcome outcome;
-  bool limit_reached = false;        // the daily cap stopped the searches
-  std::optional<std::string> paused; // the shared back-off stopped them: the line to show
+  bool limit_reached = false;   // the daily cap stopped the searches
+  std::optional<Notice> paused; // the shared back-off stopped them: the line to show
 };
+
+bool was_shown(const SessionState &s, std::string_view kind) {
+  if (kind == notice_kind::daily_limit) return s.limit_notice_shown;
+  return std::find(s.notices_shown.begin(), s.notices_shown.end(), kind) != s.notices_shown.end();
+}
+
+// The lines of a plan's failures with their kinds, in the order of recall_problem_lines.
+std::vector<Notice> problem_notices(const PlanOutcome &outcome, std::size_t searches) {
+  std::vector<Notice> notices;
+  std::size_t other = 0;
+  std::vector<std::string> other_kinds;
+  bool unauthorized = false, rate_limited = false;
+  std::optional<std::chrono::seconds> retry_after;
+  for (const auto &e : outcome.failures) {
+    if (e.kind == ErrorKind::unauthorized) {
+      unauthorized = true;
+    } else if (e.kind == ErrorKind::rate_limited) {
+      rate_limited = true;
+      if (e.retry_after)
+        retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)), *e.retry_after);
+    } else {
+      ++other;
+      const std::string kind(to_string(e.kind));
+      if (std::find(other_kinds.begin(), other_kinds.end(), kind) == other_kinds.end())
+        other_kinds.push_back(kind);
+    }
+  }
+  if (unauthorized)
+    notices.push_back({{std::string(notice_kind::key_rejected)},
+                       "mem0: recall skipped \xE2\x80\x94 API key rejected"});
+  if (rate_limited)
+    notices.push_back(
+        {{std::string(notice_kind::rate_limited)},
+         "mem0: recall skipped \xE2\x80\x94 rate limited" +
+             (retry_after ? " (retry after " + std::to_string(retry_after->count()) + " s)"
+                          : std::string())});
+  if (other) {
+    Notice n;
+    std::string classes;
+    for (const auto &kind : other_kinds) {
+      n.kinds.push_back("failed:" + kind);
+      classes += (classes.empty() ? "" : ", ") + kind;
+    }
+    n.line = "mem0: recall incomplete \xE2\x80\x94 " + std::to_string(other) + " of " +
+             std::to_string(searches) + " searches failed (" + classes + ")";
+    notices.push_back(std::move(n));
+  }
+  return notices;
+}
+
+// What the user must know about capture: the daily add cap, a full outbox, rejected items. Reads
+// the outbox only while `seen` has not shown both of its kinds (a directory listing per run).
+std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &seen) {
+  std::vector<Notice> notices;
+  const Config &config = ctx.config;
+  if (!config.auto_save || !config.api_key) return notices;
+  if (config.daily_add_limit > 0 && !was_shown(seen, notice_kind::add_limit) &&
+      ctx.state.usage.on(utc_day(ctx.now())).adds >= config.daily_add_limit)
+    notices.push_back(
+        {{std::string(notice_kind::add_limit)}, add_limit_line(config.daily_add_limit)});
+  if (was_shown(seen, notice_kind::outbox_full) && was_shown(seen, notice_kind::outbox_rejected))
+    return notices;
+  const Outbox outbox(ctx.state.dir);
+  const Outbox::Stats stats = outbox.stats();
+  if (stats.pending >= Outbox::k_max_items || stats.bytes >= Outbox::k_max_bytes) {
+    ctx.log.warn("outbox full: new captures are refused; see mem0-hooks doctor");
+    notices.push_back({{std::string(notice_kind::outbox_full)}, outbox_full_line()});
+  }
+  if (stats.rejected > 0)
+    notices.push_back({{std::string(notice_kind::outbox_rejected)},
+                       outbox_rejected_line(stats.rejected, outbox.dir())});
+  return notices;
+}
+
+// Shell quoting for a path shown to the model: as is when it holds only safe characters, else in
+// single quotes.
+std::string shell_quoted(const std::string &word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
+           c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':' || c == '@' ||
+           c == '%';
+  });
+  if (safe) return word;
+  std::string out = "'";
+  for (const char c : word)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 
 // The number of requests `request` makes.
 std::size_t planned(const RecallRequest &request) {
@@ -33,8 +130,11 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   Searches result;
   const auto now = ctx.now();
   if (const auto pause = ctx.state.backoff.active_pause(now)) {
-    result.paused = "mem0: recall paused \xE2\x80\x94 " + pause->reason + ", retrying in " +
-                    std::to_string(pause->remaining.count()) + " s";
+    const bool rate_limited = pause->reason.starts_with("rate limited");
+    result.paused =
+        Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
+               "mem0: recall paused \xE2\x80\x94 " + pause->reason + ", retrying in " +
+                   std::to_string(pause->remaining.count()) + " s"};
     ctx.log.warn(pause->reason + "; no search sent for another " +
                  std::to_string(pause->remaining.count()) + " s");
     return result;
@@ -84,12 +184,66 @@ std::string daily_limit_line(long limit) {
          ") reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
 }
 
+std::string add_limit_line(long limit) {
+  return "mem0: daily add limit (" + std::to_string(limit) +
+         ") reached \xE2\x80\x94 captures wait until tomorrow (UTC)";
+}
+
+std::string outbox_full_line() {
+  return "mem0: capture outbox full (" + std::to_string(Outbox::k_max_items) + " items or " +
+         std::to_string(Outbox::k_max_bytes / (1024 * 1024)) +
+         " MB) \xE2\x80\x94 new memories are not saved until it drains (run mem0-hooks doctor)";
+}
+
+std::string outbox_rejected_line(std::size_t count, const std::filesystem::path &outbox_dir) {
+  return "mem0: " + std::to_string(count) + (count == 1 ? " capture" : " captures") +
+         " rejected by Mem0, kept in " + (outbox_dir / "rejected").string() +
+         " (run mem0-hooks doctor)";
+}
+
+std::string recalled_line(std::size_t count) {
+  return "mem0: " + std::to_string(count) + (count == 1 ? " memory" : " memories") + " recalled";
+}
+
+bool claim_notice(SessionState &s, std::string_view kind) {
+  if (was_shown(s, kind)) return false;
+  if (kind == notice_kind::daily_limit)
+    s.limit_notice_shown = true;
+  else
+    s.notices_shown.emplace_back(kind);
+  return true;
+}
+
+std::string no_key_notice(const HookContext &ctx, const std::string &session) {
+  const std::string line(k_no_key_notice);
+  if (session.empty()) return line;
+  if (was_shown(ctx.state.sessions.load(session), notice_kind::no_key)) return {};
+  bool claimed = false;
+  auto stored = ctx.state.sessions.update(
+      session, [&](SessionState &s) { claimed = claim_notice(s, notice_kind::no_key); },
+      std::max(time_left(ctx.deadline), k_claim_grace));
+  if (!stored) {
+    ctx.log.warn("session state not saved: " + stored.error().message);
+    return line;
+  }
+  return claimed ? line : std::string();
+}
+
+const std::string &mem0_hooks_command() {
+  static const std::string command = [] {
+    const auto exe = platform::executable_path();
+    return exe ? shell_quoted((exe->parent_path() / "mem0-hooks").string())
+               : std::string("mem0-hooks");
+  }();
+  return command;
+}
+
 Recall recall(const HookContext &ctx, const RecallRequest &request) {
   const std::string &session = request.identity.session_id;
+  const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
   Searches run;
   std::vector<Memory> candidates;
   if (planned(request) > 0) {
-    const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
     run = run_searches(ctx, request);
     candidates = merge_results(run.outcome.results,
                                [&](std::string_view id) { return seen.was_injected(id); });
@@ -97,12 +251,27 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
   }
   const bool answered = run.outcome.failures.size() < run.outcome.sent;
 
+  // Every line the user may need from this run, in the order shown; each is claimed below.
+  std::vector<Notice> notices;
+  if (run.paused) notices.push_back(*run.paused);
+  for (auto &n : problem_notices(run.outcome, planned(request)))
+    notices.push_back(std::move(n));
+  if (run.limit_reached)
+    notices.push_back(
+        {{std::string(notice_kind::daily_limit)}, daily_limit_line(ctx.config.daily_limit)});
+  for (auto &n : capture_notices(ctx, seen))
+    notices.push_back(std::move(n));
+
   Recall recall;
-  bool show_limit = false;
+  std::vector<bool> show(notices.size(), false);
   auto apply = [&](SessionState &s) {
     recall.memories = claim_new(s, candidates, request.cap);
-    show_limit = run.limit_reached && !s.limit_notice_shown;
-    s.limit_notice_shown = s.limit_notice_shown || run.limit_reached;
+    for (std::size_t i = 0; i < notices.size(); ++i) {
+      bool fresh = false;
+      for (const auto &kind : notices[i].kinds)
+        fresh = claim_notice(s, kind) || fresh;
+      show[i] = fresh;
+    }
     if (request.also) request.also(s, answered);
   };
   bool saved = false;
@@ -116,10 +285,10 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
     SessionState scratch;
     apply(scratch);
   }
-  if (run.paused) recall.notices.push_back(*run.paused);
-  for (auto &line : recall_problem_lines(run.outcome, planned(request)))
-    recall.notices.push_back(std::move(line));
-  if (show_limit) recall.notices.push_back(daily_limit_line(ctx.config.daily_limit));
+  if (ctx.config.show_recall && !recall.memories.empty())
+    recall.user_notices.push_back(recalled_line(recall.memories.size()));
+  for (std::size_t i = 0; i < notices.size(); ++i)
+    if (show[i]) recall.user_notices.push_back(std::move(notices[i].line));
   return recall;
 }
 
@@ -137,32 +306,8 @@ std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &ca
 
 std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::size_t searches) {
   std::vector<std::string> lines;
-  std::size_t other = 0;
-  std::string other_kinds;
-  bool unauthorized = false, rate_limited = false;
-  std::optional<std::chrono::seconds> retry_after;
-  for (const auto &e : outcome.failures) {
-    if (e.kind == ErrorKind::unauthorized) {
-      unauthorized = true;
-    } else if (e.kind == ErrorKind::rate_limited) {
-      rate_limited = true;
-      if (e.retry_after)
-        retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)), *e.retry_after);
-    } else {
-      ++other;
-      const std::string kind(to_string(e.kind));
-      if (other_kinds.find(kind) == std::string::npos)
-        other_kinds += (other_kinds.empty() ? "" : ", ") + kind;
-    }
-  }
-  if (unauthorized) lines.emplace_back("mem0: recall skipped \xE2\x80\x94 API key rejected");
-  if (rate_limited)
-    lines.push_back("mem0: recall skipped \xE2\x80\x94 rate limited" +
-                    (retry_after ? " (retry after " + std::to_string(retry_after->count()) + " s)"
-                                 : std::string()));
-  if (other)
-    lines.push_back("mem0: recall incomplete \xE2\x80\x94 " + std::to_string(other) + " of " +
-                    std::to_string(searches) + " searches failed (" + other_kinds + ")");
+  for (auto &n : problem_notices(outcome, searches))
+    lines.push_back(std::move(n.line));
   return lines;
 }
 

@@ -80,6 +80,9 @@ SessionState parse_session_state(std::string_view json) {
   if (const auto it = doc.FindMember("limit_notice_shown");
       it != doc.MemberEnd() && it->value.IsBool())
     s.limit_notice_shown = it->value.GetBool();
+  if (const auto it = doc.FindMember("notices_shown"); it != doc.MemberEnd() && it->value.IsArray())
+    for (const auto &v : it->value.GetArray())
+      if (v.IsString()) s.notices_shown.emplace_back(v.GetString(), v.GetStringLength());
   s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   return s;
@@ -110,6 +113,11 @@ std::string serialize_session_state(const SessionState &s) {
   w.Bool(s.rubric_shown);
   w.Key("limit_notice_shown");
   w.Bool(s.limit_notice_shown);
+  w.Key("notices_shown");
+  w.StartArray();
+  for (const auto &kind : s.notices_shown)
+    write_string(w, kind);
+  w.EndArray();
   w.Key("prompts");
   w.Int64(s.prompts);
   w.Key("captured_until");

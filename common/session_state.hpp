@@ -19,7 +19,8 @@ struct SessionState {
   std::map<std::string, std::string> files; // path → "mtime:size" of the version looked up
   std::vector<std::string> errors;          // error lines looked up (hashed), oldest first
   bool rubric_shown = false;
-  bool limit_notice_shown = false;
+  bool limit_notice_shown = false;        // the daily-limit notice (kind daily_limit)
+  std::vector<std::string> notices_shown; // the other user notice kinds shown (recall.hpp)
   long prompts = 0;
   std::string captured_until; // uuid of the last transcript message auto-captured
 

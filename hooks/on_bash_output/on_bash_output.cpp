@@ -162,7 +162,10 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return HookOutput{};
   };
   if (input.tool_name != "Bash") return gated("not a Bash call");
-  if (!config.api_key) return gated("no API key");
+  if (!config.api_key) {
+    ctx.log.debug("bash output gated: no API key");
+    return {.system_message = no_key_notice(ctx, session_of(input, ctx.env))};
+  }
   if (!config.auto_search) return gated("auto_search is off");
   if (skipped_command(input.command)) return gated("git commit, merge or rebase");
   const ErrorLookup lookup = analyze(input, config.redact);
@@ -200,16 +203,19 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
                          static_cast<std::ptrdiff_t>(s.errors.size() - k_max_errors_remembered));
   };
   const Recall found = recall(ctx, request);
-  if (claimed_elsewhere) return gated("error line looked up by a concurrent run");
-
-  std::vector<std::string> head, lines;
+  HookOutput out;
+  out.system_message = join(found.user_notices, "\n");
+  if (claimed_elsewhere) {
+    ctx.log.debug("bash output: error line looked up by a concurrent run");
+    return out; // the notices this run claimed are still shown
+  }
   if (!found.memories.empty()) {
-    head = {std::string(k_heading), ""};
+    std::vector<std::string> head{std::string(k_heading), ""}, lines;
     for (const auto &m : found.memories)
       lines.push_back(context_line(m));
+    out.context = fit_budget(head, lines, {});
   }
-  if (head.empty() && found.notices.empty()) return {};
-  return {.context = fit_budget(head, lines, found.notices)};
+  return out;
 }
 
 } // namespace mem0::on_bash_output

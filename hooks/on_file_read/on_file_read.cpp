@@ -2,6 +2,7 @@
 #include "common/format.hpp"
 #include "common/git.hpp"
 #include "common/identity.hpp"
+#include "common/platform.hpp"
 #include "common/recall.hpp"
 #include "common/strings.hpp"
 
@@ -54,9 +55,7 @@ FileVersion stat_file(const fs::path &path) {
   if (!S_ISREG(st.st_mode)) return {"", "not a regular file"};
   if (static_cast<std::uintmax_t>(st.st_size) < k_min_file_bytes)
     return {"", "smaller than " + std::to_string(k_min_file_bytes) + " bytes"};
-  const long long mtime_ns =
-      static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-  return {std::to_string(mtime_ns) + ":" + std::to_string(st.st_size), ""};
+  return {std::to_string(platform::mtime_ns(st)) + ":" + std::to_string(st.st_size), ""};
 }
 
 std::string relative_to_project(const fs::path &file, const fs::path &cwd) {
@@ -78,6 +77,11 @@ std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config)
   return plan;
 }
 
+std::string details_line() {
+  return "Need details? Run `" + mem0_hooks_command() +
+         " peek <id8>` with the 8-character id a memory line ends with.";
+}
+
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   auto gated = [&](std::string_view why) {
@@ -85,7 +89,10 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");
-  if (!config.api_key) return gated("no API key");
+  if (!config.api_key) {
+    ctx.log.debug("read gated: no API key");
+    return {.system_message = no_key_notice(ctx, session_of(input, ctx.env))};
+  }
   if (!config.auto_search) return gated("auto_search is off");
 
   const fs::path cwd = cwd_of(input, ctx.env);
@@ -124,13 +131,15 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   if (!found.memories.empty()) {
     head = {"Prior work on `" + shown_rel + "` \xE2\x80\x94 " +
                 std::to_string(found.memories.size()) + " memories found.",
-            "Need details? Use `search_memories` with the memory ID.", ""};
+            details_line(), ""};
     const auto now = ctx.now();
     for (const auto &m : found.memories)
       lines.push_back(file_line(m, now));
   }
-  if (head.empty() && found.notices.empty()) return {};
-  return {.context = fit_budget(head, lines, found.notices)};
+  HookOutput out;
+  if (!head.empty()) out.context = fit_budget(head, lines, {});
+  out.system_message = join(found.user_notices, "\n");
+  return out;
 }
 
 } // namespace mem0::on_file_read

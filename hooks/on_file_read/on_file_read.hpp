@@ -35,6 +35,11 @@ std::string relative_to_project(const std::filesystem::path &file,
 // The searches for a file (docs/hooks.md#read-plans): query "rel base" (just rel when equal).
 std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config);
 
+// "Need details? Run `<mem0-hooks> peek <id8>` with the 8-character id a memory line ends with.",
+// naming the mem0-hooks next to this hook by absolute path (mem0_hooks_command). (No literal
+// `[mem0:` in it: only memory lines carry citations.)
+std::string details_line();
+
 // Handle one PreToolUse(Read) event: gate, plan, recall, format.
 HookOutput handle(const ToolInput &input, const HookContext &ctx);
 

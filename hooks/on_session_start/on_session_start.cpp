@@ -5,6 +5,7 @@
 #include "common/project_files.hpp"
 #include "common/recall.hpp"
 #include "common/search.hpp"
+#include "common/strings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -72,8 +73,10 @@ HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &i
     for (const auto &m : found.memories)
       lines.push_back(file_line(m, now));
   }
-  if (head.empty() && found.notices.empty()) return {};
-  return {.context = fit_budget(head, lines, found.notices)};
+  HookOutput out;
+  if (!head.empty()) out.context = fit_budget(head, lines, {});
+  out.system_message = join(found.user_notices, "\n");
+  return out;
 }
 
 // resume, compact: the resume plan through the recall pipeline.
@@ -91,9 +94,10 @@ HookOutput resumed(const HookContext &ctx, const Identity &identity) {
       lines.push_back(context_line(m));
     tail.emplace_back(k_resume_footer);
   }
-  tail.insert(tail.end(), found.notices.begin(), found.notices.end());
-  if (head.empty() && tail.empty()) return {};
-  return {.context = fit_budget(head, lines, tail)};
+  HookOutput out;
+  if (!head.empty()) out.context = fit_budget(head, lines, tail);
+  out.system_message = join(found.user_notices, "\n");
+  return out;
 }
 
 } // namespace
@@ -117,18 +121,23 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
     ctx.log.debug("session start gated: source \"" + input.source + "\" is not handled");
     return {};
   }
+  const std::string session = session_of(input, ctx.env);
   if (!config.api_key) {
     ctx.log.debug("no API key; recall and capture are off");
-    return {.system_message = std::string(k_no_key)};
+    return {.system_message = no_key_notice(ctx, session)};
   }
   const bool fresh = source == Source::startup || source == Source::clear;
   HookOutput output;
   if (!config.auto_search) {
     ctx.log.debug("auto_search is off; no recall at session start");
+    // No search, but what the user must know about capture (a full outbox, rejected items).
+    RecallRequest request;
+    request.identity.session_id = session;
+    output.system_message = join(recall(ctx, request).user_notices, "\n");
   } else {
     const fs::path cwd = cwd_of(input, ctx.env);
     const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
-                            session_of(input, ctx.env)};
+                            session};
     output = fresh ? recent(ctx, cwd, identity) : resumed(ctx, identity);
   }
   // Queued in the detached sender, after the output is printed. The context is copied (its

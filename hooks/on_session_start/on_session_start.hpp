@@ -4,6 +4,7 @@
 #include "common/hook_runner.hpp"
 #include "common/mem0_api.hpp"
 #include "common/memory.hpp"
+#include "common/recall.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -20,8 +21,9 @@ inline constexpr std::size_t k_max_recent = 5;
 // The resume plan's two searches bring at most 3 + 3 memories.
 inline constexpr std::size_t k_max_resume = 6;
 
-inline constexpr std::string_view k_no_key =
-    "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
+// Shown to the user once per session (the prompt, read and Bash hooks say it when this hook did
+// not run): recall.hpp's k_no_key_notice.
+inline constexpr std::string_view k_no_key = k_no_key_notice;
 // True for the types shown at startup: decision, session_state, task_learning, convention.
 bool is_recent_type(std::string_view type);
 

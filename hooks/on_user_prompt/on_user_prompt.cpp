@@ -15,20 +15,35 @@ namespace {
 
 constexpr std::size_t k_detector_window = 256 * 1024;
 
-constexpr std::string_view k_rubric =
-    "Mem0 searches apply when user references past work, decision questions, errors, or "
-    "non-trivial tasks. Queries use noun-phrases, 2-4 parallel calls with different "
-    "metadata.type filters, and include user_id + app_id. For multi-part or comparative "
-    "questions, run follow-up searches and combine results before answering -- one search is "
-    "rarely enough.";
-constexpr std::string_view k_remember =
-    "Remember intent detected. The /mem0:remember skill auto-classifies, sets confidence=1.0, "
-    "and stores verbatim.";
-constexpr std::string_view k_error =
-    "Error detected in prompt. Prior occurrences are available in mem0 via anti_pattern and "
-    "task_learning type filters.";
-
 } // namespace
+
+std::string rubric_line() {
+  const std::string &cli = mem0_hooks_command();
+  return "Mem0 holds this project's past decisions, conventions, errors and work. When the user "
+         "references past work, asks about a decision, reports an error or starts a non-trivial "
+         "task, search it with a noun-phrase query: run `" +
+         cli + " peek <query>` in the project directory; `" + cli +
+         " context <task>` loads what a task needs (decisions, conventions, prior errors); `" +
+         cli +
+         " peek <id8>` shows the memory whose line ends with that 8-character id. For multi-part "
+         "or "
+         "comparative questions, run several searches and combine the results before answering "
+         "-- one search is rarely enough.";
+}
+
+std::string remember_line(bool auto_save) {
+  if (!auto_save)
+    return "Remember intent detected, but mem0 capture is off (auto_save): nothing of this "
+           "session is stored; tell the user.";
+  return "Remember intent detected. mem0 captures this conversation automatically; restate the "
+         "fact to keep in one plain sentence in your reply so that it is stored as meant.";
+}
+
+std::string error_line() {
+  return "Error detected in prompt. Prior fixes may be in mem0 as anti_pattern or task_learning "
+         "memories: run `" +
+         mem0_hooks_command() + " peek <the error message>`.";
+}
 
 bool is_gated(std::string_view prompt) {
   const std::string_view t = trim(prompt);
@@ -68,12 +83,12 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     ctx.log.debug("prompt gated (short or slash command)");
     return {};
   }
+  const std::string session = session_of(input, ctx.env);
   if (!config.api_key) {
-    ctx.log.debug("no API key; nothing to do");
-    return {};
+    ctx.log.debug("no API key; nothing to search");
+    return {.system_message = no_key_notice(ctx, session)};
   }
   const PromptAnalysis analysis = analyze(input.prompt, config.redact);
-  const std::string session = session_of(input, ctx.env);
 
   RecallRequest request;
   request.cap = k_max_memories;
@@ -112,12 +127,12 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
       lines.push_back(context_line(m));
     if (analysis.resume) tail.emplace_back(k_resume_footer);
   }
-  tail.insert(tail.end(), found.notices.begin(), found.notices.end());
-  if (analysis.remember) tail.emplace_back(k_remember);
-  if (show_rubric) tail.emplace_back(k_rubric);
-  if (analysis.error) tail.emplace_back(k_error);
+  if (analysis.remember) tail.push_back(remember_line(config.auto_save));
+  if (show_rubric) tail.push_back(rubric_line());
+  if (analysis.error) tail.push_back(error_line());
   if (!analysis.paths.empty()) tail.push_back("File paths detected: " + join(analysis.paths, ", "));
   if (!head.empty() || !tail.empty()) out.context = fit_budget(head, lines, tail);
+  out.system_message = join(found.user_notices, "\n");
   return out;
 }
 

@@ -42,6 +42,17 @@ inline constexpr std::size_t k_capture_min_chars = 100;
 // lock so that no message is captured twice (docs/capture.md#what-is-captured).
 void capture_conversation(const HookContext &ctx, const PromptInput &input);
 
+// The notes for the model (docs/hooks.md#prompt-output). They name only what every install has:
+// the mem0-hooks executable next to this hook, by absolute path (mem0_hooks_command). Mem0's MCP
+// tools may or may not be configured, and a hook cannot tell; when they are, the model finds them
+// in its tool list anyway.
+// The rubric, once per session: when and how to search mem0.
+std::string rubric_line();
+// Remember intent: capture is automatic (or off, with auto_save false); no skill or tool to call.
+std::string remember_line(bool auto_save);
+// Error detected: where prior fixes may be, and the command that finds them.
+std::string error_line();
+
 // Handle one UserPromptSubmit event: gate, analyse, plan, recall, format; every third prompt of
 // a session also asks for capture_conversation in the detached sender.
 HookOutput handle(const PromptInput &input, const HookContext &ctx);

@@ -21,7 +21,7 @@ from runresult import RunResult
 TIME_BIN = "/usr/bin/time"
 SANITIZED = bool(os.environ.get("MEM0_TEST_SANITIZED"))  # set by CTest for sanitizer builds
 MAX_RSS_KB = 40 * 1024          # peak resident memory allowed for one hook run
-SLACK_S = 0.100                 # SPEC §3: the process exits within the budget + 100 ms
+SLACK_S = 0.100                 # docs/failures.md#exit-status-and-output: the process exits within the budget + 100 ms
 DASH = "\u2014"
 
 KEY_REJECTED = f"mem0: recall skipped {DASH} API key rejected"
@@ -90,9 +90,10 @@ def run_timed(argv, data=b"", env=None, cwd=None, timeout=60, preexec_fn=None):
     return RunResult.of(proc, elapsed, peak_kb=peak)
 
 
-def problem_lines(context):
-    """The `mem0: …` lines of an additionalContext (recall problems and pauses)."""
-    return [line for line in (context or "").split("\n") if line.startswith("mem0:")]
+def problem_lines(text):
+    """The `mem0: …` lines of a text (recall problems and pauses): what a hook's systemMessage
+    holds for the user, and what its additionalContext must not hold."""
+    return [line for line in (text or "").split("\n") if line.startswith("mem0:")]
 
 
 def assert_valid_json_file(test, path):

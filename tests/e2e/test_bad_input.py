@@ -1,8 +1,8 @@
 """Hardening: malformed hook input, hostile file paths and memory text, odd CLI arguments.
 
-SPEC §2 (every field may be missing or of the wrong type; stdin capped at 8 MiB), §3 (exit 0,
-one JSON object or nothing, within the budget), §6.1 (memory text cleaned), §7.2 (query
-capped at 2,000 bytes), §8.1 (gates by stat only), §9 (CLI exit codes).
+docs/hooks.md#hook-input (every field may be missing or of the wrong type; stdin capped at 8 MiB), docs/failures.md#exit-status-and-output (exit 0,
+one JSON object or nothing, within the budget), docs/hooks.md#line-formats (memory text cleaned), docs/hooks.md#prompt-plans (query
+capped at 2,000 bytes), docs/hooks.md#read-gates (gates by stat only), docs/cli.md (CLI exit codes).
 """
 
 import hashlib

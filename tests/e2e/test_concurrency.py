@@ -1,7 +1,7 @@
 """Hardening: many hook processes of one session at once, and processes killed mid-write.
 
-SPEC §4 (project_map.json self-heal keeps every entry), §6.3 (session state written atomically
-under a lock: concurrent hook processes of one session lose nothing), §6.2 (daily count).
+docs/configuration.md#project-id (project_map.json self-heal keeps every entry), docs/state.md#session-files (session state written atomically
+under a lock: concurrent hook processes of one session lose nothing), docs/state.md#daily-counts (daily count).
 """
 
 import collections

@@ -1,4 +1,4 @@
-"""End-to-end: the built on_bash_output against the fake Mem0 server (SPEC §12.10).
+"""End-to-end: the built on_bash_output against the fake Mem0 server (docs/hooks.md#bash-output-hook).
 
 Payloads have the shapes Claude Code sends for Bash: a command that exits non-zero is a
 PostToolUseFailure whose `error` is "Exit code N\\n<output>" (no tool_response); one that exits 0
@@ -182,8 +182,12 @@ class OnBashOutput(HookTest):
         payload = post_tool_use_failure_event("Read", {"file_path": "/x"}, PYTEST_ERROR,
                                               cwd=self.project)
         self.assertEqual(self.run_hook("on_bash_output", payload).stdout, b"")
-        self.assertEqual(self.failure("pytest", PYTEST_ERROR,
-                                      env=self.env(MEM0_API_KEY=None)).stdout, b"")
+        # No key: nothing for the model; the user is told once in the session.
+        no_key = self.env(MEM0_API_KEY=None)
+        told = self.failure("pytest", PYTEST_ERROR, env=no_key)
+        self.assertEqual(told.json(), {"systemMessage": "mem0: no API key, recall and capture are "
+                                                        "off (run mem0-hooks doctor)"})
+        self.assertEqual(self.failure("pytest", PYTEST_ERROR, env=no_key).stdout, b"")
         self.assertEqual(self.failure("pytest", PYTEST_ERROR,
                                       env=self.env(MEM0_AUTO_SEARCH="false")).stdout, b"")
         self.assertEqual(self.fake.requests(), [])
@@ -195,10 +199,19 @@ class OnBashOutput(HookTest):
         self.assertEqual({s["query"] for s in self.fake.searches()}, {PYTEST_LINE})
         self.assertEqual(result.context().split("\n")[2].split("]")[0], "- [anti_pattern")
 
-    def test_rate_limit_is_reported(self):
+    def test_rate_limit_is_told_to_the_user_once_per_session(self):
         self.fake.control(status=429)
-        ctx = self.failure("pytest", PYTEST_ERROR).context()
-        self.assertEqual(ctx, "mem0: recall skipped — rate limited")
+        result = self.failure("pytest", PYTEST_ERROR)
+        self.assertEqual(result.system_message(), "mem0: recall skipped — rate limited")
+        self.assertIsNone(result.specific())  # nothing for the model
+        # Paused: the next error of the session sends nothing and says nothing.
+        self.assertEqual(self.failure("git status", NOT_A_REPO).stdout, b"")
+        self.assertEqual(len(self.fake.searches()), 1)
+
+    def test_show_recall_counts_the_memories(self):
+        result = self.failure("pytest", PYTEST_ERROR, env=self.env(MEM0_SHOW_RECALL="on"))
+        self.assertEqual(result.system_message(), "mem0: 4 memories recalled")
+        self.assertEqual(len([l for l in result.context().split("\n") if l.startswith("- [")]), 4)
 
 
 if __name__ == "__main__":

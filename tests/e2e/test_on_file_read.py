@@ -1,9 +1,9 @@
-"""End-to-end: the built on_file_read against the fake Mem0 server (SPEC §8)."""
+"""End-to-end: the built on_file_read against the fake Mem0 server (docs/hooks.md#file-read-hook)."""
 
 import os
 import unittest
 
-from hooklib import HookTest, memory
+from hooklib import BIN_DIR, HookTest, memory
 from gitrepo import make_repo
 from hookevents import read_event
 
@@ -13,6 +13,9 @@ WORK = "cccccccc-3333-4333-8333-000000000003"
 CONV2 = "dddddddd-4444-4444-8444-000000000004"
 
 REL = "src/billing/invoice.py"
+CLI = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
+DETAILS = f"Need details? Run `{CLI} peek <id8>` with the 8-character id a memory line ends with."
+NO_KEY = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)"
 
 
 class OnFileRead(HookTest):
@@ -49,7 +52,7 @@ class OnFileRead(HookTest):
         ctx = self.read(self.file).context()
         lines = ctx.split("\n")
         self.assertEqual(lines[0], f"Prior work on `{REL}` — 4 memories found.")
-        self.assertEqual(lines[1], "Need details? Use `search_memories` with the memory ID.")
+        self.assertEqual(lines[1], DETAILS)
         self.assertEqual(lines[2], "")
         types = [line.split("]")[0] for line in lines[3:]]
         self.assertEqual(types, ["- [convention", "- [convention", "- [decision",
@@ -115,10 +118,35 @@ class OnFileRead(HookTest):
         self.assertNotIn(b"permissionDecision", result.stdout)
         self.assertNotIn(b"permissionDecision", self.read("/etc/passwd", session="s9").stdout)
 
-    def test_rate_limit_is_reported(self):
-        self.fake.control(status=429)
+    def test_details_line_points_at_a_mem0_hooks_that_exists(self):
         ctx = self.read(self.file).context()
-        self.assertEqual(ctx, "mem0: recall skipped — rate limited")
+        self.assertTrue(os.path.isabs(CLI))
+        self.assertTrue(os.access(CLI, os.X_OK))
+        self.assertIn(f"`{CLI} peek <id8>`", ctx)
+        self.assertNotIn("search_memories", ctx)
+        self.assertIsNone(self.read(self.write("src/other.py", 4000)).system_message())
+
+    def test_rate_limit_is_told_to_the_user_once_per_session(self):
+        self.fake.control(status=429)
+        result = self.read(self.file)
+        self.assertEqual(result.json(), {"systemMessage": "mem0: recall skipped — rate limited"})
+        self.assertIsNone(result.context())  # nothing for the model
+        # Paused now: the next reads of the session send nothing and say nothing.
+        other = self.write("src/other.py", 4000)
+        self.assertEqual(self.read(other).stdout, b"")
+        self.assertEqual(len(self.fake.searches()), 1)
+        self.assertRegex(self.read(other, session="sess-2").system_message(),
+                         r"^mem0: recall paused — rate limited by Mem0, retrying in \d+ s$")
+
+    def test_no_key_is_told_once_per_session(self):
+        env = self.env(MEM0_API_KEY=None)
+        self.assertEqual(self.read(self.file, env=env).json(), {"systemMessage": NO_KEY})
+        self.assertEqual(self.read(self.write("src/b.py", 4000), env=env).stdout, b"")
+        self.assertEqual(self.fake.requests(), [])
+
+    def test_show_recall_counts_the_memories(self):
+        result = self.read(self.file, env=self.env(MEM0_SHOW_RECALL="true"))
+        self.assertEqual(result.system_message(), "mem0: 4 memories recalled")
 
 
 if __name__ == "__main__":

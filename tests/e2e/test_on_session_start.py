@@ -1,4 +1,4 @@
-"""End-to-end: the built on_session_start against the fake Mem0 server (SPEC §12.8)."""
+"""End-to-end: the built on_session_start against the fake Mem0 server (docs/hooks.md#session-start-hook)."""
 
 import os
 import re
@@ -7,7 +7,8 @@ import unittest
 
 from hooklib import HookTest, memory, PROJECT, USER
 from gitrepo import make_repo
-from hookevents import session_start_event
+from hookevents import prompt_event, session_start_event
+from loopback import closed_port
 
 FACT = "11111111-aaaa-4aaa-8aaa-000000000001"
 DECISION = "22222222-bbbb-4bbb-8bbb-000000000002"
@@ -137,14 +138,18 @@ class OnSessionStart(HookTest):
     def test_a_failed_list_shows_the_problem_instead_of_the_header(self):
         self.fake.control(status=429, retry_after="12")
         result = self.start("startup")
-        self.assertEqual(result.context(),
-                         "mem0: recall skipped \u2014 rate limited (retry after 12 s)")
-        # The shared back-off now pauses the next hook, which sends nothing.
+        # For the user, not the model.
+        self.assertEqual(result.json(),
+                         {"systemMessage": "mem0: recall skipped \u2014 rate limited (retry after 12 s)"})
+        # The shared back-off now pauses the next hook, which sends nothing; the same session
+        # is not told again, another one is.
         self.fake.control()
         self.fake.reset()
-        paused = self.start("resume").context()
-        self.assertRegex(paused, r"^mem0: recall paused \u2014 rate limited by Mem0, "
-                                 r"retrying in \d+ s$")
+        self.assertEqual(self.start("resume").stdout, b"")
+        paused = self.start("resume", session="sess-2")
+        self.assertIsNone(paused.context())
+        self.assertRegex(paused.system_message(), r"^mem0: recall paused \u2014 rate limited by "
+                                                  r"Mem0, retrying in \d+ s$")
         self.assertEqual(self.fake.calls("search"), [])
         self.assertEqual(self.fake.calls("list"), [])
 
@@ -185,10 +190,46 @@ class OnSessionStart(HookTest):
             f.write(CLAUDE_MD)
         for source in ("startup", "resume", "clear", "compact"):
             with self.subTest(source):
-                result = self.start(source, env=self.env(MEM0_API_KEY=None))
+                result = self.start(source, session="nokey-" + source,
+                                    env=self.env(MEM0_API_KEY=None))
                 self.assertEqual(result.json(), {"systemMessage": NO_KEY})
         time.sleep(0.3)
         self.assertEqual(self.fake.requests(), [])
+
+    def test_no_key_is_said_once_per_session_by_whichever_hook_runs_first(self):
+        env = self.env(MEM0_API_KEY=None)
+        self.assertEqual(self.start("startup", env=env).system_message(), NO_KEY)
+        self.assertEqual(self.start("compact", env=env).stdout, b"")
+        prompt = prompt_event("Why does the stripe webhook handler retry invoices twice?",
+                              session_id="sess-1", cwd=self.project)
+        self.assertEqual(self.run_hook("on_user_prompt", prompt, env=env).stdout, b"")
+        prompt["session_id"] = "sess-2"  # SessionStart did not run for this one
+        self.assertEqual(self.run_hook("on_user_prompt", prompt, env=env).system_message(), NO_KEY)
+        self.assertEqual(self.start("resume", session="sess-2", env=env).stdout, b"")
+
+    def test_a_full_outbox_and_rejected_captures_are_told_once(self):
+        outbox = os.path.join(self.home, ".mem0", "state", "outbox")
+        os.makedirs(os.path.join(outbox, "rejected"))
+        for i in range(1, 1001):
+            with open(os.path.join(outbox, f"{i:012d}.json"), "w") as f:
+                f.write('{"kind":"add","body":"{}"}')
+        with open(os.path.join(outbox, "rejected", "000000000001.json"), "w") as f:
+            f.write('{"status":422,"error":"bad","item":"{}"}')
+        # No search (auto_search off), and a server the sender cannot reach, so that the
+        # outbox stays as it is while the test looks.
+        env = self.env(MEM0_AUTO_SEARCH="false", MEM0_BASE_URL=f"http://127.0.0.1:{closed_port()}")
+        result = self.start("startup", env=env)
+        self.assertIsNone(result.context())
+        self.assertEqual(result.system_message().split("\n"), [
+            "mem0: capture outbox full (1000 items or 20 MB) \u2014 new memories are not saved "
+            "until it drains (run mem0-hooks doctor)",
+            f"mem0: 1 capture rejected by Mem0, kept in {outbox}/rejected (run mem0-hooks doctor)",
+        ])
+        self.assertIsNone(self.start("compact", env=env).system_message())
+
+    def test_show_recall_counts_the_memories_shown(self):
+        result = self.start("startup", env=self.env(MEM0_SHOW_RECALL="on"))
+        self.assertEqual(result.system_message(), "mem0: 4 memories recalled")
 
     def test_unknown_source_prints_nothing(self):
         result = self.start("reload")
@@ -212,6 +253,9 @@ class OnSessionStart(HookTest):
                              "the import's two adds")
         self.wait_for_senders(1)
         self.assertEqual(len(adds), 2, adds)
+        # The sender sends a few items in parallel: they may arrive in either order.
+        adds = sorted(adds, key=lambda b: SECTIONS.index(b["messages"][0]["content"])
+                      if b["messages"][0]["content"] in SECTIONS else -1)
         for body, section in zip(adds, SECTIONS):
             self.assertIs(body["infer"], False)
             self.assertEqual(body["messages"], [{"role": "user", "content": section}])
@@ -238,7 +282,7 @@ class OnSessionStart(HookTest):
                       "two deletes and two adds")
         self.wait_for_senders(3)
         self.assertEqual(sorted(self.fake.deletes()), old_ids)
-        self.assertEqual([b["messages"][0]["content"] for b in self.fake.adds()],
+        self.assertEqual(sorted(b["messages"][0]["content"] for b in self.fake.adds()),
                          [SECTIONS[0], SECTIONS[1].replace("integer cents",
                                                            "integer cents (int64)")])
         new_ids = self.project_profile_ids()

@@ -1,4 +1,4 @@
-"""End-to-end: the built on_tool_guard as Claude Code runs it (SPEC §12.9): writes to Claude
+"""End-to-end: the built on_tool_guard as Claude Code runs it (docs/hooks.md#tool-guard): writes to Claude
 Code's own memory files are blocked (exit 2, one stderr line), Mem0 MCP calls are completed
 (updatedInput), everything else passes silently. The guard never talks to the network."""
 

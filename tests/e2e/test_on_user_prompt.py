@@ -1,4 +1,4 @@
-"""End-to-end: the built on_user_prompt against the fake Mem0 server (SPEC §7)."""
+"""End-to-end: the built on_user_prompt against the fake Mem0 server (docs/hooks.md#prompt-hook)."""
 
 import json
 import os
@@ -19,6 +19,9 @@ STATE = "66666666-ffff-4fff-8fff-000000000006"
 CONVENTION = "77777777-aaaa-4aaa-8aaa-000000000007"
 
 PROMPT = "Why does the stripe webhook handler retry invoices twice?"
+RUBRIC = "Mem0 holds this project's past decisions"
+NO_KEY = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)"
+CLI = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
 
 
 class OnUserPrompt(HookTest):
@@ -106,7 +109,6 @@ class OnUserPrompt(HookTest):
         cases = {
             "short prompt": (self.env(), "fix the bug now"),
             "slash command": (self.env(), "/mem0:remember the stripe webhook retries"),
-            "no key": (self.env(MEM0_API_KEY=None), PROMPT),
             "auto_search env": (self.env(MEM0_AUTO_SEARCH="false"), PROMPT),
         }
         for name, (env, text) in cases.items():
@@ -114,6 +116,15 @@ class OnUserPrompt(HookTest):
                 result = self.prompt(text, env=env, session="gate-" + name.replace(" ", "-"))
                 self.assertEqual(self.fake.requests(), [])
                 self.assertEqual(result.stdout, b"")  # no rubric either when recall is off
+
+    def test_no_key_is_told_to_the_user_once_per_session(self):
+        env = self.env(MEM0_API_KEY=None)
+        first = self.prompt(PROMPT, env=env, session="nokey-1")
+        self.assertEqual(self.fake.requests(), [])
+        self.assertEqual(first.json(), {"systemMessage": NO_KEY})  # nothing for the model
+        self.assertEqual(self.prompt(PROMPT, env=env, session="nokey-1").stdout, b"")
+        self.assertEqual(self.prompt(PROMPT, env=env, session="nokey-2").system_message(), NO_KEY)
+        self.assertEqual(self.fake.requests(), [])
 
     def test_auto_search_false_in_settings_makes_no_request(self):
         os.makedirs(os.path.join(self.home, ".mem0"))
@@ -126,18 +137,20 @@ class OnUserPrompt(HookTest):
     def test_second_prompt_of_a_session_repeats_neither_memory_nor_rubric(self):
         first = self.prompt(PROMPT).context()
         self.assertIn("[mem0:11111111]", first)
-        self.assertIn("Mem0 searches apply when", first)
+        self.assertIn(RUBRIC, first)
         second = self.prompt(PROMPT).context() or ""
         self.assertNotIn("[mem0:11111111]", second)
         self.assertNotIn("[mem0:22222222]", second)
-        self.assertNotIn("Mem0 searches apply when", second)
+        self.assertNotIn(RUBRIC, second)
         other_session = self.prompt(PROMPT, session="sess-2").context()
         self.assertIn("[mem0:11111111]", other_session)
 
     def test_rate_limit_is_reported_and_logged(self):
         self.fake.control(status=429, retry_after="17")
         result = self.prompt(PROMPT, env=self.env(MEM0_DEBUG="1"))
-        self.assertIn("mem0: recall skipped — rate limited (retry after 17 s)", result.context())
+        self.assertEqual(result.system_message(),
+                         "mem0: recall skipped — rate limited (retry after 17 s)")
+        self.assertNotIn("rate limited", result.context())  # the model cannot fix it
         self.assertIn(b"rate_limited", result.stderr)
         with open(os.path.join(self.home, ".mem0", "hooks.log")) as f:
             self.assertIn("rate_limited", f.read())
@@ -147,28 +160,72 @@ class OnUserPrompt(HookTest):
         self.prompt(PROMPT)
         self.fake.control()
         self.fake.reset()
-        ctx = self.prompt(PROMPT, session="sess-later").context()
+        result = self.prompt(PROMPT, session="sess-later")
         self.assertEqual(self.fake.requests(), [])
-        self.assertRegex(ctx, r"mem0: recall paused — rate limited by Mem0, retrying in 1[12]\d s")
+        self.assertRegex(result.system_message(),
+                         r"^mem0: recall paused — rate limited by Mem0, retrying in 1[12]\d s$")
+        self.assertNotIn("recall paused", result.context())
+        # The same session is not told again on the next prompt.
+        again = self.prompt("What did we decide about stripe webhook retries?",
+                            session="sess-later")
+        self.assertIsNone(again.system_message())
 
     def test_three_unreachable_runs_pause_later_hooks(self):
         env = self.env(MEM0_BASE_URL=f"http://127.0.0.1:{closed_port()}")
         for i in range(3):
-            ctx = self.prompt(PROMPT, session=f"down-{i}", env=env).context()
-            self.assertIn("searches failed (transport)", ctx)
-        ctx = self.prompt(PROMPT, session="down-3").context()  # the server is back, but paused
+            message = self.prompt(PROMPT, session=f"down-{i}", env=env).system_message()
+            self.assertIn("searches failed (transport)", message)
+        result = self.prompt(PROMPT, session="down-3")  # the server is back, but paused
         self.assertEqual(self.fake.requests(), [])
-        self.assertIn("mem0: recall paused — Mem0 unreachable after 3 failed attempts", ctx)
+        self.assertIn("mem0: recall paused — Mem0 unreachable after 3 failed attempts",
+                      result.system_message())
+        self.assertNotIn("recall paused", result.context())
 
     def test_rejected_key_is_reported(self):
-        result = self.prompt(PROMPT, env=self.env(MEM0_API_KEY="m0-wrong-key-0000000000"))
-        self.assertIn("mem0: recall skipped — API key rejected", result.context())
+        env = self.env(MEM0_API_KEY="m0-wrong-key-0000000000")
+        result = self.prompt(PROMPT, env=env)
+        self.assertEqual(result.system_message(), "mem0: recall skipped — API key rejected")
+        self.assertNotIn("API key", result.context())
+        # Once per session: the next prompt searches (and fails) again, silently.
+        again = self.prompt("What did we decide about stripe webhook retries?", env=env)
+        self.assertEqual(len(self.fake.searches()), 2)
+        self.assertIsNone(again.system_message())
+        self.assertEqual(self.prompt(PROMPT, env=env, session="sess-2").system_message(),
+                         "mem0: recall skipped — API key rejected")
+
+    def test_nothing_wrong_means_nothing_for_the_user(self):
+        result = self.prompt(PROMPT)
+        self.assertIn("[mem0:11111111]", result.context())
+        self.assertIsNone(result.system_message())
+
+    def test_show_recall_adds_a_visible_summary(self):
+        result = self.prompt(PROMPT, env=self.env(MEM0_SHOW_RECALL="on"))
+        shown = len([l for l in result.context().split("\n") if l.startswith("- [")])
+        self.assertGreater(shown, 0)
+        self.assertEqual(result.system_message(), f"mem0: {shown} memories recalled")
+        os.makedirs(os.path.join(self.home, ".mem0"), exist_ok=True)
+        with open(os.path.join(self.home, ".mem0", "settings.json"), "w") as f:
+            json.dump({"show_recall": True}, f)
+        other = self.prompt(PROMPT, session="sess-settings")
+        self.assertEqual(other.system_message(), f"mem0: {shown} memories recalled")
+
+    def test_rubric_names_mem0_hooks_by_absolute_path_and_no_mcp_tool(self):
+        ctx = self.prompt(PROMPT).context()
+        rubric = [l for l in ctx.split("\n") if l.startswith(RUBRIC)][0]
+        self.assertTrue(os.path.isabs(CLI))
+        self.assertIn(f"`{CLI} peek <query>`", rubric)
+        self.assertIn(f"`{CLI} context <task>`", rubric)
+        self.assertIn(f"`{CLI} peek <id8>`", rubric)
+        self.assertTrue(os.access(CLI, os.X_OK))  # it names a command that exists
+        for missing in ("search_memories", "parallel calls", "user_id", "app_id", "mcp__"):
+            self.assertNotIn(missing, ctx)
 
     def test_silent_server_ends_within_budget(self):
         self.fake.control(mode="silent")
         result = self.prompt(PROMPT, env=self.env(MEM0_TIMEOUT_MS="1000"))
         self.assertLess(result.elapsed, 1.0 + 0.1)
-        self.assertIn("recall incomplete — 1 of 1 searches failed (timeout)", result.context())
+        self.assertEqual(result.system_message(),
+                         "mem0: recall incomplete — 1 of 1 searches failed (timeout)")
 
     def test_resume_intent_runs_the_resume_plan(self):
         ctx = self.prompt("where did we leave off with the invoice work yesterday?").context()
@@ -190,18 +247,21 @@ class OnUserPrompt(HookTest):
         ctx = self.prompt("Please remember this: src/billing/invoice.py must use integer cents"
                           ).context()
         self.assertIn("Remember intent detected.", ctx)
+        self.assertNotIn("/mem0:remember", ctx)  # a skill of another plugin
         self.assertIn("File paths detected: src/billing/invoice.py", ctx)
 
     def test_daily_search_limit_stops_searches(self):
         env = self.env(MEM0_DAILY_SEARCH_LIMIT="1")
         self.prompt(PROMPT, env=env)
         self.assertEqual(len(self.fake.searches()), 1)
-        limited = self.prompt("What did we decide about stripe webhook retries?", env=env).context()
+        limited = self.prompt("What did we decide about stripe webhook retries?", env=env)
         self.assertEqual(len(self.fake.searches()), 1)
-        self.assertIn("mem0: daily search limit (1) reached — recall paused until tomorrow (UTC)",
-                      limited)
-        again = self.prompt("And the invoice rendering with stripe webhook?", env=env).context()
-        self.assertNotIn("daily search limit", again or "")
+        self.assertEqual(limited.system_message(),
+                         "mem0: daily search limit (1) reached — recall paused until tomorrow (UTC)")
+        self.assertNotIn("daily search limit", limited.context() or "")
+        again = self.prompt("And the invoice rendering with stripe webhook?", env=env)
+        self.assertIsNone(again.system_message())
+        self.assertNotIn("daily search limit", again.context() or "")
 
     def test_a_reader_that_went_away_does_not_change_the_exit_status(self):
         payload = json.dumps(prompt_event(PROMPT, session_id="sess-pipe", cwd=self.project))

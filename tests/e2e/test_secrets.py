@@ -1,7 +1,7 @@
 """Hardening: secrets never leave the machine or land on disk; transport rules hold.
 
-SPEC §10 (redaction of every listed secret form, `MEM0_REDACT=off`; the API key never in
-output, logs or state files; private state), §5 transport rules (http:// only for loopback, no
+docs/failures.md#secrets-and-redaction (redaction of every listed secret form, `MEM0_REDACT=off`; the API key never in
+output, logs or state files; private state), docs/failures.md#transport-security transport rules (http:// only for loopback, no
 redirects followed, TLS verified).
 """
 
@@ -240,11 +240,13 @@ class PlainHttpRefused(SecretsTest):
         self.fake.reset()
         for hook in HOOKS:
             with self.subTest(hook=hook, url=base_url):
-                result = self.run_timed_hook(hook, self.payload(hook, session=hook),
+                # A session per URL: the user is told once per session.
+                result = self.run_timed_hook(hook, self.payload(hook, session=f"{hook} {base_url}"),
                                              env=self.proxied_env(base_url))
                 self.assertLess(result.elapsed, 0.5)
                 self.assertIn(b"refusing http:// to non-loopback host", result.stderr)
-                self.assertEqual(problem_lines(result.context()), [incomplete("transport")])
+                self.assertEqual(problem_lines(result.system_message()), [incomplete("transport")])
+                self.assertEqual(problem_lines(result.context()), [])
         with self.subTest(program="mem0-hooks peek", url=base_url):
             result = run_timed([os.path.join(BIN_DIR, "mem0-hooks"), "peek", "deploy config"],
                                b"", env=self.proxied_env(base_url), cwd=self.project)
@@ -287,9 +289,11 @@ class RedirectsNotFollowed(SecretsTest):
                 self.addCleanup(redirector.stop)
                 env = self.env(MEM0_BASE_URL=redirector.url)
                 for hook in HOOKS:
-                    ctx = self.run_hook(hook, self.payload(hook, session=f"{hook}-{status}"),
-                                        env=env).context()
-                    self.assertEqual(problem_lines(ctx), [incomplete("bad_response")], hook)
+                    result = self.run_hook(hook, self.payload(hook, session=f"{hook}-{status}"),
+                                           env=env)
+                    self.assertEqual(problem_lines(result.system_message()),
+                                     [incomplete("bad_response")], hook)
+                    self.assertEqual(problem_lines(result.context()), [], hook)
                 peek = run_timed([os.path.join(BIN_DIR, "mem0-hooks"), "peek", "deploy config"],
                                  b"", env=env, cwd=self.project)
                 self.assertEqual(peek.returncode, 1)
@@ -345,12 +349,14 @@ class TlsVerified(SecretsTest):
         for name, url, extra, expected in cases:
             with self.subTest(case=name):
                 env = self.env(MEM0_BASE_URL=url, **extra)
-                ctx = self.run_hook("on_user_prompt", self.prompt_payload(session=name),
-                                    env=env).context()
+                result = self.run_hook("on_user_prompt", self.prompt_payload(session=name),
+                                       env=env)
                 if expected:
-                    self.assertIn(f"[mem0:{expected[:8]}]", ctx)
+                    self.assertIn(f"[mem0:{expected[:8]}]", result.context())
                 else:
-                    self.assertEqual(problem_lines(ctx), [incomplete("transport")])
+                    self.assertEqual(problem_lines(result.system_message()),
+                                     [incomplete("transport")])
+                    self.assertEqual(problem_lines(result.context()), [])
         self.assertEqual(len(good.requests()), 1)  # only the control got past the handshake
         self.assertEqual(good.requests()[0]["method"], "POST")
         self.assertEqual(other.requests(), [])

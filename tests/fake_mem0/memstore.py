@@ -7,9 +7,9 @@ Filters (search and list): a non-empty object whose keys must all hold (implicit
     {"user_id"|"agent_id"|"app_id"|"run_id": value}   "*" = the field is set (not null)
     {"metadata": {"type": T, ...}}            every listed metadata key equals its value
 A filter must name at least one of the four ids with a concrete (non-"*") value somewhere,
-or it is rejected with 400, as the real API rejects wildcard-only filters (SPEC §5).
+or it is rejected with 400, as the real API rejects wildcard-only filters (docs/api.md).
 A memory may have any of the ids unset (shared project memory has agent_id and no user_id,
-SPEC §13.1); a leaf on an unset id does not match it.
+docs/api.md#filters); a leaf on an unset id does not match it.
 
 Scoring (deterministic, so tests can predict it):
     tokens(text): lower-case, split into [a-z0-9]+ runs, drop STOP_WORDS, strip one trailing
@@ -22,7 +22,7 @@ With "rerank": true they are re-ordered by rerank score desc, then created_at as
 first), then id. The returned "score" is the score used for ordering; top_k (default 10)
 cuts the list.
 
-Adds (SPEC §12.1): `messages` must be a non-empty list of {role: user|assistant|system,
+Adds (docs/api.md#add): `messages` must be a non-empty list of {role: user|assistant|system,
 content: string}, and one of user_id, agent_id, app_id, run_id must be given (run_id is
 accepted and stored, though the hooks never send it).
     infer true (default): one memory whose text is the message contents joined by newlines;
@@ -36,7 +36,7 @@ A stored memory has user_id, app_id, run_id (null when not given), agent_id and
 expiration_date (only when given), metadata (null when not given), categories [], and
 created_at = updated_at = now (microseconds, so that newest-first order is exact).
 
-Lists (SPEC §12.8): the memories matching `filters`, newest first (created_at, then the
+Lists (docs/hooks.md#session-start-hook): the memories matching `filters`, newest first (created_at, then the
 order they were stored in), one page of `page_size` (default 100, at most 1000) from `page`
 (default 1): {"count": all that match, "next": url|null, "previous": url|null, "results"}.
 A page past the last is 404 {"detail": "Invalid page."} (the first page always exists).

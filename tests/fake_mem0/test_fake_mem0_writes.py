@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Self-test of the fake Mem0 server's write side (SPEC §12.1, §12.3, §12.8, §13.1): add,
+"""Self-test of the fake Mem0 server's write side (docs/api.md#add, docs/api.md#list-with-count, docs/capture.md): add,
 events, list, delete, the filters of shared project memory, and the fault knobs on them.
 
     python3 tests/fake_mem0/test_fake_mem0_writes.py
@@ -334,7 +334,7 @@ BOTH_LAYOUTS = {"OR": [{"AND": [{"user_id": U}, {"app_id": APP}]},
 
 
 class SharedMemoryFilters(WriteTest):
-    """SPEC §13.1: memories under an agent_id with no user_id, found through OR filters."""
+    """Mem0's newer plugin files shared project memory under an agent_id: memories under an agent_id with no user_id, found through OR filters."""
 
     def setUp(self):
         super().setUp()

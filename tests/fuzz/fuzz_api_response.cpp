@@ -1,6 +1,6 @@
 // Mem0 API responses (docs/api.md): parse_search_response and parse_memory_response on any body,
 // the status chosen by the first byte; every memory they return must make safe display lines
-// (§6.1).
+// (docs/hooks.md#line-formats).
 #include "common/format.hpp"
 #include "common/http.hpp"
 #include "common/mem0_api.hpp"

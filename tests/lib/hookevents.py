@@ -1,4 +1,4 @@
-"""Hook stdin payloads as Claude Code sends them (SPEC §2, §12), built in one place.
+"""Hook stdin payloads as Claude Code sends them (docs/hooks.md#hook-input), built in one place.
 
 Every builder returns a dict with the common fields
     session_id, transcript_path, cwd, hook_event_name, permission_mode
@@ -58,7 +58,7 @@ def post_tool_use_event(tool_name, tool_input, tool_response, /, **fields):
 
 def post_tool_use_failure_event(tool_name, tool_input, error, /, **fields):
     """PostToolUseFailure: a tool that failed. Bash sends `"Exit code N\\n<output>"` as
-    `error` and no tool_response (SPEC §12.10)."""
+    `error` and no tool_response (docs/hooks.md#bash-output-hook)."""
     return event("PostToolUseFailure", **{"tool_name": tool_name, "tool_input": tool_input,
                                           "error": error, "is_interrupt": False,
                                           "tool_use_id": "toolu_1", **fields})

@@ -1,5 +1,5 @@
 """One result class for every finished run of an executable under test, and the check of a
-hook's output (SPEC §3).
+hook's output (docs/failures.md#exit-status-and-output).
 
 A hook prints nothing or exactly one JSON object:
     {"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...},

@@ -1,7 +1,7 @@
 """The built hooks over real HTTPS: nginx on loopback in front of the fake Mem0 (tlsbed.py).
 
-SPEC §5 (TLS verification always on; the CA from MEM0_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR)
-and §6 (a plan's parallel searches multiplex over one HTTP/2 connection). The server's access
+docs/api.md (TLS verification always on; the CA from MEM0_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR)
+and docs/hooks.md#search-core (a plan's parallel searches multiplex over one HTTP/2 connection). The server's access
 log tells which connection and protocol served each request. Exit 77 (skipped) when nginx or
 openssl is not installed.
 """
@@ -54,7 +54,7 @@ PROMPT = ("Traceback in src/billing/invoice.py:\nKeyError: 'customer' "
 LEAN_PROMPT = "Why does the stripe webhook handler retry invoices twice?"
 REL = "src/billing/invoice.py"
 
-# A memory line of either hook (§6.1): `- [type] text [mem0:id8]`, file lines with an age.
+# A memory line of either hook (docs/hooks.md#line-formats): `- [type] text [mem0:id8]`, file lines with an age.
 MEMORY_LINE = re.compile(r"^- \[[^\]]+\] .*\[mem0:[0-9a-f]{8}\]$", re.M)
 
 
@@ -215,8 +215,8 @@ class Http11(TlsTest):
 
 class Refused(TlsTest):
     """Certificates that must not be trusted: nothing reaches the server, nothing is recalled,
-    and the failure is logged as a transport failure (SPEC §5). The context keeps only the
-    recall-problem line of §7.4 (and the prompt's other notes), never a memory line."""
+    and the failure is logged as a transport failure (docs/api.md). The context keeps only the
+    recall-problem line of docs/failures.md#recall-notices (and the prompt's other notes), never a memory line."""
 
     def assert_refused(self, result, hook, searches=1, label="broad", reason=None):
         stderr = result.stderr.decode()
@@ -227,8 +227,11 @@ class Refused(TlsTest):
         self.assertEqual(stderr.count("failed: transport: "), searches, stderr)
         context = result.context()
         self.assertEqual(memory_lines(context), [], context)
-        self.assertIn(f"mem0: recall incomplete \u2014 {searches} of {searches} searches failed "
-                      "(transport)", context or "")
+        # The problem is the user's to fix: it goes to them, not into the model's context.
+        problem = (f"mem0: recall incomplete \u2014 {searches} of {searches} searches failed "
+                   "(transport)")
+        self.assertIn(problem, result.system_message() or "")
+        self.assertNotIn(problem, context or "")
         self.assertEqual(self.fake.searches(), [])
         self.assertEqual(self.bed.access_log(), [])  # no request got through a handshake
 

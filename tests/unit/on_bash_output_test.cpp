@@ -114,10 +114,12 @@ ToolInput success(std::string command, std::string out, std::string err = "",
   return in;
 }
 
-std::string run(HookFixture &f, ToolInput in) {
+HookOutput respond(HookFixture &f, ToolInput in) {
   in.cwd = f.project.string();
-  return obo::handle(in, f.context()).context;
+  return obo::handle(in, f.context());
 }
+
+std::string run(HookFixture &f, ToolInput in) { return respond(f, std::move(in)).context; }
 
 bool has_line(std::string_view text, std::string_view line) {
   const auto lines = lines_of(text);
@@ -139,10 +141,17 @@ std::string query_of(const ToolInput &in) { return obo::analyze(in, true).query;
 
 TEST_CASE("on_bash_output: no key, auto_search off or another tool: no request, no output",
           "[bash]") {
-  SECTION("no key") {
+  SECTION("no key: nothing for the model, the user is told once per session") {
     HookFixture f;
     f.unset_env("MEM0_API_KEY");
-    CHECK(run(f, failure("pytest", k_pytest_native)).empty());
+    const std::string no_key =
+        "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
+    const HookOutput first = respond(f, failure("pytest", k_pytest_native));
+    CHECK(first.context.empty());
+    CHECK(first.system_message == no_key);
+    const HookOutput again = respond(f, failure("go run .", k_go_panic));
+    CHECK(again.context.empty());
+    CHECK(again.system_message.empty());
     CHECK(f.http.requests.empty());
   }
   SECTION("auto_search off") {
@@ -429,8 +438,10 @@ TEST_CASE("on_bash_output: an error line is looked up once per session", "[bash]
 TEST_CASE("on_bash_output: a lookup that got no answer is tried again", "[bash]") {
   HookFixture f;
   f.http.responder = [](const HttpRequest &) { return http_status(500, "{}"); };
-  const std::string first = run(f, failure("git status", k_not_a_repo));
-  CHECK(has_line(first, "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (server)"));
+  const HookOutput first = respond(f, failure("git status", k_not_a_repo));
+  CHECK(first.context.empty());
+  CHECK(first.system_message ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (server)");
   CHECK(f.store().sessions.load("session-1").errors.empty());
   f.http.answer({memory(1, "anti_pattern", "run git inside the checkout")});
   CHECK(has_line(run(f, failure("git status", k_not_a_repo)),
@@ -487,13 +498,42 @@ TEST_CASE("on_bash_output: a 429 says recall was rate limited", "[bash]") {
   f.http.responder = [](const HttpRequest &) {
     return http_status(429, R"({"detail":"Too many requests"})", std::chrono::seconds(7));
   };
-  const std::string out = run(f, failure("pytest", k_pytest_native));
-  CHECK(out == "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)");
+  const HookOutput out = respond(f, failure("pytest", k_pytest_native));
+  CHECK(out.context.empty());
+  CHECK(out.system_message == "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)");
   CHECK(f.store().sessions.load("session-1").errors.empty());
-  // The pause then stops the next lookup without a request, and says so.
-  const std::string paused = run(f, failure("go run .", k_go_panic));
+  // The pause then stops the next lookup without a request; the user knows already.
+  const HookOutput paused = respond(f, failure("go run .", k_go_panic));
   CHECK(f.http.requests.size() == 1);
-  CHECK(paused.starts_with("mem0: recall paused \xE2\x80\x94 "));
+  CHECK(paused.context.empty());
+  CHECK(paused.system_message.empty());
+  // Another session is told, by the pause line.
+  const HookOutput other = respond(f, failure("go run .", k_go_panic, "session-2"));
+  CHECK(other.system_message.starts_with("mem0: recall paused \xE2\x80\x94 rate limited by Mem0, "
+                                         "retrying in "));
+}
+
+TEST_CASE("on_bash_output: show_recall says how many memories were recalled", "[bash]") {
+  HookFixture f;
+  f.set_env("MEM0_SHOW_RECALL", "1");
+  f.http.answer({memory(1, "anti_pattern", "a1")});
+  const HookOutput out = respond(f, failure("pytest", k_pytest_native));
+  CHECK(memory_lines(out.context).size() == 1);
+  CHECK(out.system_message == "mem0: 1 memory recalled");
+}
+
+TEST_CASE("on_bash_output: a concurrent claim of the line still shows this run's notices",
+          "[bash]") {
+  HookFixture f;
+  const std::string key = obo::analyze(failure("go run .", k_go_panic), true).key;
+  f.http.responder = [&](const HttpRequest &) -> Result<HttpResponse> {
+    REQUIRE(
+        f.store().sessions.update("session-1", [&](SessionState &s) { s.errors.push_back(key); }));
+    return http_status(401, "bad key");
+  };
+  const HookOutput out = respond(f, failure("go run .", k_go_panic));
+  CHECK(out.context.empty());
+  CHECK(out.system_message == "mem0: recall skipped \xE2\x80\x94 API key rejected");
 }
 
 TEST_CASE("on_bash_output: output is one context text within the budget", "[bash]") {

@@ -1,6 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
+#include "common/platform.hpp"
+
 #include "hooks/on_file_read/on_file_read.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
@@ -13,7 +15,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view k_details = "Need details? Use `search_memories` with the memory ID.";
+// The mem0-hooks next to the running executable (the unit tests sit in the hooks' bin/), by
+// absolute path: what the details line tells the model to run.
+std::string cli() {
+  const std::string path =
+      (platform::executable_path().value().parent_path() / "mem0-hooks").string();
+  const bool plain = path.find_first_of(" '\"$`\\!*?[]{}()<>|&;#~=\t") == std::string::npos;
+  return plain ? path : "'" + path + "'";
+}
+const std::string k_details =
+    "Need details? Run `" + cli() + " peek <id8>` with the 8-character id a memory line ends with.";
+const std::string k_no_key = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 
 // A git repository at the fixture's project dir, made of plain files.
 void make_project_repo(const HookFixture &f) {
@@ -38,8 +50,12 @@ ToolInput read_input(const HookFixture &f, const std::string &file_path,
   return in;
 }
 
+HookOutput respond(HookFixture &f, const fs::path &file, const std::string &session = "session-1") {
+  return ofr::handle(read_input(f, file.string(), session), f.context());
+}
+
 std::string read(HookFixture &f, const fs::path &file, const std::string &session = "session-1") {
-  return ofr::handle(read_input(f, file.string(), session), f.context()).context;
+  return respond(f, file, session).context;
 }
 
 bool has_line(std::string_view text, std::string_view line) {
@@ -226,9 +242,15 @@ TEST_CASE("on_file_read: no file_path, no key or auto_search off send nothing") 
   f.http.answer({memory(1, "convention", "would be shown")});
 
   SECTION("no file_path") { CHECK(ofr::handle(read_input(f, ""), f.context()).context.empty()); }
-  SECTION("no API key") {
+  SECTION("no API key: the user is told once per session") {
     f.unset_env("MEM0_API_KEY");
-    CHECK(read(f, file).empty());
+    const HookOutput first = respond(f, file);
+    CHECK(first.context.empty());
+    CHECK(first.system_message == k_no_key);
+    const HookOutput again = respond(f, source_file(f.project / "src/other.py"));
+    CHECK(again.context.empty());
+    CHECK(again.system_message.empty());
+    CHECK(respond(f, file, "session-2").system_message == k_no_key);
   }
   SECTION("auto_search off in the environment") {
     f.set_env("MEM0_AUTO_SEARCH", "off");
@@ -313,6 +335,33 @@ TEST_CASE("on_file_read: a lean read sends one search and prints conventions, th
       "- [decision] (3d ago) Chose FastAPI over Flask [mem0:00000002]\n"
       "- [fact] (5m ago) app.py serves the public API [mem0:00000001]";
   CHECK(out == expected);
+}
+
+TEST_CASE("on_file_read: the details line names mem0-hooks peek by its absolute path") {
+  HookFixture f;
+  f.http.answer({memory(1, "convention", "Keep views thin")});
+  const HookOutput out = respond(f, source_file(f.project / "src/app.py"));
+  REQUIRE(lines_of(out.context).size() >= 2);
+  CHECK(lines_of(out.context)[1] == k_details);
+  CHECK(ofr::details_line() == k_details);
+  CHECK(mem0_hooks_command() == cli());
+  CHECK((cli().starts_with("/") || cli().starts_with("'/")));
+  CHECK(contains(cli(), "/mem0-hooks"));
+  CHECK_FALSE(contains(out.context, "search_memories"));
+  CHECK(out.system_message.empty()); // nothing wrong: nothing for the user
+}
+
+TEST_CASE("on_file_read: show_recall says how many memories the read recalled") {
+  HookFixture f;
+  f.set_env("MEM0_SHOW_RECALL", "on");
+  f.http.answer({memory(1, "convention", "Keep views thin"), memory(2, "decision", "Use SQLite")});
+  const HookOutput out = respond(f, source_file(f.project / "src/app.py"));
+  CHECK(memory_lines(out.context).size() == 2);
+  CHECK(out.system_message == "mem0: 2 memories recalled");
+  // Nothing new for the next file: no summary, no output.
+  const HookOutput next = respond(f, source_file(f.project / "src/b.py"));
+  CHECK(next.context.empty());
+  CHECK(next.system_message.empty());
 }
 
 TEST_CASE("on_file_read: at most 5 memories are shown") {
@@ -426,8 +475,10 @@ TEST_CASE("on_file_read: a failed lookup is not remembered, so the next read tri
   HookFixture f;
   const fs::path file = source_file(f.project / "src/app.py");
   f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::timeout); };
-  const std::string failed = read(f, file);
-  CHECK(has_line(failed, "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (timeout)"));
+  const HookOutput failed = respond(f, file);
+  CHECK(failed.context.empty());
+  CHECK(failed.system_message ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (timeout)");
 
   f.http.answer({memory(1, "convention", "Keep views thin")});
   CHECK(contains(read(f, file), "[mem0:" + id8_of(1) + "]"));
@@ -462,8 +513,14 @@ TEST_CASE("on_file_read: a rejected key is reported") {
   f.http.responder = [](const HttpRequest &) {
     return http_status(403, R"({"detail":"Forbidden"})");
   };
-  CHECK(read(f, source_file(f.project / "src/app.py")) ==
-        "mem0: recall skipped \xE2\x80\x94 API key rejected");
+  const HookOutput out = respond(f, source_file(f.project / "src/app.py"));
+  CHECK(out.context.empty()); // nothing for the model
+  CHECK(out.system_message == "mem0: recall skipped \xE2\x80\x94 API key rejected");
+  // Not on every Read: once per session.
+  const HookOutput next = respond(f, source_file(f.project / "src/b.py"));
+  CHECK(next.context.empty());
+  CHECK(next.system_message.empty());
+  CHECK(f.http.requests.size() == 2);
 }
 
 TEST_CASE("on_file_read: the daily limit stops lookups and says so once per session") {
@@ -473,8 +530,12 @@ TEST_CASE("on_file_read: the daily limit stops lookups and says so once per sess
   REQUIRE(store.usage.add(f.today(), {2, 0}).has_value());
   const std::string limit_line =
       "mem0: daily search limit (2) reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
-  CHECK(read(f, source_file(f.project / "src/a.py")) == limit_line);
-  CHECK(read(f, source_file(f.project / "src/b.py")).empty());
+  const HookOutput first = respond(f, source_file(f.project / "src/a.py"));
+  CHECK(first.context.empty());
+  CHECK(first.system_message == limit_line);
+  const HookOutput next = respond(f, source_file(f.project / "src/b.py"));
+  CHECK(next.context.empty());
+  CHECK(next.system_message.empty());
   CHECK(f.http.requests.empty());
 }
 
@@ -485,17 +546,17 @@ TEST_CASE("on_file_read: each lookup is counted for today") {
   CHECK(f.store().usage.on(f.today()).searches == 3);
 }
 
-TEST_CASE("on_file_read: a partial failure keeps the found memories and reports after them") {
+TEST_CASE("on_file_read: a partial failure keeps the found memories and tells the user") {
   HookFixture f;
   f.set_env("MEM0_SEARCH_PLAN", "thorough");
   f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
     if (type == "decision") return http_status(429, "slow down", std::chrono::seconds(30));
     return found({memory(1, "convention", "Keep views thin")});
   });
-  const std::string out = read(f, source_file(f.project / "src/app.py"));
+  const HookOutput out = respond(f, source_file(f.project / "src/app.py"));
   const std::vector<std::string> expected{
       "Prior work on `src/app.py` \xE2\x80\x94 1 memories found.", std::string(k_details), "",
-      "- [convention] Keep views thin [mem0:00000001]",
-      "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 30 s)"};
-  CHECK(lines_of(out) == expected);
+      "- [convention] Keep views thin [mem0:00000001]"};
+  CHECK(lines_of(out.context) == expected);
+  CHECK(out.system_message == "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 30 s)");
 }

@@ -109,13 +109,37 @@ TEST_CASE("on_session_start: without an API key only the visible line is printed
   REQUIRE_FALSE(f.config.api_key.has_value());
   for (const std::string source : {"startup", "resume", "clear", "compact"}) {
     CAPTURE(source);
-    const auto r = respond(f, source);
+    const auto r = respond(f, source, "session-" + source);
     CHECK(r.context.empty());
     CHECK(r.system_message == k_no_key);
     CHECK_FALSE(imports(r));
   }
   CHECK(f.http.requests.empty());
-  CHECK_FALSE(fs::exists(f.config.state_dir / "sessions"));
+  // The session records only that the user was told.
+  const SessionState s = f.store().sessions.load("session-startup");
+  CHECK(s.notices_shown == std::vector<std::string>{"no_key"});
+  CHECK(s.injected.empty());
+  CHECK(s.prompts == 0);
+}
+
+TEST_CASE("on_session_start: the no-key line is shown once per session", "[start]") {
+  HookFixture f;
+  f.unset_env("MEM0_API_KEY");
+  CHECK(respond(f, "startup").system_message == k_no_key);
+  CHECK(respond(f, "compact").system_message.empty());
+  CHECK(respond(f, "resume").system_message.empty());
+  // The prompt hook knows the session was told.
+  PromptInput prompt;
+  prompt.session_id = "session-1";
+  prompt.cwd = f.project.string();
+  prompt.prompt = "How should the invoice PDFs be rendered from now on?";
+  CHECK(on_user_prompt::handle(prompt, f.context()).system_message.empty());
+  prompt.session_id = "session-2";
+  CHECK(on_user_prompt::handle(prompt, f.context()).system_message == k_no_key);
+  CHECK(respond(f, "startup", "session-2").system_message.empty());
+  // Without a session: every time.
+  CHECK(respond(f, "startup", "").system_message == k_no_key);
+  CHECK(respond(f, "startup", "").system_message == k_no_key);
 }
 
 TEST_CASE("on_session_start: an unknown or missing source gets nothing", "[start]") {
@@ -474,8 +498,8 @@ TEST_CASE("on_session_start: a failed list shows no header, only the problem", "
     expected = "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (server)";
   }
   const auto r = respond(f, "startup");
-  CHECK(r.context == expected);
-  CHECK(r.system_message.empty());
+  CHECK(r.context.empty()); // nothing for the model
+  CHECK(r.system_message == expected);
   CHECK(imports(r)); // the import does not depend on the list
   CHECK(f.http.requests.size() == 1);
   CHECK(f.store().usage.on(f.today()).searches == 1);
@@ -513,9 +537,13 @@ TEST_CASE("on_session_start: while the back-off pauses recall nothing is sent", 
   const std::string paused =
       "mem0: recall paused \xE2\x80\x94 rate limited by Mem0, retrying in 25 s";
   const auto start = respond(f, "startup");
-  CHECK(start.context == paused);
+  CHECK(start.context.empty());
+  CHECK(start.system_message == paused);
   CHECK(imports(start));
-  CHECK(run(f, "compact") == paused);
+  const auto compact = respond(f, "compact"); // the same session: told already
+  CHECK(compact.context.empty());
+  CHECK(compact.system_message.empty());
+  CHECK(respond(f, "compact", "session-2").system_message == paused);
   CHECK(f.http.requests.empty());
   CHECK(f.store().usage.on(f.today()).searches == 0);
 
@@ -534,9 +562,13 @@ TEST_CASE("on_session_start: the daily limit stops the list and says so once", "
   answer_list(f, 5, mixed_page());
   const std::string limit_line =
       "mem0: daily search limit (2) reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
-  CHECK(run(f, "startup") == limit_line);
-  CHECK(run(f, "clear").empty());
-  CHECK(run(f, "startup", "session-2") == limit_line);
+  const auto first = respond(f, "startup");
+  CHECK(first.context.empty());
+  CHECK(first.system_message == limit_line);
+  const auto again = respond(f, "clear");
+  CHECK(again.context.empty());
+  CHECK(again.system_message.empty());
+  CHECK(respond(f, "startup", "session-2").system_message == limit_line);
   CHECK(f.http.requests.empty());
   CHECK(f.store().usage.on(f.today()).searches == 2);
 }
@@ -545,8 +577,99 @@ TEST_CASE("on_session_start: an http base URL of a remote host is refused withou
           "[start]") {
   HookFixture f;
   f.set_env("MEM0_BASE_URL", "http://mem0.example.com");
-  CHECK(run(f, "startup") ==
+  const auto r = respond(f, "startup");
+  CHECK(r.context.empty());
+  CHECK(r.system_message ==
         "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (transport)");
   CHECK(f.http.requests.empty());
   CHECK(f.store().usage.on(f.today()).searches == 0);
+}
+
+// --- what the user must act on about capture ----------------------------------------------------
+
+namespace {
+
+// `n` pending items in the outbox, or (rejected) set aside, as the sender leaves them.
+void fill_outbox(const HookFixture &f, std::size_t n, bool rejected = false) {
+  const fs::path dir = f.config.state_dir / "outbox" / (rejected ? "rejected" : "");
+  for (std::size_t i = 1; i <= n; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%012zu.json", i);
+    write_file(dir / name, R"({"kind":"add","body":"{}"})");
+  }
+}
+
+} // namespace
+
+TEST_CASE("on_session_start: a full outbox is told to the user once per session", "[start]") {
+  HookFixture f;
+  answer_list(f, 0, {});
+  fill_outbox(f, Outbox::k_max_items);
+  const std::string full = outbox_full_line();
+  CHECK(full == "mem0: capture outbox full (1000 items or 20 MB) \xE2\x80\x94 new memories are "
+                "not saved until it drains (run mem0-hooks doctor)");
+  const auto r = respond(f, "startup");
+  CHECK(r.system_message == full);
+  CHECK(r.context == "### mem0: 0 memories for proj (user alice)"); // not for the model
+  CHECK(respond(f, "compact").system_message.empty());
+  CHECK(respond(f, "startup", "session-2").system_message == full);
+
+  SECTION("with auto_search off too") {
+    f.set_env("MEM0_AUTO_SEARCH", "false");
+    const auto off = respond(f, "startup", "session-3");
+    CHECK(off.context.empty());
+    CHECK(off.system_message == full);
+  }
+  SECTION("not with capture off: nothing is captured, nothing is refused") {
+    f.set_env("MEM0_AUTO_SAVE", "false");
+    CHECK(respond(f, "startup", "session-4").system_message.empty());
+  }
+}
+
+TEST_CASE("on_session_start: rejected captures are told with where they are", "[start]") {
+  HookFixture f;
+  answer_list(f, 0, {});
+  fill_outbox(f, 3, true);
+  fill_outbox(f, 2); // pending items alone are no problem
+  const std::string line = "mem0: 3 captures rejected by Mem0, kept in " +
+                           (f.config.state_dir / "outbox" / "rejected").string() +
+                           " (run mem0-hooks doctor)";
+  CHECK(respond(f, "startup").system_message == line);
+  CHECK(respond(f, "clear").system_message.empty());
+  CHECK(outbox_rejected_line(1, "/s/outbox") ==
+        "mem0: 1 capture rejected by Mem0, kept in /s/outbox/rejected (run mem0-hooks doctor)");
+}
+
+TEST_CASE("on_session_start: the daily add limit is told once per session", "[start]") {
+  HookFixture f;
+  f.set_env("MEM0_DAILY_ADD_LIMIT", "4");
+  answer_list(f, 0, {});
+  REQUIRE(f.store().usage.add(f.today(), {0, 4}).has_value());
+  const std::string line =
+      "mem0: daily add limit (4) reached \xE2\x80\x94 captures wait until tomorrow (UTC)";
+  CHECK(respond(f, "startup").system_message == line);
+  CHECK(respond(f, "compact").system_message.empty());
+}
+
+TEST_CASE("on_session_start: several problems come one per line, in a fixed order", "[start]") {
+  HookFixture f;
+  f.set_env("MEM0_SHOW_RECALL", "on");
+  f.http.responder = [](const HttpRequest &) { return http_status(401, "bad key"); };
+  fill_outbox(f, 1, true);
+  const auto r = respond(f, "startup");
+  CHECK(lines_of(r.system_message) ==
+        std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 API key rejected",
+                                 "mem0: 1 capture rejected by Mem0, kept in " +
+                                     (f.config.state_dir / "outbox" / "rejected").string() +
+                                     " (run mem0-hooks doctor)"});
+  CHECK(r.context.empty());
+}
+
+TEST_CASE("on_session_start: show_recall counts the memories shown at startup", "[start]") {
+  HookFixture f;
+  f.set_env("MEM0_SHOW_RECALL", "on");
+  answer_list(f, 5, mixed_page());
+  const auto r = respond(f, "startup");
+  CHECK(cited(r.context) == id8s({2, 4, 5, 6, 8}));
+  CHECK(r.system_message == "mem0: 5 memories recalled");
 }

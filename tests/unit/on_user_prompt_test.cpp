@@ -1,6 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
+#include "common/platform.hpp"
+
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
 #include <algorithm>
@@ -17,18 +19,31 @@ constexpr std::string_view k_heading = "### Relevant memories (auto-retrieved fo
 constexpr std::string_view k_want_resume_heading = "### Session context recovered from mem0";
 constexpr std::string_view k_want_resume_footer =
     "These memories provide context for resuming work.";
-constexpr std::string_view k_rubric =
-    "Mem0 searches apply when user references past work, decision questions, errors, or "
-    "non-trivial tasks. Queries use noun-phrases, 2-4 parallel calls with different "
-    "metadata.type filters, and include user_id + app_id. For multi-part or comparative "
-    "questions, run follow-up searches and combine results before answering -- one search is "
-    "rarely enough.";
+// The mem0-hooks the text for the model names: the one next to the running executable (the unit
+// tests sit in the same bin/ as the hooks and mem0-hooks), by absolute path.
+std::string cli() {
+  const std::string path =
+      (platform::executable_path().value().parent_path() / "mem0-hooks").string();
+  const bool plain = path.find_first_of(" '\"$`\\!*?[]{}()<>|&;#~=\t") == std::string::npos;
+  return plain ? path : "'" + path + "'";
+}
+const std::string k_rubric =
+    "Mem0 holds this project's past decisions, conventions, errors and work. When the user "
+    "references past work, asks about a decision, reports an error or starts a non-trivial task, "
+    "search it with a noun-phrase query: run `" +
+    cli() + " peek <query>` in the project directory; `" + cli() +
+    " context <task>` loads what a task needs (decisions, conventions, prior errors); `" + cli() +
+    " peek <id8>` shows the memory whose line ends with that 8-character id. For multi-part or "
+    "comparative questions, run several searches and combine the results before answering -- one "
+    "search is rarely enough.";
 constexpr std::string_view k_remember_line =
-    "Remember intent detected. The /mem0:remember skill auto-classifies, sets confidence=1.0, and "
-    "stores verbatim.";
-constexpr std::string_view k_error_line =
-    "Error detected in prompt. Prior occurrences are available in mem0 via anti_pattern and "
-    "task_learning type filters.";
+    "Remember intent detected. mem0 captures this conversation automatically; restate the fact "
+    "to keep in one plain sentence in your reply so that it is stored as meant.";
+const std::string k_error_line =
+    "Error detected in prompt. Prior fixes may be in mem0 as anti_pattern or task_learning "
+    "memories: run `" +
+    cli() + " peek <the error message>`.";
+const std::string k_no_key = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 
 const std::string k_plain = "How should we structure the retry logic for the sync worker?";
 const std::string k_error_prompt = "The nightly sync crashed again:\n"
@@ -51,9 +66,20 @@ PromptInput prompt_input(const HookFixture &f, std::string prompt,
   return in;
 }
 
+HookOutput respond(HookFixture &f, const std::string &prompt,
+                   const std::string &session = "session-1") {
+  return oup::handle(prompt_input(f, prompt, session), f.context());
+}
+
 std::string run(HookFixture &f, const std::string &prompt,
                 const std::string &session = "session-1") {
-  return oup::handle(prompt_input(f, prompt, session), f.context()).context;
+  return respond(f, prompt, session).context;
+}
+
+// What the user sees (systemMessage).
+std::string shown(HookFixture &f, const std::string &prompt,
+                  const std::string &session = "session-1") {
+  return respond(f, prompt, session).system_message;
 }
 
 bool has_line(std::string_view text, std::string_view line) {
@@ -121,13 +147,34 @@ TEST_CASE("on_user_prompt: gated prompts send nothing and print nothing") {
   CHECK(f.http.requests.empty());
 }
 
-TEST_CASE("on_user_prompt: without an API key nothing is sent or printed") {
+TEST_CASE("on_user_prompt: without an API key nothing is sent; the user is told once") {
   HookFixture f;
   f.unset_env("MEM0_API_KEY");
   REQUIRE_FALSE(f.config.api_key.has_value());
   f.http.answer({memory(1, "fact", "would be shown")});
-  CHECK(run(f, k_error_prompt + "\nsee src/sync/worker.py, remember this").empty());
+  const std::string prompt = k_error_prompt + "\nsee src/sync/worker.py, remember this";
+  const HookOutput first = respond(f, prompt);
+  CHECK(first.context.empty());
+  CHECK(first.system_message == k_no_key);
+  const HookOutput second = respond(f, prompt);
+  CHECK(second.context.empty());
+  CHECK(second.system_message.empty()); // once per session
+  CHECK(shown(f, prompt, "session-2") == k_no_key);
   CHECK(f.http.requests.empty());
+
+  SECTION("not again when the session-start hook said it") {
+    SessionState s;
+    REQUIRE(claim_notice(s, notice_kind::no_key));
+    REQUIRE(f.store().sessions.update("session-3", [&](SessionState &st) { st = s; }));
+    CHECK(respond(f, prompt, "session-3").system_message.empty());
+  }
+  SECTION("every time without a session") {
+    CHECK(shown(f, prompt, "") == k_no_key);
+    CHECK(shown(f, prompt, "") == k_no_key);
+  }
+  SECTION("a gated prompt says nothing, not even this") {
+    CHECK(shown(f, "short prompt", "session-4").empty());
+  }
 }
 
 TEST_CASE("on_user_prompt: auto_search off sends nothing but still reports detections") {
@@ -290,6 +337,38 @@ TEST_CASE("on_user_prompt: a lean prompt sends one search and prints the memorie
       "- [convention] Workers log every retry at INFO [mem0:00000002]\n" + std::string(k_rubric);
   CHECK(out == expected);
   CHECK_FALSE(contains(out, "\\n"));
+  CHECK(f.store().sessions.load("session-1").notices_shown.empty());
+}
+
+TEST_CASE("on_user_prompt: nothing wrong and show_recall off: nothing for the user") {
+  HookFixture f;
+  REQUIRE_FALSE(f.config.show_recall);
+  f.http.answer(numbered(1, 3));
+  const HookOutput out = respond(f, k_plain);
+  CHECK(cited(out.context) == id8s({1, 2, 3}));
+  CHECK(out.system_message.empty());
+  CHECK(respond(f, k_error_prompt).system_message.empty());
+}
+
+TEST_CASE("on_user_prompt: show_recall adds a visible one-line summary per recall") {
+  HookFixture f;
+  SECTION("from the environment") { f.set_env("MEM0_SHOW_RECALL", "on"); }
+  SECTION("from settings.json") {
+    write_file(f.home / ".mem0/settings.json", R"({"show_recall": true})");
+    f.reload();
+  }
+  REQUIRE(f.config.show_recall);
+  f.http.answer(numbered(1, 4));
+  const HookOutput first = respond(f, k_plain);
+  CHECK(cited(first.context) == id8s({1, 2, 3, 4}));
+  CHECK(first.system_message == "mem0: 4 memories recalled");
+  CHECK_FALSE(contains(first.context, "recalled"));
+
+  f.http.answer(numbered(1, 5));
+  CHECK(shown(f, "And how do we test the retry logic of that worker?") ==
+        "mem0: 1 memory recalled");
+  // Nothing new recalled: no summary.
+  CHECK(shown(f, "What about the retry limits for the sync worker then?").empty());
 }
 
 TEST_CASE("on_user_prompt: at most 6 memories are shown, in rank order") {
@@ -368,6 +447,33 @@ TEST_CASE("on_user_prompt: resume intent prints the recovered-session section") 
   CHECK(out == expected);
 }
 
+TEST_CASE("on_user_prompt: text for the model names only tools that exist") {
+  HookFixture f;
+  const std::string out =
+      run(f, "Remember this: after the crash in src/sync/worker.py we saw\n" + k_error_prompt);
+  CHECK(has_line(out, k_rubric));
+  for (const char *missing :
+       {"search_memories", "/mem0:remember", "mcp__", "user_id", "app_id", "parallel calls"}) {
+    CAPTURE(missing);
+    CHECK_FALSE(contains(out, missing));
+  }
+  // The commands it names are the absolute path of a mem0-hooks next to the hook.
+  CHECK(mem0_hooks_command() == cli());
+  CHECK((cli().starts_with("/") || cli().starts_with("'/")));
+  CHECK(contains(out, "`" + cli() + " peek <query>`"));
+  CHECK(contains(out, "`" + cli() + " peek <id8>`"));
+  CHECK(contains(out, "`" + cli() + " context <task>`"));
+}
+
+TEST_CASE("on_user_prompt: remember intent with capture off says it will not be stored") {
+  HookFixture f;
+  f.set_env("MEM0_AUTO_SAVE", "false");
+  const std::string out = run(f, k_remember_prompt);
+  CHECK(has_line(out, "Remember intent detected, but mem0 capture is off (auto_save): nothing of "
+                      "this session is stored; tell the user."));
+  CHECK_FALSE(has_line(out, k_remember_line));
+}
+
 TEST_CASE("on_user_prompt: detections print their exact lines") {
   HookFixture f;
   const std::string out =
@@ -429,9 +535,12 @@ TEST_CASE("on_user_prompt: a 429 says recall was rate limited") {
   f.http.responder = [](const HttpRequest &) {
     return http_status(429, R"({"detail":"Too many requests"})", std::chrono::seconds(7));
   };
-  const std::string out = run(f, k_plain);
-  CHECK(has_line(out, "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)"));
-  CHECK(memory_lines(out).empty());
+  const HookOutput out = respond(f, k_plain);
+  // The user is told; the model's context keeps only what helps the model.
+  CHECK(out.system_message == "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)");
+  CHECK_FALSE(contains(out.context, "rate limited"));
+  CHECK(memory_lines(out.context).empty());
+  CHECK(out.context == k_rubric);
 }
 
 TEST_CASE("on_user_prompt: a 401 says the API key was rejected") {
@@ -439,7 +548,9 @@ TEST_CASE("on_user_prompt: a 401 says the API key was rejected") {
   f.http.responder = [](const HttpRequest &) {
     return http_status(401, R"({"detail":"Invalid API key"})");
   };
-  CHECK(has_line(run(f, k_plain), "mem0: recall skipped \xE2\x80\x94 API key rejected"));
+  const HookOutput out = respond(f, k_plain);
+  CHECK(out.system_message == "mem0: recall skipped \xE2\x80\x94 API key rejected");
+  CHECK_FALSE(contains(out.context, "mem0: recall"));
 }
 
 TEST_CASE("on_user_prompt: a partial failure keeps the other results and says so") {
@@ -449,17 +560,61 @@ TEST_CASE("on_user_prompt: a partial failure keeps the other results and says so
     if (type == "decision") return transport_failure(ErrorKind::timeout);
     return found({memory(1, "fact", "Still here")});
   });
-  const std::string out = run(f, k_plain);
-  CHECK(cited(out) == id8s({1}));
-  CHECK(has_line(out, "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)"));
+  const HookOutput out = respond(f, k_plain);
+  CHECK(cited(out.context) == id8s({1}));
+  CHECK_FALSE(contains(out.context, "mem0: recall"));
+  CHECK(out.system_message ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)");
 }
 
 TEST_CASE("on_user_prompt: an http base URL of a remote host is refused without a request") {
   HookFixture f;
   f.set_env("MEM0_BASE_URL", "http://mem0.example.com");
-  const std::string out = run(f, k_plain);
+  const HookOutput out = respond(f, k_plain);
   CHECK(f.http.requests.empty());
-  CHECK(has_line(out, "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (transport)"));
+  CHECK(out.system_message ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (transport)");
+  CHECK_FALSE(contains(out.context, "mem0: recall"));
+}
+
+TEST_CASE("on_user_prompt: each kind of problem is shown once per session") {
+  HookFixture f;
+  const std::string rate_limited =
+      "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)";
+  const std::string rejected = "mem0: recall skipped \xE2\x80\x94 API key rejected";
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(429, "slow down", std::chrono::seconds(7));
+  };
+  CHECK(shown(f, k_plain) == rate_limited);
+  f.now += std::chrono::seconds(10); // past the pause: searched again, 429 again
+  CHECK(shown(f, "And how do we test the retry logic of that worker?").empty());
+  CHECK(f.http.requests.size() == 2);
+  // While the pause of that 429 lasts: the same problem, still not repeated.
+  CHECK(shown(f, "What about the retry limits for the sync worker then?").empty());
+  CHECK(f.http.requests.size() == 2);
+
+  f.now += std::chrono::seconds(10);
+  f.http.responder = [](const HttpRequest &) { return http_status(401, "bad key"); };
+  CHECK(shown(f, "Which queue does the sync worker read from today?") == rejected); // new kind
+  CHECK(shown(f, "Which queue does the sync worker write to today?").empty());
+  CHECK(f.store().sessions.load("session-1").notices_shown ==
+        std::vector<std::string>{"rate_limited", "key_rejected"});
+
+  // Another session is told again; a run without a session every time.
+  CHECK(shown(f, k_plain, "session-2") == rejected);
+  CHECK(shown(f, k_plain, "") == rejected);
+  CHECK(shown(f, k_plain, "") == rejected);
+}
+
+TEST_CASE("on_user_prompt: a failure of another class is a new kind") {
+  HookFixture f;
+  f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::timeout); };
+  CHECK(shown(f, k_plain) ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (timeout)");
+  CHECK(shown(f, "And how do we test the retry logic of that worker?").empty());
+  f.http.responder = [](const HttpRequest &) { return http_status(503, "unavailable"); };
+  CHECK(shown(f, "What about the retry limits for the sync worker then?") ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (server)");
 }
 
 // --- quota -------------------------------------------------------------------------------------
@@ -481,9 +636,11 @@ TEST_CASE("on_user_prompt: the daily limit stops searches and says so once per s
   const std::string limit_line =
       "mem0: daily search limit (3) reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
 
-  CHECK(has_line(run(f, k_plain), limit_line));
-  CHECK_FALSE(contains(run(f, "And how do we test the retry logic of that worker?"), limit_line));
-  CHECK(has_line(run(f, k_plain, "session-2"), limit_line));
+  const HookOutput first = respond(f, k_plain);
+  CHECK(first.system_message == limit_line);
+  CHECK_FALSE(contains(first.context, "daily search limit"));
+  CHECK(shown(f, "And how do we test the retry logic of that worker?").empty());
+  CHECK(shown(f, k_plain, "session-2") == limit_line);
   CHECK(f.http.requests.empty());
   CHECK(f.store().usage.on(f.today()).searches == 3);
 }
@@ -517,18 +674,19 @@ TEST_CASE("on_user_prompt: sections come in the order of the contract") {
     if (type == "decision") return http_status(503, "upstream unavailable");
     return found({memory(1, "fact", "Sync runs nightly")});
   });
-  const std::string out =
-      run(f, "Remember this: after the crash in src/sync/worker.py we saw\n" + k_error_prompt);
-  const std::vector<std::string> expected{
-      std::string(k_heading),
-      "",
-      "- [fact] Sync runs nightly [mem0:00000001]",
-      "mem0: recall incomplete \xE2\x80\x94 1 of 4 searches failed (server)",
-      std::string(k_remember_line),
-      std::string(k_rubric),
-      std::string(k_error_line),
-      "File paths detected: src/sync/worker.py"};
-  CHECK(lines_of(out) == expected);
+  const HookOutput out =
+      respond(f, "Remember this: after the crash in src/sync/worker.py we saw\n" + k_error_prompt);
+  const std::vector<std::string> expected{std::string(k_heading),
+                                          "",
+                                          "- [fact] Sync runs nightly [mem0:00000001]",
+                                          std::string(k_remember_line),
+                                          std::string(k_rubric),
+                                          std::string(k_error_line),
+                                          "File paths detected: src/sync/worker.py"};
+  CHECK(lines_of(out.context) == expected);
+  // The failed search is the user's to know about, not the model's.
+  CHECK(out.system_message ==
+        "mem0: recall incomplete \xE2\x80\x94 1 of 4 searches failed (server)");
 }
 
 TEST_CASE("on_user_prompt: the API key is never written to a state file") {

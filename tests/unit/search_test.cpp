@@ -1,6 +1,7 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
+#include "common/platform.hpp"
 #include "common/search.hpp"
 
 #include <algorithm>
@@ -281,4 +282,131 @@ TEST_CASE("search: make_query never sends a secret split by its input window") {
   CHECK(make_query(prompt, true).find("sk-ant") == std::string::npos);
   // One giant word keeps its start: the cut lies far past the bytes that are sent.
   CHECK(make_query(std::string(100 * 1024, 'w'), true) == std::string(k_max_query_bytes, 'w'));
+}
+
+// --- user notices (docs/failures.md#recall-notices) ----------------------------------------------
+
+namespace {
+
+RecallRequest one_search(std::string session = "session-9") {
+  RecallRequest r;
+  r.plan = {SearchSpec{"how are invoices rounded", std::nullopt}};
+  r.identity = {"alice", "proj", std::move(session)};
+  r.cap = 6;
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("recall: the kinds shown survive the session file") {
+  SessionState s;
+  CHECK(claim_notice(s, notice_kind::key_rejected));
+  CHECK_FALSE(claim_notice(s, notice_kind::key_rejected));
+  CHECK(claim_notice(s, notice_kind::daily_limit));
+  CHECK(s.limit_notice_shown); // the daily limit keeps its own flag
+  CHECK(claim_notice(s, "failed:timeout"));
+  const SessionState back = parse_session_state(serialize_session_state(s));
+  CHECK(back.notices_shown == std::vector<std::string>{"key_rejected", "failed:timeout"});
+  CHECK(back.limit_notice_shown);
+  SessionState copy = back;
+  CHECK_FALSE(claim_notice(copy, notice_kind::daily_limit));
+  CHECK_FALSE(claim_notice(copy, "failed:timeout"));
+  CHECK(claim_notice(copy, "failed:server"));
+  // An older file without the field reads as nothing shown.
+  CHECK(parse_session_state(R"({"injected":[],"limit_notice_shown":false})").notices_shown.empty());
+}
+
+TEST_CASE("recall: problems go to the user, each kind once per session") {
+  HookFixture f;
+  f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::timeout); };
+  const Recall first = recall(f.context(), one_search());
+  CHECK(first.memories.empty());
+  CHECK(first.user_notices ==
+        std::vector<std::string>{
+            "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (timeout)"});
+  CHECK(recall(f.context(), one_search()).user_notices.empty());
+  // A line with a class not shown yet is shown whole; then both classes are known.
+  f.http.responder = [](const HttpRequest &r) -> Result<HttpResponse> {
+    if (parse_sent(r).type) return http_status(500, "{}");
+    return transport_failure(ErrorKind::timeout);
+  };
+  RecallRequest two = one_search();
+  two.plan.push_back(SearchSpec{"q", std::string("decision")});
+  CHECK(recall(f.context(), two).user_notices ==
+        std::vector<std::string>{
+            "mem0: recall incomplete \xE2\x80\x94 2 of 2 searches failed (timeout, server)"});
+  CHECK(recall(f.context(), two).user_notices.empty());
+  // Without a session: every time.
+  CHECK(recall(f.context(), one_search("")).user_notices.size() == 1);
+  CHECK(recall(f.context(), one_search("")).user_notices.size() == 1);
+}
+
+TEST_CASE("recall: a 429 and the pause it starts are one kind; an outage pause is another") {
+  HookFixture f;
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(429, "{}", std::chrono::seconds(20));
+  };
+  CHECK(recall(f.context(), one_search()).user_notices ==
+        std::vector<std::string>{
+            "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 20 s)"});
+  CHECK(recall(f.context(), one_search()).user_notices.empty()); // paused: the same problem
+  CHECK(recall(f.context(), one_search("session-10")).user_notices ==
+        std::vector<std::string>{
+            "mem0: recall paused \xE2\x80\x94 rate limited by Mem0, retrying in 20 s"});
+
+  f.now += std::chrono::seconds(21);
+  f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::transport); };
+  for (int i = 0; i < 3; ++i)
+    recall(f.context(), one_search());
+  const Recall paused = recall(f.context(), one_search());
+  CHECK(paused.user_notices ==
+        std::vector<std::string>{"mem0: recall paused \xE2\x80\x94 Mem0 unreachable after 3 failed "
+                                 "attempts, retrying in 30 s"});
+  CHECK(recall(f.context(), one_search()).user_notices.empty());
+}
+
+TEST_CASE("recall: nothing wrong, nothing for the user; show_recall adds the summary") {
+  HookFixture f;
+  f.http.answer({memory(1, "fact", "a"), memory(2, "fact", "b")});
+  const Recall quiet = recall(f.context(), one_search());
+  CHECK(quiet.memories.size() == 2);
+  CHECK(quiet.user_notices.empty());
+  CHECK(f.store().sessions.load("session-9").notices_shown.empty());
+
+  f.set_env("MEM0_SHOW_RECALL", "yes");
+  f.http.answer({memory(3, "fact", "c")});
+  CHECK(recall(f.context(), one_search()).user_notices ==
+        std::vector<std::string>{"mem0: 1 memory recalled"});
+  CHECK(recall(f.context(), one_search()).user_notices.empty()); // nothing new recalled
+  CHECK(recalled_line(4) == "mem0: 4 memories recalled");
+
+  // The summary comes first, then the problems.
+  f.http.responder = [](const HttpRequest &r) -> Result<HttpResponse> {
+    if (parse_sent(r).type) return transport_failure(ErrorKind::timeout);
+    return found({memory(4, "fact", "d")});
+  };
+  RecallRequest two = one_search();
+  two.plan.push_back(SearchSpec{"q", std::string("decision")});
+  CHECK(recall(f.context(), two).user_notices ==
+        std::vector<std::string>{
+            "mem0: 1 memory recalled",
+            "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)"});
+}
+
+TEST_CASE("recall: the no-key notice is claimed once per session") {
+  HookFixture f;
+  f.unset_env("MEM0_API_KEY");
+  CHECK(no_key_notice(f.context(), "session-9") == k_no_key_notice);
+  CHECK(no_key_notice(f.context(), "session-9").empty());
+  CHECK(no_key_notice(f.context(), "session-10") == k_no_key_notice);
+  CHECK(no_key_notice(f.context(), "") == k_no_key_notice);
+  CHECK(no_key_notice(f.context(), "") == k_no_key_notice);
+}
+
+TEST_CASE("recall: mem0_hooks_command is the mem0-hooks next to this executable") {
+  const fs::path exe = platform::executable_path().value();
+  const std::string expected = (exe.parent_path() / "mem0-hooks").string();
+  const std::string &command = mem0_hooks_command();
+  CHECK((command == expected || command == "'" + expected + "'"));
+  CHECK(fs::path(expected).is_absolute());
 }
