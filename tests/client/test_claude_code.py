@@ -446,6 +446,27 @@ class ClaudeCodeTest(unittest.TestCase):
         run = self.claude("settings")
         self.check_recall(run)
 
+    def test_d_rejected_key_is_said_to_the_user_once_and_not_to_the_model(self):
+        """A key Mem0 rejects: one visible line for the user (systemMessage), none for the model."""
+        root = plugin_root(self.scratch)
+        env = dict(self.env(), MEM0_API_KEY="m0-this-key-is-wrong-0000")
+        debug_log = os.path.join(self.scratch, "debug-rejected.log")
+        # stream-json shows what Claude Code shows the user of each hook's output.
+        proc = subprocess.run([CLAUDE, "-p", PROMPT, "--output-format", "stream-json", "--verbose",
+                               "--debug-file", debug_log, "--plugin-dir", root],
+                              cwd=self.project, env=env, capture_output=True, text=True,
+                              timeout=RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+        line = "mem0: recall skipped \u2014 API key rejected"
+        shown = [event for event in proc.stdout.splitlines() if "API key rejected" in event]
+        log(f"    lines for the user naming the rejected key: {len(shown)}")
+        self.assertEqual(len(shown), 1, "\n".join(shown) or proc.stdout[-3000:])
+        event = json.loads(shown[0])  # the hook's stdout, as Claude Code reports it
+        self.assertEqual(json.loads(event["stdout"]), {"systemMessage": line}, shown[0])
+        bodies = json.dumps([r["body"] for r in self.api.requests()])
+        self.assertNotIn("API key rejected", bodies, "the model was told about the key")
+        self.assertTrue(self.mem0.requests(), "no hook reached the Mem0 stand-in")
+
     def test_c_read_outside_project_not_auto_approved(self):
         """A Read outside the project stays subject to Claude Code's permission check."""
         outside = os.path.join(self.scratch, "elsewhere", "secrets.py")
