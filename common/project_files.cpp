@@ -96,11 +96,31 @@ std::vector<std::string> markdown_sections(std::string_view text) {
   return sections;
 }
 
-void import_project_files(const HookContext &ctx, const HookInput &input) {
+namespace {
+
+// The project root (git top level, else the working directory) and the project id of `input`.
+std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookInput &input) {
   const fs::path cwd = cwd_of(input, ctx.env);
   const auto repo = find_repo(cwd);
-  const fs::path root = repo ? repo->top : cwd;
-  const std::string project = resolve_project_id(ctx.config, ctx.env, cwd, ctx.log).id;
+  return {repo ? repo->top : cwd, resolve_project_id(ctx.config, ctx.env, cwd, ctx.log).id};
+}
+
+} // namespace
+
+bool project_files_changed(const HookContext &ctx, const HookInput &input) {
+  const auto [root, project] = project_of(ctx, input);
+  const Imports imports = parse_imports(read_small_file(imports_path(ctx.state.dir)).value_or(""));
+  for (const auto name : k_project_files)
+    if (const auto text = read_small_file(root / name, k_max_file_bytes)) {
+      const auto last = imports.find(project + "/" + std::string(name));
+      if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32))
+        return true;
+    }
+  return false;
+}
+
+void import_project_files(const HookContext &ctx, const HookInput &input) {
+  const auto [root, project] = project_of(ctx, input);
   Outbox outbox(ctx.state.dir);
   for (const auto name : k_project_files) {
     const auto text = read_small_file(root / name, k_max_file_bytes);

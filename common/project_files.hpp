@@ -23,6 +23,10 @@ std::vector<std::string> markdown_sections(std::string_view text);
 // import, and the deletion of what that import stored. No network.
 void import_project_files(const HookContext &ctx, const HookInput &input);
 
+// True when a project file of `input`'s project changed since its last import (read without the
+// lock: a cheap check, so that a startup with nothing new starts no process for the import).
+bool project_files_changed(const HookContext &ctx, const HookInput &input);
+
 // Record the ids a delivered import item got, so that the next import of its file can delete
 // them; ids of an import that a newer one already replaced are queued for deletion at once.
 // Items that are not part of an import are ignored.

@@ -140,9 +140,10 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
                             session};
     output = fresh ? recent(ctx, cwd, identity) : resumed(ctx, identity);
   }
-  // Queued in the detached sender, after the output is printed. The context is copied (its
-  // references are to the runner's runtime, which outlives the call), and so is the input.
-  if (fresh && config.auto_save)
+  // Queued in the detached sender, after the output is printed, and only when a file changed:
+  // a startup with nothing new starts no process. The context is copied (its references are to
+  // the runner's runtime, which outlives the call), and so is the input.
+  if (fresh && config.auto_save && project_files_changed(ctx, input))
     output.detached = [ctx, input] { import_project_files(ctx, input); };
   return output;
 }

@@ -159,6 +159,8 @@ TEST_CASE("on_session_start: an unknown or missing source gets nothing", "[start
 
 TEST_CASE("on_session_start: auto_search off sends nothing but still imports", "[start]") {
   HookFixture f;
+  write_file(f.project / "CLAUDE.md",
+             "## Notes\n\nA project note long enough to be imported as a memory.\n");
   f.set_env("MEM0_AUTO_SEARCH", "false");
   answer_list(f, 3, mixed_page(), mixed_page());
   const auto start = respond(f, "startup");
@@ -171,6 +173,8 @@ TEST_CASE("on_session_start: auto_search off sends nothing but still imports", "
 
 TEST_CASE("on_session_start: the import is requested for startup and clear only", "[start]") {
   HookFixture f;
+  write_file(f.project / "CLAUDE.md",
+             "## Notes\n\nA project note long enough to be imported as a memory.\n");
   answer_list(f, 0, {});
   CHECK(imports(respond(f, "startup")));
   CHECK(imports(respond(f, "clear")));
@@ -214,10 +218,11 @@ TEST_CASE("on_session_start: the detached work queues the project files once", "
   }
   CHECK(contents == std::vector<std::string>{build, style});
 
-  // Unchanged: a later startup queues nothing more.
-  respond(f, "startup", "session-2").detached();
-  CHECK(outbox.pending().size() == 2);
-  CHECK(f.http.requests.size() == 2); // the two list requests; the import sends nothing
+  // Unchanged: a later startup does not even ask for the import (no process is started).
+  CHECK_FALSE(imports(respond(f, "startup", "session-2")));
+  import_project_files(f.context(), start_input(f, "startup", "session-2"));
+  CHECK(outbox.pending().size() == 2); // and the import itself would queue nothing more
+  CHECK(f.http.requests.size() == 2);  // the two list requests; the import sends nothing
 }
 
 TEST_CASE("on_session_start: a changed file's import replaces the last one, even undelivered",
@@ -500,9 +505,11 @@ TEST_CASE("on_session_start: a failed list shows no header, only the problem", "
   const auto r = respond(f, "startup");
   CHECK(r.context.empty()); // nothing for the model
   CHECK(r.system_message == expected);
-  CHECK(imports(r)); // the import does not depend on the list
+  CHECK_FALSE(imports(r)); // no project file: nothing to import
   CHECK(f.http.requests.size() == 1);
   CHECK(f.store().usage.on(f.today()).searches == 1);
+  write_file(f.project / "CLAUDE.md", "## Notes\n\nA project note long enough to be imported.\n");
+  CHECK(imports(respond(f, "startup", "session-2"))); // the import does not depend on the list
 }
 
 TEST_CASE("on_session_start: a 429 starts the shared back-off", "[start]") {
@@ -539,7 +546,7 @@ TEST_CASE("on_session_start: while the back-off pauses recall nothing is sent", 
   const auto start = respond(f, "startup");
   CHECK(start.context.empty());
   CHECK(start.system_message == paused);
-  CHECK(imports(start));
+  CHECK_FALSE(imports(start));                // no project file: nothing to import
   const auto compact = respond(f, "compact"); // the same session: told already
   CHECK(compact.context.empty());
   CHECK(compact.system_message.empty());
