@@ -1,6 +1,8 @@
 #include "common/recall.hpp"
+#include "common/format.hpp"
 #include "common/outbox.hpp"
 #include "common/platform.hpp"
+#include "common/strings.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -178,6 +180,15 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
 }
 
 } // namespace
+
+HookOutput recall_output(const Recall &found, const std::vector<std::string> &head,
+                         const std::vector<std::string> &lines,
+                         const std::vector<std::string> &tail) {
+  HookOutput out;
+  if (!head.empty() || !tail.empty()) out.context = fit_budget(head, lines, tail);
+  out.system_message = join(found.user_notices, "\n");
+  return out;
+}
 
 std::string daily_limit_line(long limit) {
   return "mem0: daily search limit (" + std::to_string(limit) +

@@ -81,6 +81,13 @@ const std::string &mem0_hooks_command();
 // `mem0: N memories recalled` (`1 memory`): the show_recall summary.
 std::string recalled_line(std::size_t count);
 
+// What a hook prints after a recall: `head`, the memory `lines` and `tail` for the model, fitted
+// to the context budget (nothing when head and tail are empty), and the recall's notices for the
+// user.
+HookOutput recall_output(const Recall &found, const std::vector<std::string> &head,
+                         const std::vector<std::string> &lines,
+                         const std::vector<std::string> &tail = {});
+
 // Take up to `cap` of `candidates` that `state` has not injected yet and record them as injected.
 std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,
                               std::size_t cap);

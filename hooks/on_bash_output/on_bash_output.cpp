@@ -203,19 +203,15 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
                          static_cast<std::ptrdiff_t>(s.errors.size() - k_max_errors_remembered));
   };
   const Recall found = recall(ctx, request);
-  HookOutput out;
-  out.system_message = join(found.user_notices, "\n");
   if (claimed_elsewhere) {
     ctx.log.debug("bash output: error line looked up by a concurrent run");
-    return out; // the notices this run claimed are still shown
+    return recall_output(found, {}, {}); // the notices this run claimed are still shown
   }
-  if (!found.memories.empty()) {
-    std::vector<std::string> head{std::string(k_heading), ""}, lines;
-    for (const auto &m : found.memories)
-      lines.push_back(context_line(m));
-    out.context = fit_budget(head, lines, {});
-  }
-  return out;
+  if (found.memories.empty()) return recall_output(found, {}, {});
+  std::vector<std::string> lines;
+  for (const auto &m : found.memories)
+    lines.push_back(context_line(m));
+  return recall_output(found, {std::string(k_heading), ""}, lines);
 }
 
 } // namespace mem0::on_bash_output

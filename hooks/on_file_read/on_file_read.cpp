@@ -136,10 +136,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     for (const auto &m : found.memories)
       lines.push_back(file_line(m, now));
   }
-  HookOutput out;
-  if (!head.empty()) out.context = fit_budget(head, lines, {});
-  out.system_message = join(found.user_notices, "\n");
-  return out;
+  return recall_output(found, head, lines);
 }
 
 } // namespace mem0::on_file_read

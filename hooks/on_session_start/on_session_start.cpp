@@ -73,10 +73,7 @@ HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &i
     for (const auto &m : found.memories)
       lines.push_back(file_line(m, now));
   }
-  HookOutput out;
-  if (!head.empty()) out.context = fit_budget(head, lines, {});
-  out.system_message = join(found.user_notices, "\n");
-  return out;
+  return recall_output(found, head, lines);
 }
 
 // resume, compact: the resume plan through the recall pipeline.
@@ -87,17 +84,12 @@ HookOutput resumed(const HookContext &ctx, const Identity &identity) {
   request.cap = k_max_resume;
   const Recall found = recall(ctx, request);
 
-  std::vector<std::string> head, lines, tail;
-  if (!found.memories.empty()) {
-    head = {std::string(k_resume_heading), ""};
-    for (const auto &m : found.memories)
-      lines.push_back(context_line(m));
-    tail.emplace_back(k_resume_footer);
-  }
-  HookOutput out;
-  if (!head.empty()) out.context = fit_budget(head, lines, tail);
-  out.system_message = join(found.user_notices, "\n");
-  return out;
+  if (found.memories.empty()) return recall_output(found, {}, {});
+  std::vector<std::string> lines;
+  for (const auto &m : found.memories)
+    lines.push_back(context_line(m));
+  return recall_output(found, {std::string(k_resume_heading), ""}, lines,
+                       {std::string(k_resume_footer)});
 }
 
 } // namespace

@@ -113,9 +113,6 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     capture = ++s.prompts % k_capture_every == 0;
   };
   const Recall found = recall(ctx, request);
-  HookOutput out;
-  if (capture && config.auto_save && !input.transcript_path.empty())
-    out.detached = [&ctx, input] { capture_conversation(ctx, input); };
 
   std::vector<std::string> head, lines, tail;
   if (!found.memories.empty()) {
@@ -131,8 +128,9 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   if (show_rubric) tail.push_back(rubric_line());
   if (analysis.error) tail.push_back(error_line());
   if (!analysis.paths.empty()) tail.push_back("File paths detected: " + join(analysis.paths, ", "));
-  if (!head.empty() || !tail.empty()) out.context = fit_budget(head, lines, tail);
-  out.system_message = join(found.user_notices, "\n");
+  HookOutput out = recall_output(found, head, lines, tail);
+  if (capture && config.auto_save && !input.transcript_path.empty())
+    out.detached = [&ctx, input] { capture_conversation(ctx, input); };
   return out;
 }
 
