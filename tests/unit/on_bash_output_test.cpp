@@ -121,18 +121,6 @@ HookOutput respond(HookFixture &f, ToolInput in) {
 
 std::string run(HookFixture &f, ToolInput in) { return respond(f, std::move(in)).context; }
 
-bool has_line(std::string_view text, std::string_view line) {
-  const auto lines = lines_of(text);
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
-
-std::vector<std::string> types_shown(std::string_view text) {
-  std::vector<std::string> out;
-  for (const auto &line : memory_lines(text))
-    out.push_back(line.substr(3, line.find(']') - 3));
-  return out;
-}
-
 std::string query_of(const ToolInput &in) { return obo::analyze(in, true).query; }
 
 } // namespace

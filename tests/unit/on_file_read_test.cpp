@@ -58,18 +58,6 @@ std::string read(HookFixture &f, const fs::path &file, const std::string &sessio
   return respond(f, file, session).context;
 }
 
-bool has_line(std::string_view text, std::string_view line) {
-  const auto lines = lines_of(text);
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
-
-std::vector<std::string> types_shown(std::string_view text) {
-  std::vector<std::string> out;
-  for (const auto &line : memory_lines(text))
-    out.push_back(line.substr(3, line.find(']') - 3));
-  return out;
-}
-
 } // namespace
 
 // --- names and files ---------------------------------------------------------------------------

@@ -43,11 +43,6 @@ std::string run(HookFixture &f, const std::string &source,
 // True when the output asks the runner to import the project files in the detached sender.
 bool imports(const HookOutput &out) { return static_cast<bool>(out.detached); }
 
-bool has_line(std::string_view text, std::string_view line) {
-  const auto lines = lines_of(text);
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
-
 // A list response: {"count": N, "results": [...]}.
 std::string list_json(long count, const std::vector<Memory> &memories) {
   return "{\"count\":" + std::to_string(count) + "," + results_json(memories).substr(1);

@@ -82,11 +82,6 @@ std::string shown(HookFixture &f, const std::string &prompt,
   return respond(f, prompt, session).system_message;
 }
 
-bool has_line(std::string_view text, std::string_view line) {
-  const auto lines = lines_of(text);
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
-
 std::vector<Memory> numbered(unsigned from, unsigned to, const std::string &type = "fact") {
   std::vector<Memory> out;
   for (unsigned n = from; n <= to; ++n)

@@ -17,6 +17,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -108,6 +109,20 @@ inline std::vector<std::string> memory_lines(std::string_view text) {
   std::vector<std::string> out;
   for (auto &line : lines_of(text))
     if (line.starts_with("- [")) out.push_back(std::move(line));
+  return out;
+}
+
+// True when `text` has `line` as one of its lines.
+inline bool has_line(std::string_view text, std::string_view line) {
+  const auto lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// The `[type]` of each memory line of `text`, in order.
+inline std::vector<std::string> types_shown(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto &line : memory_lines(text))
+    out.push_back(line.substr(3, line.find(']') - 3));
   return out;
 }
 
