@@ -5,7 +5,7 @@ Python 3.11 standard library only (plus tests/lib/loopback.py, the stand-ins' sh
 Used by the tests, the demo and the benchmark; it never talks to the network beyond the
 address it listens on.
 
-    fake_mem0.py [--host 127.0.0.1] [--port 0] [--seed FILE]
+    fake_mem0.py [--host 127.0.0.1] [--port 0] [--seed FILE] [--backend platform|selfhosted]
                  [--api-key KEY] [--log FILE] [--latency-ms N]
 
 On start it prints exactly one line ``PORT <n>`` to stdout.
@@ -19,6 +19,18 @@ API endpoints (``Authorization: Token <key>`` required; behaviour in memstore.py
     GET    /v1/event/<id>/       the outcome of an infer add                         "event"
     GET    /v1/ping/             liveness / key check                                "ping"
 Every API request is logged with its endpoint name (the last column; null when unknown).
+
+--backend selfhosted serves the open-source Mem0 REST server instead (server/main.py, FastAPI),
+as strictly as it does (``X-API-Key: <key>`` required; a Token header is 401):
+    POST   /search                search: query, filters (flat), top_k, threshold    "search"
+    POST   /memories              add, synchronous: {"results": [...]}                "add"
+    GET    /memories?user_id=...  list: ids and top_k in the query, oldest first     "list"
+    GET    /memories/<id>         one memory, or null                                "get"
+    DELETE /memories/<id>         delete one memory                                  "delete"
+No trailing slashes: such a path is 307 to the one without (empty body, as FastAPI's
+redirect_slashes); the platform paths are 404 {"detail": "Not Found"}, a known path with
+another method 405. Malformed fields are 422, unknown body fields are ignored; filters and
+answers are described in memstore.py. The control endpoints and knobs are the same.
 
 Control endpoints (no auth, never logged):
     GET  /_requests   JSON array of logged requests
@@ -60,7 +72,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
 from loopback import HttpStandIn, RecordingHandler  # noqa: E402
-from memstore import (BadRequest, NotFound, Store, filter_types,  # noqa: E402
+from memstore import (ApiError, Store, filter_types, flat_filter_types,  # noqa: E402
                       normalize_seed)
 
 ROUTES = (  # (method, path pattern, endpoint name)
@@ -72,7 +84,15 @@ ROUTES = (  # (method, path pattern, endpoint name)
     ("GET", re.compile(r"^/v1/event/([^/]+)/$"), "event"),
     ("GET", re.compile(r"^/v1/ping/$"), "ping"),
 )
-ENDPOINTS = frozenset(name for _, _, name in ROUTES)
+SELFHOSTED_ROUTES = (
+    ("POST", re.compile(r"^/search$"), "search"),
+    ("POST", re.compile(r"^/memories$"), "add"),
+    ("GET", re.compile(r"^/memories$"), "list"),
+    ("GET", re.compile(r"^/memories/([^/]+)$"), "get"),
+    ("DELETE", re.compile(r"^/memories/([^/]+)$"), "delete"),
+)
+BACKENDS = {"platform": ROUTES, "selfhosted": SELFHOSTED_ROUTES}
+ENDPOINTS = frozenset(name for _, _, name in ROUTES)  # the self-hosted names are among them
 UUID_RE = re.compile(
     r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 CONTROL_PATHS = ("/_requests", "/_reset", "/_control", "/_seed", "/_memories")
@@ -85,9 +105,9 @@ MAX_FAULT_SECONDS = 120      # upper bound for the silent and drip modes
 DRIP_CONTENT_LENGTH = 1 << 20
 
 
-def route(method, path):
+def route(method, path, routes=ROUTES):
     """(endpoint name, path argument or None); (None, None) for an unknown request."""
-    for want, pattern, name in ROUTES:
+    for want, pattern, name in routes:
         m = pattern.match(path)
         if m and method == want:
             return name, (m.group(1) if m.groups() else None)
@@ -127,7 +147,9 @@ def validate_knobs(knobs):
 class State:
     """The API key, the fault knobs and the memory store shared by the handler threads."""
 
-    def __init__(self, api_key, latency_ms, memories):
+    def __init__(self, api_key, latency_ms, memories, backend="platform"):
+        self.backend = backend
+        self.routes = BACKENDS[backend]
         self.api_key = api_key
         self.default_latency_ms = latency_ms
         self.store = Store(memories)
@@ -153,7 +175,8 @@ class State:
             if only is not None:
                 if endpoint != "search" or not isinstance(body, dict):
                     return None
-                types = filter_types(body.get("filters"))
+                types = (flat_filter_types if self.backend == "selfhosted"
+                         else filter_types)(body.get("filters"))
                 if only == "untyped" and types:
                     return None
                 if only != "untyped" and json.dumps(only) not in types:
@@ -202,7 +225,7 @@ class Handler(RecordingHandler):
             return self.control(url.path, raw)
 
         entry = self.entry(raw)
-        endpoint, arg = route(self.command, url.path)
+        endpoint, arg = route(self.command, url.path, state.routes)
         entry["endpoint"] = endpoint
         knobs = state.take_knobs(endpoint, entry["body"])
         kind, status, extra, payload, ctype = self.plan(
@@ -254,6 +277,8 @@ class Handler(RecordingHandler):
             return "send", 200, extra, b"this is not json <<<", "application/json"
 
         status, obj = self.api(endpoint, arg, body, parsed, knobs.get("store", True))
+        if status == 307:                       # obj is the Location
+            return "send", status, dict(extra, Location=obj), b"", None
         if mode == "normal":
             return "send", status, extra, json.dumps(obj).encode(), "application/json"
         results = obj.get("results", []) if status == 200 and isinstance(obj, dict) else []
@@ -271,6 +296,8 @@ class Handler(RecordingHandler):
     def api(self, endpoint, arg, body, parsed, store):
         """Normal behaviour of the API endpoints: (status, JSON object)."""
         state = self.state
+        if state.backend == "selfhosted":
+            return self.selfhosted_api(endpoint, arg, body, parsed, store)
         if endpoint is None:
             return 404, {"detail": "Not found"}
         if self.headers.get("Authorization") != f"Token {state.api_key}":
@@ -298,10 +325,47 @@ class Handler(RecordingHandler):
             query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
             base = f"http://{self.headers.get('Host') or self.stand_in.host}"
             return 200, state.store.list(body, query, base)
-        except BadRequest as exc:
-            return 400, {"detail": str(exc)}
-        except NotFound as exc:
-            return 404, {"detail": str(exc)}
+        except ApiError as exc:
+            return exc.status, {"detail": exc.detail}
+
+    def selfhosted_api(self, endpoint, arg, body, parsed, store):
+        """Normal behaviour of the self-hosted server's endpoints: (status, JSON object), or
+        (307, Location) for a path with a trailing slash."""
+        state = self.state
+        url = urlsplit(self.path)
+        if endpoint is None:
+            def known(path):
+                return any(pattern.match(path) for _, pattern, _ in state.routes)
+            if known(url.path):
+                return 405, {"detail": "Method Not Allowed"}
+            if url.path != "/" and known(url.path.rstrip("/")):
+                query = f"?{url.query}" if url.query else ""
+                host = self.headers.get("Host") or f"{self.stand_in.host}:{self.stand_in.port}"
+                return 307, f"http://{host}{url.path.rstrip('/')}{query}"
+            return 404, {"detail": "Not Found"}
+        key = self.headers.get("X-API-Key")
+        if key is None:
+            return 401, {"detail": "Authentication required. Provide a Bearer token or "
+                                   "X-API-Key header."}
+        if key != state.api_key:
+            return 401, {"detail": "Invalid API key"}
+        try:
+            if endpoint == "get":
+                return 200, state.store.get_selfhosted(arg)
+            if endpoint == "delete":
+                return (200, {"message": "Memory deleted successfully"}) \
+                    if state.store.delete(arg) else (404, {"detail": "Memory not found"})
+            if endpoint == "list":
+                query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+                return 200, state.store.list_selfhosted(query)
+            if not parsed:
+                return 422, {"detail": [{"type": "json_invalid", "loc": ["body", 0],
+                                         "msg": "JSON decode error"}]}
+            if endpoint == "search":
+                return 200, state.store.search_selfhosted(body)
+            return 200, state.store.add_selfhosted(body, store=store)
+        except ApiError as exc:
+            return exc.status, {"detail": exc.detail}
 
     # -- faults --------------------------------------------------------------
     def silent(self):
@@ -376,6 +440,8 @@ def main(argv=None):
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--seed", help="JSON array of memories")
+    ap.add_argument("--backend", choices=sorted(BACKENDS), default="platform",
+                    help="the API to serve: Mem0's platform or the self-hosted REST server")
     ap.add_argument("--api-key", default="m0-test-key")
     ap.add_argument("--log", help="append one JSON line per API request")
     ap.add_argument("--latency-ms", type=float, default=0.0)
@@ -390,7 +456,7 @@ def main(argv=None):
             print(f"fake_mem0: cannot load seed {args.seed}: {exc}", file=sys.stderr)
             return 2
 
-    state = State(args.api_key, args.latency_ms, memories)
+    state = State(args.api_key, args.latency_ms, memories, args.backend)
     server = FakeMem0Server(state, args.host, args.port, args.log).start()
     signal.signal(signal.SIGTERM, lambda *_: state.stop.set())
     signal.signal(signal.SIGINT, lambda *_: state.stop.set())

@@ -5,6 +5,8 @@
         ...
         assert mem0.searches()[0]["filters"] == ...
         assert mem0.adds()[0]["metadata"]["type"] == "session_summary"
+
+    FakeMem0(backend="selfhosted")   # the open-source REST server's API (X-API-Key, /search)
 """
 
 import http.client
@@ -30,13 +32,15 @@ class FakeMem0(StandIn):
     reset() ask that process.
 
     seed: path of a JSON seed file, a list of memory dicts, or None (empty).
+    backend: "platform" (Mem0's platform API) or "selfhosted" (the open-source REST server).
     """
 
     def __init__(self, seed=None, api_key="m0-test-key", latency_ms=0,
-                 log_file=None, host="127.0.0.1", startup_timeout=10.0):
+                 log_file=None, host="127.0.0.1", startup_timeout=10.0, backend="platform"):
         super().__init__()
         self.host = host
         self.api_key = api_key
+        self.backend = backend
         self.returncode = None
         self._seed = seed
         self._latency_ms = latency_ms
@@ -61,6 +65,8 @@ class FakeMem0(StandIn):
             cmd += ["--log", os.fspath(self._log_file)]
         if self._latency_ms:
             cmd += ["--latency-ms", str(self._latency_ms)]
+        if self.backend != "platform":
+            cmd += ["--backend", self.backend]
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + self._startup_timeout
         line = b""

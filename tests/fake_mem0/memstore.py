@@ -40,8 +40,18 @@ Lists (docs/hooks.md#session-start-hook): the memories matching `filters`, newes
 order they were stored in), one page of `page_size` (default 100, at most 1000) from `page`
 (default 1): {"count": all that match, "next": url|null, "previous": url|null, "results"}.
 A page past the last is 404 {"detail": "Invalid page."} (the first page always exists).
+
+Self-hosted flavour (the open-source Mem0 REST server; the *_selfhosted methods): filters are
+flat, {"user_id"|"agent_id"|"run_id": value, <metadata key>: value, ...}, every key an equality
+(an entity id against the memory, any other key, app_id included, against its metadata), and at
+least one entity id must be a non-empty string (else 400). Searches rank as above without
+rerank (top_k default 20, threshold 0.1); adds are synchronous ({"results": [...]}); lists
+take the ids and top_k from the query string and answer in storage order. Items carry hash and
+the entity ids that are set, no categories (selfhosted_item). Malformed fields are 422 with a
+FastAPI-style detail list (Invalid).
 """
 
+import hashlib
 import json
 import re
 import threading
@@ -49,6 +59,7 @@ import uuid
 from datetime import date, datetime, timezone
 
 ENTITY_KEYS = ("user_id", "agent_id", "app_id", "run_id")
+SELFHOSTED_IDS = ("user_id", "agent_id", "run_id")
 ROLES = ("user", "assistant", "system")
 STOP_WORDS = frozenset(
     "the a an and or of to in on for is are we i it this that with what how "
@@ -58,14 +69,43 @@ DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 QUEUED = "Memory processing has been queued for background execution"
+NO_SELFHOSTED_ID = ("filters must contain at least one of: user_id, agent_id, run_id. "
+                    "Example: filters={'user_id': 'u1'}")
 
 
-class BadRequest(Exception):
+class ApiError(Exception):
+    """An error answer: `status` with {"detail": detail}."""
+
+    status = 400
+
+    def __init__(self, detail):
+        super().__init__(detail)
+        self.detail = detail
+
+
+class BadRequest(ApiError):
     """400 with {"detail": str(exc)}."""
 
 
-class NotFound(Exception):
+class NotFound(ApiError):
     """404 with {"detail": str(exc)}."""
+
+    status = 404
+
+
+class Forbidden(ApiError):
+    """403 with {"detail": str(exc)}."""
+
+    status = 403
+
+
+class Invalid(ApiError):
+    """422 with a FastAPI-style detail list: one error at `loc` ("body"|"query", field...)."""
+
+    status = 422
+
+    def __init__(self, msg, *loc):
+        super().__init__([{"type": "value_error", "loc": list(loc), "msg": msg}])
 
 
 def tokens(text):
@@ -158,6 +198,34 @@ def filter_types(f, found=None):
     return found
 
 
+def flat_filter_types(f):
+    """The metadata.type value of a self-hosted (flat) filter, as JSON, in a set."""
+    return {json.dumps(f["type"])} if isinstance(f, dict) and "type" in f else set()
+
+
+def flat_matches(f, mem):
+    """Every key of a flat filter equals the memory's entity id or metadata value."""
+    md = mem.get("metadata") if isinstance(mem.get("metadata"), dict) else {}
+    return all(mem.get(k) == v if k in SELFHOSTED_IDS else (k in md and md[k] == v)
+               for k, v in f.items())
+
+
+def selfhosted_item(mem, score=None):
+    """A memory as the self-hosted server shows it (score only in search results)."""
+    item = {"id": mem["id"], "memory": mem["memory"],
+            "hash": mem.get("hash") or memory_hash(mem["memory"]),
+            "metadata": mem.get("metadata")}
+    if score is not None:
+        item["score"] = score
+    item.update(created_at=mem.get("created_at"), updated_at=mem.get("updated_at"))
+    item.update((k, mem[k]) for k in SELFHOSTED_IDS if mem.get(k) is not None)
+    return item
+
+
+def memory_hash(text):
+    return hashlib.md5(text.encode("utf-8")).hexdigest()
+
+
 # -- request fields ---------------------------------------------------------------------------
 def positive_int(value, name, default, maximum=None):
     """A positive JSON integer (at most `maximum`); `default` when absent."""
@@ -207,17 +275,50 @@ def add_options(body):
     extra = {}
     expiration = body.get("expiration_date")
     if expiration is not None:
-        try:
-            if not isinstance(expiration, str) or not DATE_RE.match(expiration):
-                raise ValueError
-            date.fromisoformat(expiration)
-        except ValueError:
-            raise BadRequest("expiration_date must be a date YYYY-MM-DD") from None
+        if not is_date(expiration):
+            raise BadRequest("expiration_date must be a date YYYY-MM-DD")
         extra["expiration_date"] = expiration
     instructions = body.get("custom_instructions")
     if instructions is not None and not isinstance(instructions, str):
         raise BadRequest("custom_instructions must be a string")
     return metadata, infer, extra
+
+
+def is_date(value):
+    """True for a string YYYY-MM-DD naming a real date."""
+    if not isinstance(value, str) or not DATE_RE.match(value):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def add_texts(messages, infer):
+    """The texts to store: the joined contents (infer) or one per message; blank ones
+    dropped."""
+    texts = ["\n".join(m["content"] for m in messages)] if infer \
+        else [m["content"] for m in messages]
+    return [t for t in texts if t.strip()]
+
+
+def optional(body, name, kinds):
+    """body[name] when it is one of `kinds` or null/absent (None); else Invalid (422)."""
+    value = body.get(name)
+    if value is not None and (isinstance(value, bool) and bool not in kinds
+                              or not isinstance(value, kinds)):
+        raise Invalid(f"{name} has the wrong type", "body", name)
+    return value
+
+
+def query_int(query, name, default, lo, hi):
+    value = query.get(name)
+    if value is None:
+        return default
+    if not re.fullmatch(r"[+-]?\d+", value.strip()) or not lo <= int(value) <= hi:
+        raise Invalid(f"{name} must be an integer from {lo} to {hi}", "query", name)
+    return int(value)
 
 
 def normalize_seed(items):
@@ -302,11 +403,16 @@ class Store:
         rerank = body.get("rerank", False)
         if not isinstance(rerank, bool) and rerank is not None:
             raise BadRequest("rerank must be a boolean")
+        return [dict(mem, score=score) for score, mem in
+                self.ranked(query, lambda m: matches(filters, m), threshold, top_k, rerank)]
 
+    def ranked(self, query, keep, threshold, top_k, rerank=False):
+        """(score, memory) of the best top_k memories that keep(memory) and that score above
+        0 and at least threshold (see the module doc)."""
         q = tokens(query)
         hits = []
         for mem in self.all():
-            if not matches(filters, mem):
+            if not keep(mem):
                 continue
             mt = tokens(mem["memory"])
             shared = len(q & mt)
@@ -318,7 +424,7 @@ class Store:
             hits.sort(key=lambda h: (-h[1], h[2], h[3]))
         else:
             hits.sort(key=lambda h: (-h[0], -h[2], h[3]))
-        return [dict(h[4], score=h[1] if rerank else h[0]) for h in hits[:top_k]]
+        return [(h[1] if rerank else h[0], h[4]) for h in hits[:top_k]]
 
     def add(self, body, store=True):
         """The answer to an add request (see the module doc)."""
@@ -327,13 +433,9 @@ class Store:
         messages = add_messages(body)
         entities = add_entities(body)
         metadata, infer, extra = add_options(body)
-        texts = ["\n".join(m["content"] for m in messages)] if infer \
-            else [m["content"] for m in messages]
         now = now_iso(micro=True)
         stored = []
-        for text in texts:
-            if not text.strip():
-                continue
+        for text in add_texts(messages, infer):
             mem = {"id": str(uuid.uuid4()), "memory": text,
                    "user_id": entities.get("user_id"), "app_id": entities.get("app_id"),
                    "run_id": entities.get("run_id"), "metadata": metadata,
@@ -380,3 +482,72 @@ class Store:
                 "next": link(page + 1) if page < pages else None,
                 "previous": link(page - 1) if page > 1 else None,
                 "results": found[(page - 1) * size:page * size]}
+
+    # -- the self-hosted flavour (see the module doc) -----------------------------------------
+    def search_selfhosted(self, body):
+        if not isinstance(body, dict):
+            raise Invalid("Input should be a valid dictionary", "body")
+        query = optional(body, "query", (str,))
+        if not query or not query.strip():
+            raise Invalid("query is required and must be a non-empty string", "body", "query")
+        filters = dict(optional(body, "filters", (dict,)) or {})
+        for key in SELFHOSTED_IDS:              # deprecated top-level ids join the filters
+            if optional(body, key, (str,)):
+                filters[key] = body[key]
+        top_k = optional(body, "top_k", (int,))
+        if top_k is not None and top_k < 1:
+            raise Invalid("top_k must be a positive integer", "body", "top_k")
+        threshold = optional(body, "threshold", (int, float))
+        if not any(isinstance(filters.get(k), str) and filters[k] for k in SELFHOSTED_IDS):
+            raise BadRequest(NO_SELFHOSTED_ID)
+        hits = self.ranked(query, lambda m: flat_matches(filters, m),
+                           0.1 if threshold is None else threshold,
+                           20 if top_k is None else top_k)
+        return {"results": [selfhosted_item(mem, score) for score, mem in hits]}
+
+    def add_selfhosted(self, body, store=True):
+        if not isinstance(body, dict):
+            raise Invalid("Input should be a valid dictionary", "body")
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("role"), str)
+                and isinstance(m.get("content"), str) for m in messages):
+            raise Invalid("messages must be a list of {role: string, content: string}",
+                          "body", "messages")
+        ids = {key: optional(body, key, (str,)) or None for key in SELFHOSTED_IDS}
+        metadata = optional(body, "metadata", (dict,))
+        infer = optional(body, "infer", (bool,))
+        for name in ("memory_type", "prompt"):
+            optional(body, name, (str,))
+        expiration = optional(body, "expiration_date", (str,))
+        if expiration is not None and not is_date(expiration):
+            raise Invalid("expiration_date must be a date YYYY-MM-DD", "body",
+                          "expiration_date")
+        if not any(ids.values()):
+            raise BadRequest("At least one identifier (user_id, agent_id, run_id) is required.")
+        now = now_iso(micro=True)
+        extra = {"expiration_date": expiration} if expiration else {}
+        stored = [{"id": str(uuid.uuid4()), "memory": text, "hash": memory_hash(text), **ids,
+                   "metadata": metadata, "created_at": now, "updated_at": now, **extra}
+                  for text in add_texts(messages, infer is not False)]
+        if not store:
+            return {"results": []}
+        with self.lock:
+            for mem in stored:
+                self.memories[mem["id"]] = mem
+        return {"results": [{"id": m["id"], "memory": m["memory"], "event": "ADD"}
+                            for m in stored]}
+
+    def list_selfhosted(self, query):
+        """The memories of the ids in the query string (a dict of str), oldest first."""
+        top_k = query_int(query, "top_k", 20, 0, 1000)
+        ids = {key: query[key] for key in SELFHOSTED_IDS if query.get(key)}
+        if not ids:
+            raise Forbidden("Admin role required to list all memories.")
+        found = [selfhosted_item(m) for m in self.all() if flat_matches(ids, m)]
+        return {"results": found[:top_k]}
+
+    def get_selfhosted(self, mem_id):
+        """The memory, or None (the server answers null)."""
+        mem = self.get(mem_id)
+        return selfhosted_item(mem) if mem else None

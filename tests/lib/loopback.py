@@ -168,7 +168,8 @@ class RecordingHandler(BaseHTTPRequestHandler):
 
     def start(self, status, length, content_type="application/json", extra=None):
         self.send_response(status)
-        self.send_header("Content-Type", content_type)
+        if content_type:                          # None: no Content-Type (an empty redirect)
+            self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(length))
         for name, value in (extra or {}).items():
             self.send_header(name, value)
