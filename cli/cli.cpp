@@ -57,11 +57,11 @@ const std::vector<CommandSpec> &commands() {
   --json         a JSON array instead
 )"},
       {"doctor",
-       "",
+       "[--reset]",
        "check the key, identity, settings, every install path of the hooks and the API",
        {},
-       {},
-       ""},
+       {"--reset"},
+       "  --reset   end every back-off pause first, so the hooks try Mem0 again at once\n"},
       {"install",
        "[options]",
        "wire the hooks into a Claude Code settings file",
@@ -125,8 +125,7 @@ std::string count_of(std::size_t n, std::string_view one, std::string_view many)
 std::string Args::joined_words() const { return std::string(trim(join(words, " "))); }
 
 Identity identity_for(const CliContext &ctx, std::string session) {
-  return {ctx.config.user_id, resolve_project_id(ctx.config, ctx.env, ctx.cwd, ctx.log).id,
-          std::move(session)};
+  return project_identity(ctx.config, ctx.env, ctx.cwd, std::move(session), ctx.log);
 }
 
 std::string session_for(const Args &args, const CliContext &ctx) {
@@ -169,6 +168,16 @@ void write_json(std::ostream &out, const std::vector<Memory> &memories) {
   }
   w.EndArray();
   out << buffer.GetString() << "\n";
+}
+
+PlanOutcome run_searches(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
+                         const std::vector<SearchSpec> &plan) {
+  PlanOutcome outcome = run_plan(ctx.http, api, identity, plan, ctx.deadline, ctx.log);
+  if (auto noted =
+          ctx.state.backoff.record_run(ctx.now(), api.server_key(), outcome.failures, outcome.sent);
+      !noted)
+    ctx.log.warn("back-off state not saved: " + noted.error().message);
+  return outcome;
 }
 
 bool report_failures(const PlanOutcome &outcome, std::size_t searches, const CliContext &ctx) {

@@ -69,6 +69,11 @@ std::optional<ApiTarget> target_or_explain(const CliContext &ctx);
 // Print memories as a JSON array of {id, type, memory, created_at, score}.
 void write_json(std::ostream &out, const std::vector<Memory> &memories);
 
+// Run `plan` like a hook does: in parallel under the command's deadline, its outcome recorded in
+// the back-off of this server and key (an answer ends a pause; a 429 starts one).
+PlanOutcome run_searches(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
+                         const std::vector<SearchSpec> &plan);
+
 // Report the failures of a plan on stderr; true when every search failed.
 bool report_failures(const PlanOutcome &outcome, std::size_t searches, const CliContext &ctx);
 

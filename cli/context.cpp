@@ -25,8 +25,7 @@ int context(const Args &args, const CliContext &ctx) {
     plan.push_back({errors, std::string(memory_type::anti_pattern), 3, scope});
   plan.push_back({task, std::nullopt, 5, scope});
 
-  const PlanOutcome outcome =
-      run_plan(ctx.http, *api, identity_for(ctx, session), plan, ctx.deadline, ctx.log);
+  const PlanOutcome outcome = run_searches(ctx, *api, identity_for(ctx, session), plan);
   if (report_failures(outcome, plan.size(), ctx)) return k_failure;
   const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
   std::vector<Memory> memories =

@@ -10,36 +10,92 @@ namespace mem0::cli {
 namespace fs = std::filesystem;
 namespace {
 
+using Row = std::function<void(std::string_view name, const std::string &value)>;
+
 std::string status_line(const Result<HttpResponse> &r) {
   if (!r) return std::string(to_string(r.error().kind)) + ": " + r.error().message;
   return "HTTP " + std::to_string(r->status) + " in " + std::to_string(r->latency.count()) + " ms";
 }
 
-std::string fix_for(const Error &e, const std::string &base_url) {
+std::string fix_for(const Error &e, const Config &c) {
   if (e.kind == ErrorKind::unauthorized)
-    return "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY";
+    return c.backend == Backend::selfhosted
+               ? "the server rejected the API key: create one in its dashboard and set "
+                 "MEM0_API_KEY"
+               : "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY";
   if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout)
-    return "cannot reach " + base_url + ": check MEM0_BASE_URL, the network or the proxy";
+    return "cannot reach " + c.base_url + ": check MEM0_BASE_URL, the network or the proxy";
   return "Mem0 answered " + e.message + " (" + std::string(to_string(e.kind)) +
          "): check MEM0_BASE_URL, or retry later";
 }
 
+// `unix_seconds` in UTC, as `format` (strftime) gives it.
+std::string utc_time(long long unix_seconds, const char *format) {
+  const std::time_t t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, format, &tm);
+  return buf;
+}
+
 // `3 pending (12 KB), 0 rejected, last delivery 2026-12-01 10:02 UTC, 5 adds today`
 std::string outbox_line(const Outbox::Stats &s, long adds_today, const Config &c) {
-  std::string last = "never";
-  if (s.last_delivery > 0) {
-    const std::time_t t = static_cast<std::time_t>(s.last_delivery);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-    last = buf;
-  }
+  const std::string last =
+      s.last_delivery > 0 ? utc_time(s.last_delivery, "%Y-%m-%d %H:%M UTC") : "never";
   return std::to_string(s.pending) + " pending (" + std::to_string((s.bytes + 1023) / 1024) +
          " KB), " + std::to_string(s.rejected) + " rejected, last delivery " + last + ", " +
          count_of(static_cast<std::size_t>(adds_today), "add", "adds") + " today" +
          (c.daily_add_limit > 0 ? " (limit " + std::to_string(c.daily_add_limit) + ")" : "") +
          (c.auto_save ? "" : "; capture is off (auto_save)");
+}
+
+// The pause of this server and key, if any, as a row and a fix.
+void pause_row(const CliContext &ctx, const ApiTarget &api, const Row &row,
+               std::vector<std::string> &fixes, bool was_paused) {
+  const auto now = ctx.now();
+  if (const auto pause = ctx.state.backoff.active_pause(now, api.server_key())) {
+    const std::string end =
+        utc_time(unix_seconds(now) + pause->remaining.count(), "%Y-%m-%d %H:%M:%S UTC");
+    row("pause", pause->reason + ": recall and capture paused until " + end + " (" +
+                     std::to_string(pause->remaining.count()) + " s)");
+    fixes.push_back("wait until " + end + ", or run `mem0-hooks doctor --reset` to try again now");
+  } else if (was_paused) {
+    row("pause", "ended early: the server answered");
+  }
+}
+
+// The live check: the ping (the platform's only) and one search, with their status, then the
+// pause. Their outcome counts like a hook's: an answer ends a pause, a 429 starts one.
+void live_check(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
+                const Row &row, std::vector<std::string> &fixes) {
+  const bool was_paused = ctx.state.backoff.active_pause(ctx.now(), api.server_key()).has_value();
+  std::vector<HttpRequest> requests{
+      search_request(api, {"mem0 doctor check", std::nullopt, 1}, identity)};
+  if (auto ping = ping_request(api)) requests.push_back(std::move(*ping));
+  const auto responses = ctx.http.run(requests, ctx.deadline);
+  const auto parsed = responses[0] ? parse_search_response(*responses[0])
+                                   : Result<std::vector<Memory>>(unexpected(responses[0].error()));
+  std::vector<Error> failures;
+  if (!parsed) failures.push_back(parsed.error());
+  if (responses.size() > 1) {
+    row("ping", status_line(responses[1]));
+    if (!responses[1])
+      failures.push_back(responses[1].error());
+    else if (responses[1]->status < 200 || responses[1]->status >= 300)
+      failures.push_back(classify_status(*responses[1]));
+  } else {
+    row("ping", "none on a self-hosted server; the search checks the key");
+  }
+  row("search",
+      parsed ? status_line(responses[0]) + ", " + count_of(parsed->size(), "result", "results")
+             : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
+  if (!failures.empty()) fixes.push_back(fix_for(failures.front(), ctx.config));
+  if (auto noted =
+          ctx.state.backoff.record_run(ctx.now(), api.server_key(), failures, requests.size());
+      !noted)
+    ctx.log.warn("back-off state not saved: " + noted.error().message);
+  pause_row(ctx, api, row, fixes, was_paused);
 }
 
 } // namespace
@@ -49,12 +105,17 @@ std::string mask_key(std::string_view key) {
   return std::string(key.substr(0, 3)) + "…" + std::string(key.substr(key.size() - 4));
 }
 
-int doctor(const Args &, const CliContext &ctx) {
+int doctor(const Args &args, const CliContext &ctx) {
   const Config &c = ctx.config;
   std::vector<std::string> fixes;
-  auto row = [&](std::string_view name, const std::string &value) {
+  const Row row = [&](std::string_view name, const std::string &value) {
     ctx.out << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << value << "\n";
   };
+  if (args.has("--reset")) {
+    const auto cleared = ctx.state.backoff.reset(ctx.now());
+    row("reset", cleared ? count_of(*cleared, "pause", "pauses") + " ended"
+                         : "back-off state not cleared: " + cleared.error().message);
+  }
 
   row("api key", c.api_key                    ? mask_key(*c.api_key) + " (" + c.api_key_source + ")"
                  : !c.api_key_problem.empty() ? "refused: " + c.api_key_problem
@@ -69,6 +130,15 @@ int doctor(const Args &, const CliContext &ctx) {
   const auto repo = find_repo(ctx.cwd);
   row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
   row("base url", c.base_url + " (" + c.base_url_source + ")");
+  row("backend",
+      std::string(c.backend == Backend::selfhosted ? "self-hosted Mem0 server" : "Mem0 Platform") +
+          " (" + c.backend_source + ")");
+  const Identity identity = project_identity(c, ctx.env, ctx.cwd, "", ctx.log);
+  row("shared", !identity.shared_agent_id.empty()
+                    ? "project memory of agent " + identity.shared_agent_id + " and " +
+                          identity.project_id + " searched too"
+                : c.backend == Backend::selfhosted ? "not on a self-hosted server"
+                                                   : "off (shared_memory)");
   row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
   if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
     fixes.push_back("make " + (c.mem0_dir / "settings.json").string() +
@@ -121,29 +191,9 @@ int doctor(const Args &, const CliContext &ctx) {
       row("ping", api.error().message);
       fixes.emplace_back("use an https:// MEM0_BASE_URL");
     } else {
-      const Identity identity{c.user_id, project.id, ""};
-      auto responses =
-          ctx.http.run({ping_request(*api),
-                        search_request(*api, {"mem0 doctor check", std::nullopt, 1}, identity)},
-                       ctx.deadline);
-      row("ping", status_line(responses[0]));
-      const auto parsed = responses[1]
-                              ? parse_search_response(*responses[1])
-                              : Result<std::vector<Memory>>(unexpected(responses[1].error()));
-      row("search",
-          parsed ? status_line(responses[1]) + ", " + count_of(parsed->size(), "result", "results")
-                 : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
-      std::optional<Error> failure;
-      if (!parsed)
-        failure = parsed.error();
-      else if (!responses[0])
-        failure = responses[0].error();
-      else if (responses[0]->status < 200 || responses[0]->status >= 300)
-        failure = classify_status(*responses[0]);
-      if (failure) fixes.push_back(fix_for(*failure, c.base_url));
+      live_check(ctx, *api, identity, row, fixes);
     }
   }
-
   for (const auto &warning : warnings)
     ctx.out << "warning: " << warning << "\n";
   for (const auto &fix : fixes)

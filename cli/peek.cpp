@@ -128,7 +128,7 @@ int peek(const Args &args, const CliContext &ctx) {
   if (!by_id) {
     const std::vector<SearchSpec> plan{{query, std::nullopt, top_k, scope},
                                        {query, std::string(memory_type::decision), 5, scope}};
-    const PlanOutcome outcome = run_plan(ctx.http, *api, identity, plan, ctx.deadline, ctx.log);
+    const PlanOutcome outcome = run_searches(ctx, *api, identity, plan);
     if (report_failures(outcome, plan.size(), ctx)) return k_failure;
     memories = merge_results(outcome.results);
     if (memories.size() > static_cast<std::size_t>(top_k)) memories.resize(top_k);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <string_view>
 
 namespace mem0 {
@@ -54,16 +55,14 @@ std::string_view reason_code(Reason reason) {
   return "";
 }
 
-// The file's state as of `now`. A pause that ends more than `k_longest_pause` after `now` (written
-// under a clock that was ahead, or not by us) or has no known reason is no pause.
-BackoffState parse_backoff(std::string_view json, long long now) {
+// One server's state as of `now`. A pause that ends more than `k_longest_pause` after `now`
+// (written under a clock that was ahead, or not by us) or has no known reason is no pause.
+BackoffState parse_state(const rapidjson::Value &v, long long now) {
   BackoffState b;
-  rapidjson::Document doc;
-  parse_json(doc, json);
-  if (doc.HasParseError() || !doc.IsObject()) return b;
-  b.until = int64_member(doc, "until").value_or(0);
-  b.reason = parse_reason(string_member(doc, "reason").value_or(""));
-  b.failures = std::max<long long>(int64_member(doc, "failures").value_or(0), 0);
+  if (!v.IsObject()) return b;
+  b.until = int64_member(v, "until").value_or(0);
+  b.reason = parse_reason(string_member(v, "reason").value_or(""));
+  b.failures = std::max<long long>(int64_member(v, "failures").value_or(0), 0);
   long long left = 0;
   if (b.reason == Reason::none || __builtin_sub_overflow(b.until, now, &left) || left <= 0 ||
       left > BackoffStore::k_longest_pause.count())
@@ -72,17 +71,45 @@ BackoffState parse_backoff(std::string_view json, long long now) {
   return b;
 }
 
-std::string serialize_backoff(const BackoffState &b) {
+// Every server's state as of `now`, by server key; entries with neither a pause nor a failure
+// are dropped. A file in the single-server format of earlier versions holds no entry.
+using Servers = std::map<std::string, BackoffState, std::less<>>;
+Servers parse_servers(std::string_view json, long long now) {
+  Servers servers;
+  rapidjson::Document doc;
+  parse_json(doc, json);
+  if (doc.HasParseError() || !doc.IsObject()) return servers;
+  for (const auto &m : doc.GetObject()) {
+    const BackoffState b = parse_state(m.value, now);
+    if ((b.until != 0 || b.failures != 0) && m.name.GetStringLength() <= 64)
+      servers.emplace(std::string(m.name.GetString(), m.name.GetStringLength()), b);
+  }
+  return servers;
+}
+
+// At most `k_max_servers` entries, the pauses that end last kept first.
+std::string serialize_servers(Servers servers) {
+  while (servers.size() > BackoffStore::k_max_servers)
+    servers.erase(
+        std::min_element(servers.begin(), servers.end(), [](const auto &a, const auto &b) {
+          return std::pair(a.second.until, a.second.failures) <
+                 std::pair(b.second.until, b.second.failures);
+        }));
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
-  w.Key("until");
-  w.Int64(b.until);
-  w.Key("reason");
-  const std::string_view code = reason_code(b.reason);
-  w.String(code.data(), static_cast<rapidjson::SizeType>(code.size()));
-  w.Key("failures");
-  w.Int64(b.failures);
+  for (const auto &[server, b] : servers) {
+    w.Key(server.data(), static_cast<rapidjson::SizeType>(server.size()));
+    w.StartObject();
+    w.Key("until");
+    w.Int64(b.until);
+    w.Key("reason");
+    const std::string_view code = reason_code(b.reason);
+    w.String(code.data(), static_cast<rapidjson::SizeType>(code.size()));
+    w.Key("failures");
+    w.Int64(b.failures);
+    w.EndObject();
+  }
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -91,12 +118,15 @@ std::string serialize_backoff(const BackoffState &b) {
 
 BackoffStore::BackoffStore(std::filesystem::path state_dir) : m_file(state_dir / "backoff.json") {}
 
-std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now) const {
+std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now,
+                                                              std::string_view server) const {
   const auto text = read_small_file(m_file, 1 << 16);
   if (!text) return std::nullopt;
   const long long now_s = unix_seconds(now);
-  const BackoffState b = parse_backoff(*text, now_s);
-  if (b.until == 0) return std::nullopt; // parse_backoff checked that now_s < until <= now_s + 1 h
+  const Servers servers = parse_servers(*text, now_s);
+  const auto it = servers.find(server);
+  if (it == servers.end() || it->second.until == 0) return std::nullopt;
+  const BackoffState &b = it->second; // parse_state checked that now_s < until <= now_s + 1 h
   const std::string reason =
       b.reason == Reason::rate_limited
           ? std::string(k_rate_limited_text)
@@ -106,18 +136,25 @@ std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now) cons
   return Pause{std::chrono::seconds(b.until - now_s), reason};
 }
 
-Result<void> BackoffStore::record_outcome(WallTime now, Outcome outcome,
+Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server, Outcome outcome,
                                           std::chrono::seconds retry_after,
                                           std::chrono::milliseconds wait) {
+  const long long now_s = unix_seconds(now);
+  // An answer from a server with nothing recorded, the common case, costs one read: no lock.
+  if (outcome == Outcome::answered &&
+      !parse_servers(read_small_file(m_file, 1 << 16).value_or(""), now_s).contains(server))
+    return {};
   if (!ensure_private_dir(m_file.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + m_file.parent_path().string()));
-  const long long now_s = unix_seconds(now);
-  const FileChange change = [&](const std::string &current) {
-    BackoffState b = parse_backoff(current, now_s);
+  const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
+    Servers servers = parse_servers(current, now_s);
     if (outcome == Outcome::answered) {
-      if (current.empty()) return std::optional<std::string>(); // nothing to clear
-      b = {};
-    } else if (outcome == Outcome::rate_limited) {
+      // Nothing to clear: leave the file alone (the common case costs no write).
+      if (servers.erase(std::string(server)) == 0) return std::nullopt;
+      return serialize_servers(std::move(servers));
+    }
+    BackoffState &b = servers[std::string(server)];
+    if (outcome == Outcome::rate_limited) {
       b.until = add_saturating(
           now_s, std::clamp<long long>(retry_after.count(), 1, k_longest_pause.count()));
       b.reason = Reason::rate_limited;
@@ -128,13 +165,14 @@ Result<void> BackoffStore::record_outcome(WallTime now, Outcome outcome,
         b.reason = Reason::unreachable;
       }
     }
-    return std::optional<std::string>(serialize_backoff(b));
+    return serialize_servers(std::move(servers));
   };
   return update_file_locked(m_file, change, wait);
 }
 
-Result<void> BackoffStore::record_run(WallTime now, const std::vector<Error> &failures,
-                                      std::size_t sent, std::chrono::milliseconds wait) {
+Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
+                                      const std::vector<Error> &failures, std::size_t sent,
+                                      std::chrono::milliseconds wait) {
   if (sent == 0) return {};
   std::optional<std::chrono::seconds> retry_after;
   std::size_t unreachable = 0;
@@ -147,7 +185,21 @@ Result<void> BackoffStore::record_run(WallTime now, const std::vector<Error> &fa
   const Outcome outcome = retry_after           ? Outcome::rate_limited
                           : unreachable == sent ? Outcome::unreachable
                                                 : Outcome::answered;
-  return record_outcome(now, outcome, retry_after.value_or(k_default_pause), wait);
+  return record_outcome(now, server, outcome, retry_after.value_or(k_default_pause), wait);
+}
+
+Result<std::size_t> BackoffStore::reset(WallTime now) {
+  std::size_t paused = 0;
+  const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
+    for (const auto &[server, b] : parse_servers(current, unix_seconds(now)))
+      paused += b.until != 0;
+    if (current.empty()) return std::nullopt;
+    return std::string("{}");
+  };
+  if (!std::filesystem::exists(m_file)) return paused;
+  if (auto done = update_file_locked(m_file, change, k_lock_wait); !done)
+    return unexpected(done.error());
+  return paused;
 }
 
 } // namespace mem0

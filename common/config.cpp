@@ -66,6 +66,13 @@ struct Settings {
   }
 };
 
+std::optional<Backend> parse_backend(std::string_view s) {
+  const std::string v = ascii_lower(trim(s));
+  if (v == "platform") return Backend::platform;
+  if (v == "selfhosted" || v == "self-hosted") return Backend::selfhosted;
+  return std::nullopt;
+}
+
 std::optional<SearchPlan> parse_plan(std::string_view s) {
   const std::string v = ascii_lower(trim(s));
   if (v == "lean") return SearchPlan::lean;
@@ -175,6 +182,22 @@ Config load_config(const Environment &env) {
     c.user_id_source = "default";
   }
 
+  const auto backend_env = env.get("MEM0_BACKEND");
+  if (const auto b = backend_env ? parse_backend(*backend_env) : std::nullopt) {
+    c.backend = *b;
+    c.backend_source = "env MEM0_BACKEND";
+  } else if (const auto from_settings = parse_backend(s.string("backend").value_or(""))) {
+    c.backend = *from_settings;
+    c.backend_source = "settings.json";
+  }
+  if (backend_env && !parse_backend(*backend_env) && !trim(*backend_env).empty())
+    c.backend_source += "; MEM0_BACKEND=" + std::string(trim(*backend_env)).substr(0, 40) +
+                        " not understood (platform or selfhosted)";
+  if (c.backend == Backend::selfhosted) {
+    c.base_url = "http://localhost:8888"; // where the server's docker set-up listens
+    c.base_url_source = "default for selfhosted";
+  }
+
   if (auto v = env.get("MEM0_BASE_URL"); v && !trim(*v).empty()) {
     c.base_url = std::string(trim(*v));
     c.base_url_source = "env MEM0_BASE_URL";
@@ -199,6 +222,7 @@ Config load_config(const Environment &env) {
   c.prefetch = flag("MEM0_PREFETCH", nullptr, true);
   c.global_search = flag("MEM0_GLOBAL_SEARCH", "global_search", false);
   c.redact = flag("MEM0_REDACT", nullptr, true);
+  c.shared_memory = flag("MEM0_SHARED_MEMORY", "shared_memory", true);
 
   if (auto v = env.get("MEM0_RERANK")) {
     const std::string r = ascii_lower(trim(*v));
@@ -256,7 +280,7 @@ Config load_config(const Environment &env) {
 
 Result<ApiTarget> api_target(const Config &config) {
   return ApiTarget::make(config.base_url, config.api_key.value_or(""), config.rerank,
-                         config.threshold);
+                         config.threshold, config.backend);
 }
 
 } // namespace mem0

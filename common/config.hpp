@@ -34,8 +34,11 @@ struct Config {
   std::string api_key_problem;
   std::string user_id;
   std::string user_id_source;
-  std::string base_url = "https://api.mem0.ai";
+  std::string base_url = "https://api.mem0.ai"; // http://localhost:8888 for a self-hosted server
   std::string base_url_source = "default";
+  Backend backend = Backend::platform;
+  std::string backend_source = "default";
+  bool shared_memory = true; // search the project's shared memory too (docs/api.md#shared-memory)
   bool auto_search = true;
   bool prefetch = true;
   bool rerank = true;

@@ -47,7 +47,59 @@ void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
   if (!done) log.warn("project_map.json not updated: " + done.error().message);
 }
 
+// Of `s`, the part before `suffix` when it ends with it.
+void strip_suffix(std::string &s, std::string_view suffix) {
+  if (s.ends_with(suffix)) s.resize(s.size() - suffix.size());
+}
+
+void strip_slashes(std::string &s) {
+  while (s.ends_with('/'))
+    s.pop_back();
+}
+
 } // namespace
+
+std::string normalize_origin(std::string_view url) {
+  std::string s(trim(url));
+  auto scheme = s.find("://");
+  // scp-like `[user@]host:path`: a colon before any slash, and no scheme.
+  if (const auto colon = s.find(':'); scheme == std::string::npos && colon != std::string::npos &&
+                                      colon > 0 && s.find('/') > colon) {
+    std::string host = s.substr(0, colon);
+    if (const auto at = host.rfind('@'); at != std::string::npos) host.erase(0, at + 1);
+    s = "https://" + host + "/" + s.substr(colon + 1);
+    scheme = s.find("://");
+  }
+  strip_slashes(s);
+  strip_suffix(s, ".git");
+  strip_slashes(s);
+  if (scheme == std::string::npos) return s;
+  const std::size_t host_start = scheme + 3;
+  const std::size_t host_end = std::min(s.find('/', host_start), s.size());
+  std::string authority = s.substr(host_start, host_end - host_start);
+  if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
+  return s.substr(0, host_start) + ascii_lower(authority) + s.substr(host_end);
+}
+
+std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {
+  const auto repo = find_repo(cwd);
+  if (const auto url = repo ? origin_url(*repo) : std::nullopt; url && !url->empty())
+    return std::string(app_id) + "-" + sha256_hex(normalize_origin(*url)).substr(0, 10);
+  std::error_code ec;
+  const fs::path root = repo ? repo->top : cwd;
+  const fs::path real = fs::canonical(root, ec);
+  return "local-" + std::string(app_id) + "-" +
+         sha256_hex((ec ? root : real).string()).substr(0, 10);
+}
+
+Identity project_identity(const Config &config, const Environment &env, const fs::path &cwd,
+                          std::string session, const Log &log) {
+  Identity identity{
+      config.user_id, resolve_project_id(config, env, cwd, log).id, std::move(session), {}};
+  if (config.shared_memory && config.backend == Backend::platform)
+    identity.shared_agent_id = shared_agent_id(identity.project_id, cwd);
+  return identity;
+}
 
 ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
                              const Log &log) {

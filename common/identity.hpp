@@ -18,4 +18,19 @@ struct ProjectId {
 ProjectId resolve_project_id(const Config &config, const Environment &env,
                              const std::filesystem::path &cwd, const Log &log);
 
+// Who searches and writes from `cwd` in `session`: the configured user, the project id, and the
+// project's shared-memory agent id unless shared memory is off or the server is self-hosted.
+Identity project_identity(const Config &config, const Environment &env,
+                          const std::filesystem::path &cwd, std::string session, const Log &log);
+
+// An origin URL as Mem0's newer plugin identifies a repository (docs/api.md#shared-memory):
+// `git@host:path` becomes `https://host/path`; a trailing `.git` and `/` go; a URL with a scheme
+// loses its user info and has its host lowercased (the port stays).
+std::string normalize_origin(std::string_view url);
+
+// The agent id under which Mem0's newer plugin files the shared memory of project `app_id`:
+// `<app_id>-<sha256(normalised origin)[:10]>`, or without an origin
+// `local-<app_id>-<sha256(real path of the repository root, else of cwd)[:10]>`.
+std::string shared_agent_id(std::string_view app_id, const std::filesystem::path &cwd);
+
 } // namespace mem0

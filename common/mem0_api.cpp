@@ -1,7 +1,9 @@
 #include "common/mem0_api.hpp"
 
+#include "common/format.hpp"
 #include "common/json.hpp"
 #include "common/redact.hpp"
+#include "common/sha256.hpp"
 #include "common/strings.hpp"
 #include "common/version.hpp"
 #include <rapidjson/document.h>
@@ -9,6 +11,7 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace mem0 {
 namespace {
@@ -52,27 +55,116 @@ std::string server_message(std::string_view body) {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void write_filters(Writer &w, const SearchSpec &spec, const Identity &identity) {
-  auto leaf = [&w](const char *key, std::string_view value) {
+void write_string(Writer &w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+// `{"key": value}`
+void write_leaf(Writer &w, const char *key, std::string_view value) {
+  w.StartObject();
+  w.Key(key);
+  write_string(w, value);
+  w.EndObject();
+}
+
+// The platform's filters: `AND[user, app, …]`, or for the project scope with shared memory
+// `OR[AND[user, app], AND[agent A, app], AND[agent P, app]]` (docs/api.md#shared-memory).
+void write_platform_filters(Writer &w, const SearchSpec &spec, const Identity &identity) {
+  const bool shared =
+      spec.scope == Scope::project && !spec.type && !identity.shared_agent_id.empty();
+  auto anchored = [&](const char *key, std::string_view value) {
     w.StartObject();
-    w.Key(key);
-    w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+    w.Key("AND");
+    w.StartArray();
+    write_leaf(w, key, value);
+    write_leaf(w, "app_id", spec.scope == Scope::global ? "*" : identity.project_id);
+    if (spec.scope == Scope::session) write_leaf(w, "run_id", identity.session_id);
+    if (spec.type) {
+      w.StartObject();
+      w.Key("metadata");
+      write_leaf(w, "type", *spec.type);
+      w.EndObject();
+    }
+    w.EndArray();
     w.EndObject();
   };
+  if (!shared) return anchored("user_id", identity.user_id);
   w.StartObject();
-  w.Key("AND");
+  w.Key("OR");
   w.StartArray();
-  leaf("user_id", identity.user_id);
-  leaf("app_id", spec.scope == Scope::global ? std::string_view("*") : identity.project_id);
-  if (spec.scope == Scope::session) leaf("run_id", identity.session_id);
-  if (spec.type) {
-    w.StartObject();
-    w.Key("metadata");
-    leaf("type", *spec.type);
-    w.EndObject();
-  }
+  anchored("user_id", identity.user_id);
+  anchored("agent_id", identity.shared_agent_id);
+  anchored("agent_id", identity.project_id);
   w.EndArray();
   w.EndObject();
+}
+
+// A self-hosted server's filters: flat, `user_id` at the top, the project as `agent_id`.
+void write_selfhosted_filters(Writer &w, const SearchSpec &spec, const Identity &identity) {
+  w.StartObject();
+  w.Key("user_id");
+  write_string(w, identity.user_id);
+  if (spec.scope != Scope::global) {
+    w.Key("agent_id");
+    write_string(w, identity.project_id);
+  }
+  if (spec.scope == Scope::session) {
+    w.Key("run_id");
+    write_string(w, identity.session_id);
+  }
+  if (spec.type) {
+    w.Key("type");
+    write_string(w, *spec.type);
+  }
+  w.EndObject();
+}
+
+void write_filters(Writer &w, const SearchSpec &spec, const Identity &identity, Backend backend) {
+  if (backend == Backend::selfhosted)
+    write_selfhosted_filters(w, spec, identity);
+  else
+    write_platform_filters(w, spec, identity);
+}
+
+// `value` for a URL's query string: unreserved characters as they are, the rest as %XX.
+std::string url_encode(std::string_view value) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : value) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// {base}/v1/memories/{id}/, or {base}/memories/{id} on a self-hosted server.
+std::string memory_url(const ApiTarget &api, std::string_view id) {
+  if (api.backend() == Backend::selfhosted) return api.base_url() + "/memories/" + url_encode(id);
+  return api.base_url() + "/v1/memories/" + std::string(id) + "/";
+}
+
+// The self-hosted server's add body, from the platform's as queued (docs/api.md#self-hosted-add):
+// `app_id` travels as `agent_id`; `custom_instructions` has no counterpart and is dropped.
+std::string selfhosted_add_body(std::string body) {
+  rapidjson::Document doc;
+  parse_json(doc, body);
+  if (doc.HasParseError() || !doc.IsObject()) return body; // the server says what is wrong
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  for (const auto &member : doc.GetObject()) {
+    const std::string_view key(member.name.GetString(), member.name.GetStringLength());
+    if (key == "custom_instructions") continue;
+    w.Key(key == "app_id" ? "agent_id" : member.name.GetString());
+    member.value.Accept(w);
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
 }
 
 bool is_success(long status) { return status >= 200 && status < 300; }
@@ -93,20 +185,27 @@ std::string_view to_string(ErrorKind kind) {
   return "unknown";
 }
 
+std::string filters_json(const SearchSpec &spec, const Identity &identity, Backend backend) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  write_filters(w, spec, identity, backend);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
-                        double threshold) {
+                        double threshold, Backend backend) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
   w.Key("query");
-  w.String(spec.query.data(), static_cast<rapidjson::SizeType>(spec.query.size()));
+  write_string(w, spec.query);
   w.Key("filters");
-  write_filters(w, spec, identity);
+  write_filters(w, spec, identity, backend);
   w.Key("top_k");
   w.Int(spec.top_k);
   w.Key("threshold");
   w.Double(threshold);
-  if (rerank) {
+  if (rerank && backend == Backend::platform) {
     w.Key("rerank");
     w.Bool(true);
   }
@@ -115,7 +214,7 @@ std::string search_body(const SearchSpec &spec, const Identity &identity, bool r
 }
 
 Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, bool rerank,
-                                  double threshold) {
+                                  double threshold, Backend backend) {
   if (api_key.empty()) return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
   // A CR or LF would end a header line and start another: never let one reach the wire.
   const auto control = [](std::string_view s) {
@@ -136,27 +235,35 @@ Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, boo
   t.m_api_key = std::move(api_key);
   t.m_rerank = rerank;
   t.m_threshold = threshold;
+  t.m_backend = backend;
   return t;
 }
 
 std::vector<std::string> ApiTarget::headers() const {
-  return {"Authorization: Token " + m_api_key, "Content-Type: application/json",
-          "Accept: application/json", "User-Agent: " + user_agent()};
+  return {(m_backend == Backend::selfhosted ? "X-API-Key: " : "Authorization: Token ") + m_api_key,
+          "Content-Type: application/json", "Accept: application/json",
+          "User-Agent: " + user_agent()};
+}
+
+std::string ApiTarget::server_key() const {
+  return sha256_hex(m_base_url + '\n' + m_api_key).substr(0, 16);
 }
 
 std::string user_agent() { return "mem0-native-hooks/" + std::string(version()); }
 
 HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity) {
-  return {"POST", api.base_url() + "/v3/memories/search/", api.headers(),
-          search_body(spec, identity, api.rerank(), api.threshold())};
+  const bool selfhosted = api.backend() == Backend::selfhosted;
+  return {"POST", api.base_url() + (selfhosted ? "/search" : "/v3/memories/search/"), api.headers(),
+          search_body(spec, identity, api.rerank(), api.threshold(), api.backend())};
 }
 
 HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
-  return {"GET", api.base_url() + "/v1/memories/" + std::string(id) + "/", api.headers(), {}};
+  return {"GET", memory_url(api, id), api.headers(), {}};
 }
 
-HttpRequest ping_request(const ApiTarget &api) {
-  return {"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
+std::optional<HttpRequest> ping_request(const ApiTarget &api) {
+  if (api.backend() == Backend::selfhosted) return std::nullopt;
+  return HttpRequest{"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
 }
 
 std::string add_body(const AddSpec &spec, const Identity &identity) {
@@ -203,6 +310,9 @@ std::string add_body(const AddSpec &spec, const Identity &identity) {
 }
 
 HttpRequest add_request(const ApiTarget &api, std::string body) {
+  if (api.backend() == Backend::selfhosted)
+    return {"POST", api.base_url() + "/memories", api.headers(),
+            selfhosted_add_body(std::move(body))};
   return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), std::move(body)};
 }
 
@@ -227,14 +337,15 @@ Result<AddResult> parse_add_response(const HttpResponse &response) {
 }
 
 HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("filters");
-  write_filters(w, SearchSpec{}, identity);
-  w.EndObject();
+  if (api.backend() == Backend::selfhosted)
+    return {"GET",
+            api.base_url() + "/memories?user_id=" + url_encode(identity.user_id) +
+                "&agent_id=" + url_encode(identity.project_id) +
+                "&top_k=" + std::to_string(k_selfhosted_list_limit),
+            api.headers(),
+            {}};
   return {"POST", api.base_url() + "/v3/memories/?page=1&page_size=" + std::to_string(page_size),
-          api.headers(), std::string(buffer.GetString(), buffer.GetSize())};
+          api.headers(), "{\"filters\":" + filters_json(SearchSpec{}, identity) + "}"};
 }
 
 Result<MemoryPage> parse_list_response(const HttpResponse &response) {
@@ -245,8 +356,17 @@ Result<MemoryPage> parse_list_response(const HttpResponse &response) {
   MemoryPage page;
   page.memories = std::move(*memories);
   page.count = static_cast<long>(page.memories.size());
-  if (doc.IsObject())
-    if (const auto count = int64_member(doc, "count")) page.count = static_cast<long>(*count);
+  if (const auto count = doc.IsObject() ? int64_member(doc, "count") : std::nullopt) {
+    page.count = static_cast<long>(*count);
+    return page;
+  }
+  // No count: a self-hosted listing, in storage order. Newest first; undated ones last.
+  const auto seconds = [](const Memory &m) {
+    return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
+  };
+  std::stable_sort(page.memories.begin(), page.memories.end(),
+                   [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
+  page.at_least = page.count >= k_selfhosted_list_limit;
   return page;
 }
 
@@ -255,7 +375,7 @@ HttpRequest event_request(const ApiTarget &api, std::string_view event_id) {
 }
 
 HttpRequest delete_request(const ApiTarget &api, std::string_view id) {
-  return {"DELETE", api.base_url() + "/v1/memories/" + std::string(id) + "/", api.headers(), {}};
+  return {"DELETE", memory_url(api, id), api.headers(), {}};
 }
 
 Result<void> check_status(const HttpResponse &response) {
@@ -314,6 +434,7 @@ Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response
   parse_json(doc, response.body);
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
+  if (doc.IsNull()) return std::optional<Memory>{}; // a self-hosted server's "not found"
   auto m = parse_item(doc);
   if (!m)
     return unexpected(

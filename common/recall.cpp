@@ -131,7 +131,9 @@ std::size_t planned(const RecallRequest &request) {
 Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   Searches result;
   const auto now = ctx.now();
-  if (const auto pause = ctx.state.backoff.active_pause(now)) {
+  const auto api = api_target(ctx.config);
+  if (const auto pause =
+          api ? ctx.state.backoff.active_pause(now, api->server_key()) : std::nullopt) {
     const bool rate_limited = pause->reason.starts_with("rate limited");
     result.paused =
         Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
@@ -148,7 +150,6 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
     result.limit_reached = true;
     return result;
   }
-  const auto api = api_target(ctx.config);
   if (!api) {
     ctx.log.warn(std::string(to_string(api.error().kind)) + ": " + api.error().message);
     result.outcome.results.resize(request.plan.size());
@@ -171,10 +172,11 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
                                            std::min(time_left(ctx.deadline), k_side_wait));
         !counted)
       ctx.log.warn("search count not saved: " + counted.error().message);
-  // A 429 pauses every hook; so do repeated runs that reached nothing at all, so that an outage
-  // does not cost every prompt the whole budget.
+  // A 429 pauses every hook talking to this server with this key; so do repeated runs that
+  // reached nothing at all, so that an outage does not cost every prompt the whole budget.
   const auto wait = std::min(time_left(ctx.deadline), k_side_wait);
-  if (auto noted = ctx.state.backoff.record_run(now, o.failures, o.sent, wait); !noted)
+  if (auto noted = ctx.state.backoff.record_run(now, api->server_key(), o.failures, o.sent, wait);
+      !noted)
     ctx.log.warn("back-off state not saved: " + noted.error().message);
   return result;
 }

@@ -160,8 +160,8 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
 
   const fs::path cwd = cwd_of(input, ctx.env);
   const auto repo = find_repo(cwd);
-  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
-                          session_of(input, ctx.env)};
+  const Identity identity =
+      project_identity(config, ctx.env, cwd, session_of(input, ctx.env), ctx.log);
   AddSpec spec;
   spec.messages = std::move(messages);
   spec.metadata = {{"type", capture.type}, {"source", capture.source}};
@@ -204,7 +204,9 @@ void start_sender(const HookContext &ctx, const std::function<void()> &before) {
   static bool started_here = false; // one sender per hook process is enough
   if (started_here || !ctx.config.auto_save || !ctx.config.api_key) return;
   const bool pending = !Outbox(ctx.state.dir).pending().empty();
-  if (!before && (!pending || ctx.state.backoff.active_pause(ctx.now()))) return;
+  const auto api = api_target(ctx.config);
+  if (!before && (!pending || !api || ctx.state.backoff.active_pause(ctx.now(), api->server_key())))
+    return;
   ctx.log.debug("starting the sender");
   started_here = run_detached([&] {
     if (before) before();
@@ -231,7 +233,7 @@ SendReport send_round(const HookContext &ctx) {
   const Deadline round_end = SteadyClock::now() + k_send_round;
   while (SteadyClock::now() < round_end) {
     const auto now = ctx.now();
-    if (const auto pause = ctx.state.backoff.active_pause(now)) {
+    if (const auto pause = ctx.state.backoff.active_pause(now, api->server_key())) {
       ctx.log.debug("sender: paused (" + pause->reason + ")");
       break;
     }
@@ -261,8 +263,12 @@ SendReport send_round(const HookContext &ctx) {
       items.push_back(std::move(*item));
     }
     if (requests.empty()) continue;
-    const auto responses =
-        ctx.http.run(requests, std::min(round_end, SteadyClock::now() + std::chrono::seconds(30)));
+    // A self-hosted server adds synchronously (its model extracts the facts before it answers):
+    // it gets the rest of the round.
+    const auto responses = ctx.http.run(
+        requests, api->backend() == Backend::selfhosted
+                      ? round_end
+                      : std::min(round_end, SteadyClock::now() + std::chrono::seconds(30)));
 
     std::vector<Error> failures;
     long adds = 0;
@@ -297,7 +303,9 @@ SendReport send_round(const HookContext &ctx) {
         ctx.log.warn("add count not saved: " + counted.error().message);
       outbox.delivered(ctx.now());
     }
-    if (auto noted = ctx.state.backoff.record_run(now, failures, requests.size()); !noted)
+    if (auto noted =
+            ctx.state.backoff.record_run(now, api->server_key(), failures, requests.size());
+        !noted)
       ctx.log.warn("back-off state not saved: " + noted.error().message);
     if (report.stopped) break;
   }

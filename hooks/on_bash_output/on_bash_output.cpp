@@ -180,9 +180,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
 
   RecallRequest request;
   request.plan = build_plan(lookup.query, config);
-  request.identity = {config.user_id,
-                      resolve_project_id(config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
-                      session};
+  request.identity = project_identity(config, ctx.env, cwd_of(input, ctx.env), session, ctx.log);
   request.cap = k_max_memories;
   request.types_first = {memory_type::anti_pattern, memory_type::bug_fix,
                          memory_type::task_learning};

@@ -117,8 +117,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const std::string shown_rel = clean_text(rel); // the path as query and heading
   RecallRequest request;
   request.plan = build_plan(shown_rel, config);
-  request.identity = {config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
-                      session};
+  request.identity = project_identity(config, ctx.env, cwd, session, ctx.log);
   request.cap = k_max_memories;
   request.types_first = {memory_type::convention, memory_type::decision};
   // Remember this version only when a search answered, so a failed lookup is tried again.

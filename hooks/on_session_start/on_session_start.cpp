@@ -39,6 +39,7 @@ std::string shown_name(std::string_view name) {
 // listing that recall() gates, counts and feeds back like a search.
 HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &identity) {
   std::optional<long> count;
+  bool at_least = false;
   RecallRequest request;
   request.identity = identity;
   request.cap = k_max_recent;
@@ -57,6 +58,7 @@ HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &i
       return outcome;
     }
     count = page->count;
+    at_least = page->at_least;
     for (const auto &m : page->memories)
       if (is_recent_type(m.type)) outcome.results[0].push_back(m);
     return outcome;
@@ -67,7 +69,7 @@ HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &i
   if (count) {
     const auto repo = find_repo(cwd);
     const auto branch = repo ? current_branch(*repo) : std::nullopt;
-    head.push_back(header_line(*count, identity.project_id, identity.user_id, branch));
+    head.push_back(header_line(*count, identity.project_id, identity.user_id, branch, at_least));
     if (!found.memories.empty()) head.emplace_back();
     const auto now = ctx.now();
     for (const auto &m : found.memories)
@@ -99,9 +101,9 @@ bool is_recent_type(std::string_view type) {
 }
 
 std::string header_line(long count, std::string_view project, std::string_view user,
-                        const std::optional<std::string> &branch) {
-  std::string line = "### mem0: " + std::to_string(count) + " memories for " + shown_name(project) +
-                     " (user " + shown_name(user);
+                        const std::optional<std::string> &branch, bool at_least) {
+  std::string line = "### mem0: " + std::to_string(count) + (at_least ? "+" : "") +
+                     " memories for " + shown_name(project) + " (user " + shown_name(user);
   if (branch && !branch->empty()) line += ", branch " + shown_name(*branch);
   return line + ")";
 }
@@ -128,8 +130,7 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
     output.system_message = join(recall(ctx, request).user_notices, "\n");
   } else {
     const fs::path cwd = cwd_of(input, ctx.env);
-    const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
-                            session};
+    const Identity identity = project_identity(config, ctx.env, cwd, session, ctx.log);
     output = fresh ? recent(ctx, cwd, identity) : resumed(ctx, identity);
   }
   // Queued in the detached sender, after the output is printed, and only when a file changed:

@@ -29,8 +29,9 @@ bool is_recent_type(std::string_view type);
 
 // `### mem0: <N> memories for <project> (user <U>, branch <B>)`; without a branch (not a git
 // checkout, or an unreadable HEAD) `(user <U>)`. Each name is cleaned and cut to 100 code points.
+// `<N>+` when the count is a lower bound (a self-hosted listing cut at its limit).
 std::string header_line(long count, std::string_view project, std::string_view user,
-                        const std::optional<std::string> &branch);
+                        const std::optional<std::string> &branch, bool at_least = false);
 
 // Handle one SessionStart event: gate, then for startup and clear the project's count and recent
 // memories (one list request), for resume and compact the resume plan (recall). Never forks:

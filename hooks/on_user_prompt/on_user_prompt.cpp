@@ -95,9 +95,8 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   if (config.auto_search) {
     request.plan = build_plan(analysis, config);
     if (!request.plan.empty())
-      request.identity = {config.user_id,
-                          resolve_project_id(config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
-                          session};
+      request.identity =
+          project_identity(config, ctx.env, cwd_of(input, ctx.env), session, ctx.log);
     if (config.plan == SearchPlan::lean && analysis.error && !analysis.resume)
       request.types_first = {memory_type::anti_pattern, memory_type::task_learning};
   } else {

@@ -234,7 +234,7 @@ TEST_CASE("sender: retryable failures keep the items and end the round", "[captu
     REQUIRE(report.stopped);
     CHECK(report.stopped->kind == ErrorKind::rate_limited);
     CHECK(outbox.pending().size() == 3);
-    CHECK(f.store().backoff.active_pause(f.now));
+    CHECK(f.store().backoff.active_pause(f.now, server_of(f.config)));
     CHECK(f.http.batches == 1);
     SECTION("and while paused nothing is sent") {
       CHECK(send_round(f.context()).delivered == 0);

@@ -5,12 +5,14 @@
 
 #include "cli/cli.hpp"
 #include "common/hook_table.hpp"
+#include "common/identity.hpp"
 #include "common/json.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -601,5 +603,339 @@ TEST_CASE("cli: installed_plugins.json variants and lookalikes", "[cli][install_
       REQUIRE(paths.size() == 1); // only the enabling entry, not installed
       CHECK(paths[0].dir.empty());
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// doctor and the back-off (docs/cli.md#doctor, docs/failures.md#back-off)
+
+namespace {
+
+namespace mt = mem0::testing;
+using Outcome = BackoffStore::Outcome;
+
+// A CLI run in the hook fixture's isolated home, with the hooks wired into ~/.claude/settings.json
+// so that a healthy doctor passes every check.
+struct CliFixture {
+  mt::HookFixture f;
+  std::ostringstream out, err;
+  std::filesystem::path exe_dir = f.home / "bin";
+
+  CliFixture() { mt::write_file(f.home / ".claude/settings.json", merged("{}", false, exe_dir)); }
+
+  int run(const std::vector<std::string> &argv) {
+    out.str("");
+    err.str("");
+    const CliContext ctx{f.env,
+                         f.config,
+                         f.http,
+                         f.log,
+                         *f.state,
+                         out,
+                         err,
+                         f.project,
+                         exe_dir,
+                         SteadyClock::now() + std::chrono::seconds(5),
+                         [this] { return f.now; }};
+    return cli::run(argv, ctx);
+  }
+  CliContext context() {
+    return CliContext{f.env,
+                      f.config,
+                      f.http,
+                      f.log,
+                      *f.state,
+                      out,
+                      err,
+                      f.project,
+                      exe_dir,
+                      SteadyClock::now() + std::chrono::seconds(5),
+                      [this] { return f.now; }};
+  }
+  std::string server() const { return mt::server_of(f.config); }
+  std::optional<BackoffStore::Pause> pause() const {
+    return f.store().backoff.active_pause(f.now, server());
+  }
+  void pause_for(std::chrono::seconds how_long, const std::string &which = "") {
+    auto store = f.store();
+    REQUIRE(store.backoff
+                .record_outcome(f.now, which.empty() ? server() : which, Outcome::rate_limited,
+                                how_long)
+                .has_value());
+  }
+  std::string text() const { return out.str(); }
+  // The lines of the output that start with `name` as a doctor row.
+  std::vector<std::string> rows(std::string_view name) const {
+    std::vector<std::string> found;
+    for (auto &line : mt::lines_of(out.str()))
+      if (line.starts_with(std::string(name) + " ")) found.push_back(line);
+    return found;
+  }
+};
+
+// `name` padded to doctor's 12 columns, then `value`.
+std::string row(std::string_view name, std::string_view value) {
+  return std::string(name) + std::string(12 - name.size(), ' ') + std::string(value);
+}
+
+const std::string k_reset_fix =
+    "fix: wait until 2025-03-10 12:02:00 UTC, or run `mem0-hooks doctor --reset` to try again now";
+
+} // namespace
+
+TEST_CASE("doctor: a healthy platform set-up passes every check", "[cli][doctor]") {
+  CliFixture c;
+  CHECK(c.run({"doctor"}) == k_ok);
+  CHECK(mt::has_line(c.text(), "all checks passed"));
+  CHECK(c.rows("pause").empty());
+  CHECK(c.rows("reset").empty());
+  CHECK(mt::has_line(c.text(), row("backend", "Mem0 Platform (default)")));
+  CHECK(mt::has_line(c.text(), row("ping", "HTTP 200 in 3 ms")));
+  CHECK(mt::has_line(c.text(), row("search", "HTTP 200 in 3 ms, 0 results")));
+  // The search, then the platform's ping, in one batch; the search with the shared memory.
+  REQUIRE(c.f.http.requests.size() == 2);
+  CHECK(c.f.http.batches == 1);
+  CHECK(c.f.http.requests[0].url == "https://api.mem0.ai/v3/memories/search/");
+  CHECK(c.f.http.requests[1].url == "https://api.mem0.ai/v1/ping/");
+  const std::string shared = shared_agent_id("proj", c.f.project);
+  CHECK(mt::parse_sent(c.f.http.requests[0]).shared_agents ==
+        std::vector<std::string>{shared, "proj"});
+  CHECK(mt::has_line(
+      c.text(), row("shared", "project memory of agent " + shared + " and proj searched too")));
+}
+
+TEST_CASE("doctor: shared memory off is shown, and the check searches without it",
+          "[cli][doctor]") {
+  CliFixture c;
+  c.f.set_env("MEM0_SHARED_MEMORY", "off");
+  CHECK(c.run({"doctor"}) == k_ok);
+  CHECK(mt::has_line(c.text(), row("shared", "off (shared_memory)")));
+  REQUIRE_FALSE(c.f.http.requests.empty());
+  CHECK(mt::filters_of(c.f.http.requests[0]) ==
+        R"({"AND":[{"user_id":"alice"},{"app_id":"proj"}]})");
+}
+
+TEST_CASE("doctor: a pause the check renews is a row and a fix; not all checks passed",
+          "[cli][doctor]") {
+  CliFixture c;
+  c.pause_for(std::chrono::seconds(60));
+  c.f.http.responder = [](const HttpRequest &) {
+    return mt::http_status(429, R"({"detail":"Too many requests"})", std::chrono::seconds(120));
+  };
+  CHECK(c.run({"doctor"}) == k_failure);
+  CHECK(c.rows("pause") ==
+        std::vector<std::string>{row("pause", "rate limited by Mem0: recall and capture paused "
+                                              "until 2025-03-10 12:02:00 UTC (120 s)")});
+  CHECK(mt::has_line(c.text(), k_reset_fix));
+  CHECK_FALSE(mt::contains(c.text(), "all checks passed"));
+  CHECK_FALSE(mt::contains(c.text(), "checks passed"));
+  const auto pause = c.pause();
+  REQUIRE(pause);
+  CHECK(pause->remaining == std::chrono::seconds(120));
+}
+
+TEST_CASE("doctor: a 429 to the check starts a pause even when none was in force",
+          "[cli][doctor]") {
+  CliFixture c;
+  c.f.http.responder = [](const HttpRequest &r) {
+    if (r.url.ends_with("/v1/ping/")) return mt::http_status(200, "{}");
+    return mt::http_status(429, "{}", std::chrono::seconds(120));
+  };
+  CHECK(c.run({"doctor"}) == k_failure);
+  CHECK(c.rows("pause") ==
+        std::vector<std::string>{row("pause", "rate limited by Mem0: recall and capture paused "
+                                              "until 2025-03-10 12:02:00 UTC (120 s)")});
+  CHECK(mt::has_line(c.text(), k_reset_fix));
+  CHECK(c.pause());
+}
+
+TEST_CASE("doctor: an unreachable server that is paused shows the count in the pause row",
+          "[cli][doctor]") {
+  CliFixture c;
+  {
+    auto store = c.f.store();
+    for (int i = 0; i < 3; ++i)
+      REQUIRE(store.backoff.record_outcome(c.f.now, c.server(), Outcome::unreachable));
+  }
+  REQUIRE(c.pause());
+  c.f.http.responder = [](const HttpRequest &) {
+    return mt::transport_failure(ErrorKind::transport);
+  };
+  CHECK(c.run({"doctor"}) == k_failure);
+  CHECK(c.rows("pause") ==
+        std::vector<std::string>{row("pause", "Mem0 unreachable after 4 failed attempts: recall "
+                                              "and capture paused until 2025-03-10 12:00:30 UTC "
+                                              "(30 s)")});
+  CHECK(mt::has_line(c.text(), "fix: wait until 2025-03-10 12:00:30 UTC, or run `mem0-hooks "
+                               "doctor --reset` to try again now"));
+  CHECK_FALSE(mt::contains(c.text(), "checks passed"));
+}
+
+TEST_CASE("doctor: a pause the check's answer ends is reported as ended early", "[cli][doctor]") {
+  CliFixture c;
+  c.pause_for(std::chrono::seconds(600));
+  c.pause_for(std::chrono::seconds(600), "other-server");
+  CHECK(c.run({"doctor"}) == k_ok);
+  CHECK(c.rows("pause") ==
+        std::vector<std::string>{row("pause", "ended early: the server answered")});
+  CHECK_FALSE(mt::contains(c.text(), "--reset"));
+  CHECK(mt::has_line(c.text(), "all checks passed"));
+  CHECK_FALSE(c.pause());
+  CHECK(c.f.store().backoff.active_pause(c.f.now, "other-server")); // another server's stays
+}
+
+TEST_CASE("doctor --reset ends every pause first and says how many", "[cli][doctor]") {
+  CliFixture c;
+  SECTION("one") {
+    c.pause_for(std::chrono::seconds(600));
+    CHECK(c.run({"doctor", "--reset"}) == k_ok);
+    REQUIRE_FALSE(c.text().empty());
+    CHECK(mt::lines_of(c.text()).front() == "reset       1 pause ended");
+    CHECK_FALSE(c.pause());
+    CHECK(c.rows("pause").empty()); // ended by the reset, not by the check
+    CHECK(mt::has_line(c.text(), "all checks passed"));
+  }
+  SECTION("two, of two servers") {
+    c.pause_for(std::chrono::seconds(600));
+    c.pause_for(std::chrono::seconds(600), "other-server");
+    CHECK(c.run({"doctor", "--reset"}) == k_ok);
+    CHECK(mt::lines_of(c.text()).front() == "reset       2 pauses ended");
+    CHECK_FALSE(c.f.store().backoff.active_pause(c.f.now, "other-server"));
+  }
+  SECTION("none") {
+    CHECK(c.run({"doctor", "--reset"}) == k_ok);
+    CHECK(mt::lines_of(c.text()).front() == "reset       0 pauses ended");
+  }
+  SECTION("a reset that the check's 429 undoes at once") {
+    c.pause_for(std::chrono::seconds(600));
+    c.f.http.responder = [](const HttpRequest &) {
+      return mt::http_status(429, "{}", std::chrono::seconds(120));
+    };
+    CHECK(c.run({"doctor", "--reset"}) == k_failure);
+    CHECK(mt::lines_of(c.text()).front() == "reset       1 pause ended");
+    CHECK(c.rows("pause").size() == 1);
+    REQUIRE(c.pause());
+    CHECK(c.pause()->remaining == std::chrono::seconds(120));
+  }
+}
+
+TEST_CASE("doctor --help lists --reset", "[cli][doctor]") {
+  CliFixture c;
+  CHECK(c.run({"doctor", "--help"}) == k_ok);
+  const auto lines = mt::lines_of(c.text());
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines.front() == "usage: mem0-hooks doctor [--reset]");
+  CHECK(std::any_of(lines.begin(), lines.end(),
+                    [](const std::string &l) { return l.starts_with("  --reset "); }));
+  CHECK(c.f.http.requests.empty());
+  // An unknown flag is still refused.
+  CHECK(c.run({"doctor", "--rest"}) == k_usage);
+}
+
+TEST_CASE("doctor: a self-hosted server gets one search and no ping", "[cli][doctor]") {
+  CliFixture c;
+  c.f.set_env("MEM0_BACKEND", "selfhosted");
+  CHECK(c.run({"doctor"}) == k_ok);
+  REQUIRE(c.f.http.requests.size() == 1);
+  const HttpRequest &req = c.f.http.requests[0];
+  CHECK(req.method == "POST");
+  CHECK(req.url == "http://localhost:8888/search");
+  CHECK(mt::carries_header(req, "X-API-Key: m0-test-key-1234"));
+  CHECK_FALSE(mt::carries_header_named(req, "Authorization"));
+  CHECK(mt::filters_of(req) == R"({"user_id":"alice","agent_id":"proj"})");
+  CHECK(mt::has_line(c.text(),
+                     row("ping", "none on a self-hosted server; the search checks the key")));
+  CHECK(mt::has_line(c.text(), row("search", "HTTP 200 in 3 ms, 0 results")));
+  CHECK(mt::has_line(c.text(), row("backend", "self-hosted Mem0 server (env MEM0_BACKEND)")));
+  CHECK(mt::has_line(c.text(), row("base url", "http://localhost:8888 (default for selfhosted)")));
+  CHECK(mt::has_line(c.text(), row("shared", "not on a self-hosted server")));
+  CHECK(mt::has_line(c.text(), "all checks passed"));
+
+  SECTION("a rejected key names the server's dashboard, not app.mem0.ai") {
+    c.f.http.responder = [](const HttpRequest &) {
+      return mt::http_status(401, R"({"detail":"Invalid API key"})");
+    };
+    CHECK(c.run({"doctor"}) == k_failure);
+    CHECK(mt::has_line(c.text(), "fix: the server rejected the API key: create one in its "
+                                 "dashboard and set MEM0_API_KEY"));
+    CHECK_FALSE(mt::contains(c.text(), "app.mem0.ai"));
+  }
+}
+
+TEST_CASE("peek: an answer ends this server's pause; a 429 starts one", "[cli][backoff]") {
+  CliFixture c;
+  c.f.http.answer({mt::memory(1, "decision", "Use exponential backoff with jitter")});
+  SECTION("an answer") {
+    c.pause_for(std::chrono::seconds(600));
+    c.pause_for(std::chrono::seconds(600), "other-server");
+    CHECK(c.run({"peek", "retry logic for the sync worker"}) == k_ok);
+    CHECK(c.f.http.requests.size() == 2); // peek does not wait for a pause
+    CHECK(mt::contains(c.text(), "[mem0:" + mt::id8_of(1) + "]"));
+    CHECK_FALSE(c.pause());
+    CHECK(c.f.store().backoff.active_pause(c.f.now, "other-server"));
+  }
+  SECTION("a 429") {
+    c.f.http.responder = [](const HttpRequest &) {
+      return mt::http_status(429, "{}", std::chrono::seconds(45));
+    };
+    CHECK(c.run({"peek", "retry logic for the sync worker"}) == k_failure);
+    REQUIRE(c.pause());
+    CHECK(c.pause()->remaining == std::chrono::seconds(45));
+    CHECK(c.pause()->reason == "rate limited by Mem0");
+  }
+}
+
+TEST_CASE("context: an answer ends this server's pause", "[cli][backoff]") {
+  CliFixture c;
+  c.pause_for(std::chrono::seconds(600));
+  CHECK(c.run({"context", "refactor the sync worker's retry logic"}) == k_ok);
+  CHECK_FALSE(c.f.http.requests.empty());
+  CHECK_FALSE(c.pause());
+}
+
+TEST_CASE("run_searches records the run in the back-off of its server", "[cli][backoff]") {
+  CliFixture c;
+  const CliContext ctx = c.context();
+  const ApiTarget api = api_target(c.f.config).value();
+  REQUIRE(api.server_key() == c.server());
+  const Identity identity{"alice", "proj", ""};
+  const std::vector<SearchSpec> plan{{"q", std::nullopt, 5, Scope::project},
+                                     {"q", std::string("decision"), 5, Scope::project}};
+
+  SECTION("an answer ends a pause") {
+    c.pause_for(std::chrono::seconds(600));
+    const PlanOutcome outcome = run_searches(ctx, api, identity, plan);
+    CHECK(outcome.sent == 2);
+    CHECK(outcome.failures.empty());
+    CHECK_FALSE(c.pause());
+  }
+  SECTION("one search answered of two is an answer") {
+    c.pause_for(std::chrono::seconds(600));
+    c.f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
+      if (type.empty()) return mt::transport_failure(ErrorKind::timeout);
+      return mt::found({});
+    });
+    run_searches(ctx, api, identity, plan);
+    CHECK_FALSE(c.pause());
+  }
+  SECTION("three unreachable runs pause") {
+    c.f.http.responder = [](const HttpRequest &) {
+      return mt::transport_failure(ErrorKind::transport);
+    };
+    for (int i = 0; i < 3; ++i) {
+      CHECK_FALSE(c.pause());
+      run_searches(ctx, api, identity, plan);
+    }
+    REQUIRE(c.pause());
+    CHECK(c.pause()->reason == "Mem0 unreachable after 3 failed attempts");
+  }
+  SECTION("a 429 pauses for the longest Retry-After") {
+    c.f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
+      return mt::http_status(429, "{}", std::chrono::seconds(type.empty() ? 20 : 70));
+    });
+    run_searches(ctx, api, identity, plan);
+    REQUIRE(c.pause());
+    CHECK(c.pause()->remaining == std::chrono::seconds(70));
+    CHECK_FALSE(c.f.store().backoff.active_pause(c.f.now, "other-server"));
   }
 }

@@ -525,3 +525,143 @@ TEST_CASE("config: a profile's API key with control bytes is no key", "[reliabil
   write_file(home / ".zshrc", "export MEM0_API_KEY=m0-crlf-key\r\n");
   CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-crlf-key"));
 }
+
+TEST_CASE("config: MEM0_BACKEND picks the backend, in any case; the platform by default",
+          "[backend]") {
+  TempDir home;
+  const Config plain = load_config(env_in(home));
+  CHECK(plain.backend == Backend::platform);
+  CHECK(plain.backend_source == "default");
+
+  for (const char *platform : {"platform", "PLATFORM", " Platform\n"}) {
+    CAPTURE(platform);
+    const Config c = load_config(env_in(home, {{"MEM0_BACKEND", platform}}));
+    CHECK(c.backend == Backend::platform);
+    CHECK(c.backend_source == "env MEM0_BACKEND");
+    CHECK(c.base_url == "https://api.mem0.ai");
+  }
+  for (const char *selfhosted :
+       {"selfhosted", "self-hosted", "SelfHosted", "SELF-HOSTED", " selfhosted "}) {
+    CAPTURE(selfhosted);
+    const Config c = load_config(env_in(home, {{"MEM0_BACKEND", selfhosted}}));
+    CHECK(c.backend == Backend::selfhosted);
+    CHECK(c.backend_source == "env MEM0_BACKEND");
+  }
+  for (const char *neither : {"self_hosted", "oss", "local", "self hosted"}) {
+    CAPTURE(neither);
+    const Config c = load_config(env_in(home, {{"MEM0_BACKEND", neither}}));
+    CHECK(c.backend == Backend::platform);
+    CHECK(contains(c.backend_source, "not understood"));
+    CHECK(contains(c.backend_source, std::string("MEM0_BACKEND=") + neither));
+    CHECK(c.backend_source.starts_with("default"));
+  }
+  // Set but empty: the default, and nothing to complain about.
+  const Config empty = load_config(env_in(home, {{"MEM0_BACKEND", "  "}}));
+  CHECK(empty.backend == Backend::platform);
+  CHECK(empty.backend_source == "default");
+}
+
+TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherwise", "[backend]") {
+  TempDir home;
+  write_settings(home, R"({"backend": "self-hosted"})");
+  const Config from_settings = load_config(env_in(home));
+  CHECK(from_settings.backend == Backend::selfhosted);
+  CHECK(from_settings.backend_source == "settings.json");
+
+  const Config env_wins = load_config(env_in(home, {{"MEM0_BACKEND", "platform"}}));
+  CHECK(env_wins.backend == Backend::platform);
+  CHECK(env_wins.backend_source == "env MEM0_BACKEND");
+  CHECK(env_wins.base_url == "https://api.mem0.ai");
+
+  // A value the environment does not understand falls through to settings.json, and says so.
+  const Config unknown = load_config(env_in(home, {{"MEM0_BACKEND", "cloud"}}));
+  CHECK(unknown.backend == Backend::selfhosted);
+  CHECK(unknown.backend_source.starts_with("settings.json"));
+  CHECK(contains(unknown.backend_source, "MEM0_BACKEND=cloud not understood"));
+
+  write_settings(home, R"({"backend": "Platform"})");
+  CHECK(load_config(env_in(home)).backend == Backend::platform);
+  CHECK(load_config(env_in(home)).backend_source == "settings.json");
+  CHECK(load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}})).backend == Backend::selfhosted);
+
+  for (const std::string_view junk : {R"({"backend": "mars"})", R"({"backend": 1})"}) {
+    CAPTURE(junk);
+    write_settings(home, junk);
+    const Config c = load_config(env_in(home));
+    CHECK(c.backend == Backend::platform);
+    CHECK(c.backend_source == "default");
+  }
+}
+
+TEST_CASE("config: a self-hosted server defaults to http://localhost:8888", "[backend]") {
+  TempDir home;
+  const Config c = load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}}));
+  CHECK(c.base_url == "http://localhost:8888");
+  CHECK(c.base_url_source == "default for selfhosted");
+
+  SECTION("MEM0_BASE_URL overrides it") {
+    const Config o = load_config(env_in(
+        home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_BASE_URL", "https://mem0.internal/"}}));
+    CHECK(o.base_url == "https://mem0.internal");
+    CHECK(o.base_url_source == "env MEM0_BASE_URL");
+  }
+  SECTION("MEM0_HOST overrides it") {
+    const Config o = load_config(
+        env_in(home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_HOST", "http://127.0.0.1:9000"}}));
+    CHECK(o.base_url == "http://127.0.0.1:9000");
+    CHECK(o.base_url_source == "env MEM0_HOST");
+  }
+  SECTION("settings.json base_url overrides it") {
+    write_settings(home,
+                   R"({"backend": "selfhosted", "base_url": "https://settings.example.com"})");
+    const Config o = load_config(env_in(home));
+    CHECK(o.backend == Backend::selfhosted);
+    CHECK(o.base_url == "https://settings.example.com");
+    CHECK(o.base_url_source == "settings.json");
+  }
+  SECTION("the platform's default stays the platform's") {
+    const Config p = load_config(env_in(home, {{"MEM0_BACKEND", "platform"}}));
+    CHECK(p.base_url == "https://api.mem0.ai");
+    CHECK(p.base_url_source == "default");
+  }
+}
+
+TEST_CASE("config: api_target of a self-hosted config sends X-API-Key, and no rerank",
+          "[backend]") {
+  TempDir home;
+  const Config c = load_config(
+      env_in(home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_API_KEY", "sh-secret-key"}}));
+  const auto api = api_target(c);
+  REQUIRE(api.has_value());
+  CHECK(api->backend() == Backend::selfhosted);
+  CHECK(api->base_url() == "http://localhost:8888");
+  CHECK(api->headers()[0] == "X-API-Key: sh-secret-key");
+  CHECK(api->headers()[0].starts_with("X-API-Key: "));
+  CHECK(c.rerank);            // the setting stays on...
+  CHECK_FALSE(api->rerank()); // ...but is never sent to a self-hosted server
+
+  const Config p = load_config(env_in(home, {{"MEM0_API_KEY", "m0-platform-key"}}));
+  CHECK(api_target(p)->headers()[0] == "Authorization: Token m0-platform-key");
+  CHECK(api_target(p)->backend() == Backend::platform);
+}
+
+TEST_CASE("config: shared memory is on by default; the environment beats settings.json",
+          "[backend]") {
+  TempDir home;
+  CHECK(load_config(env_in(home)).shared_memory);
+  CHECK_FALSE(load_config(env_in(home, {{"MEM0_SHARED_MEMORY", "off"}})).shared_memory);
+  CHECK_FALSE(load_config(env_in(home, {{"MEM0_SHARED_MEMORY", "FALSE"}})).shared_memory);
+  CHECK(load_config(env_in(home, {{"MEM0_SHARED_MEMORY", "garbage"}})).shared_memory);
+
+  write_settings(home, R"({"shared_memory": false})");
+  CHECK_FALSE(load_config(env_in(home)).shared_memory);
+  CHECK(load_config(env_in(home, {{"MEM0_SHARED_MEMORY", "yes"}})).shared_memory);
+  CHECK_FALSE(load_config(env_in(home, {{"MEM0_SHARED_MEMORY", "garbage"}})).shared_memory);
+
+  write_settings(home, R"({"shared_memory": true})");
+  CHECK(load_config(env_in(home)).shared_memory);
+  CHECK_FALSE(load_config(env_in(home, {{"MEM0_SHARED_MEMORY", "0"}})).shared_memory);
+
+  write_settings(home, R"({"shared_memory": "no"})"); // not a boolean: the default
+  CHECK(load_config(env_in(home)).shared_memory);
+}

@@ -599,3 +599,328 @@ TEST_CASE("ApiTarget::make refuses control bytes in the key and the base URL", "
   }
   CHECK(ApiTarget::make("https://api.mem0.ai", "m0-good-key").has_value());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Backends and shared memory (docs/api.md#self-hosted-server, docs/api.md#shared-memory)
+
+namespace {
+
+// sha256("https://github.com/mem0ai/mem0")[:10], computed with Python's hashlib.
+constexpr const char *k_shared = "acme-webapp-cddc9a2d07";
+const Identity k_shared_identity{"alice", "acme-webapp", "sess-42", k_shared};
+
+const ApiTarget &selfhosted_target() {
+  static const ApiTarget api =
+      ApiTarget::make("http://localhost:8888/", "sh-key", true, 0.3, Backend::selfhosted).value();
+  return api;
+}
+
+bool has_header(const HttpRequest &req, const std::string &header) {
+  return std::find(req.headers.begin(), req.headers.end(), header) != req.headers.end();
+}
+
+bool has_header_named(const HttpRequest &req, const std::string &name) {
+  return std::any_of(req.headers.begin(), req.headers.end(),
+                     [&](const std::string &h) { return h.rfind(name + ":", 0) == 0; });
+}
+
+std::string list_item(const std::string &id, const std::string &created_at) {
+  return R"({"id":")" + id + R"(","memory":"text of )" + id + R"(")" +
+         (created_at.empty() ? std::string() : R"(,"created_at":")" + created_at + "\"") + "}";
+}
+
+std::vector<std::string> ids_of(const std::vector<Memory> &memories) {
+  std::vector<std::string> out;
+  for (const auto &m : memories)
+    out.push_back(m.id);
+  return out;
+}
+
+// A listing body of `n` memories m0..m{n-1}, with or without a count.
+std::string listing(std::size_t n, std::optional<long> count = std::nullopt) {
+  std::string body = count ? R"({"count":)" + std::to_string(*count) + R"(,"results":[)"
+                           : std::string(R"({"results":[)");
+  for (std::size_t i = 0; i < n; ++i)
+    body += (i ? "," : "") + list_item("m" + std::to_string(i), "2026-01-01T00:00:00Z");
+  return body + "]}";
+}
+
+} // namespace
+
+TEST_CASE("filters_json: the platform's AND filters for every scope, typed and untyped",
+          "[backend]") {
+  const std::optional<std::string> none, decision("decision");
+  struct Case {
+    Scope scope;
+    std::optional<std::string> type;
+    std::string json;
+  };
+  const std::vector<Case> cases{
+      {Scope::project, none, R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})"},
+      {Scope::project, decision,
+       R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"},{"metadata":{"type":"decision"}}]})"},
+      {Scope::session, none,
+       R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"},{"run_id":"sess-42"}]})"},
+      {Scope::session, decision,
+       R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"},{"run_id":"sess-42"},)"
+       R"({"metadata":{"type":"decision"}}]})"},
+      {Scope::global, none, R"({"AND":[{"user_id":"alice"},{"app_id":"*"}]})"},
+      {Scope::global, decision,
+       R"({"AND":[{"user_id":"alice"},{"app_id":"*"},{"metadata":{"type":"decision"}}]})"},
+  };
+  for (const auto &c : cases) {
+    CAPTURE(static_cast<int>(c.scope), c.type.value_or("<untyped>"));
+    const SearchSpec spec{"q", c.type, 10, c.scope};
+    CHECK(filters_json(spec, k_identity) == c.json);
+    CHECK(filters_json(spec, k_identity, Backend::platform) == c.json);
+    if (c.scope == Scope::project && !c.type) continue; // the one layout shared memory changes
+    // A shared agent id widens only the untyped project search.
+    CHECK(filters_json(spec, k_shared_identity, Backend::platform) == c.json);
+  }
+}
+
+TEST_CASE("filters_json: the untyped project search with shared memory is an OR of three layouts",
+          "[backend]") {
+  const SearchSpec spec{"q", std::nullopt, 10, Scope::project};
+  CHECK(filters_json(spec, k_shared_identity) ==
+        R"({"OR":[)"
+        R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]},)"
+        R"({"AND":[{"agent_id":"acme-webapp-cddc9a2d07"},{"app_id":"acme-webapp"}]},)"
+        R"({"AND":[{"agent_id":"acme-webapp"},{"app_id":"acme-webapp"}]}]})");
+  // An empty shared id is no shared memory.
+  CHECK(filters_json(spec, {"alice", "acme-webapp", "sess-42", ""}) ==
+        R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})");
+  // The search body carries the same filters.
+  CHECK(search_body(spec, k_shared_identity, true, 0.3) ==
+        R"({"query":"q","filters":)" + filters_json(spec, k_shared_identity) +
+            R"(,"top_k":10,"threshold":0.3,"rerank":true})");
+}
+
+TEST_CASE("filters_json: a self-hosted server's filters are flat, the project as agent_id",
+          "[backend]") {
+  const std::optional<std::string> none, decision("decision");
+  struct Case {
+    Scope scope;
+    std::optional<std::string> type;
+    std::string json;
+  };
+  const std::vector<Case> cases{
+      {Scope::project, none, R"({"user_id":"alice","agent_id":"acme-webapp"})"},
+      {Scope::project, decision,
+       R"({"user_id":"alice","agent_id":"acme-webapp","type":"decision"})"},
+      {Scope::session, none, R"({"user_id":"alice","agent_id":"acme-webapp","run_id":"sess-42"})"},
+      {Scope::session, decision,
+       R"({"user_id":"alice","agent_id":"acme-webapp","run_id":"sess-42","type":"decision"})"},
+      {Scope::global, none, R"({"user_id":"alice"})"},
+      {Scope::global, decision, R"({"user_id":"alice","type":"decision"})"},
+  };
+  for (const auto &c : cases) {
+    CAPTURE(static_cast<int>(c.scope), c.type.value_or("<untyped>"));
+    const SearchSpec spec{"q", c.type, 10, c.scope};
+    CHECK(filters_json(spec, k_identity, Backend::selfhosted) == c.json);
+    // Never an OR on a self-hosted server, shared id or not.
+    CHECK(filters_json(spec, k_shared_identity, Backend::selfhosted) == c.json);
+  }
+}
+
+TEST_CASE("search_body: a self-hosted search never asks for rerank", "[backend]") {
+  const SearchSpec spec{"how do we deploy", std::nullopt, 7, Scope::project};
+  const std::string expected =
+      R"({"query":"how do we deploy","filters":{"user_id":"alice","agent_id":"acme-webapp"},)"
+      R"("top_k":7,"threshold":0.3})";
+  CHECK(search_body(spec, k_identity, true, 0.3, Backend::selfhosted) == expected);
+  CHECK(search_body(spec, k_identity, false, 0.3, Backend::selfhosted) == expected);
+  // The platform keeps it, as before.
+  CHECK(parse_json(search_body(spec, k_identity, true, 0.3, Backend::platform))["rerank"].IsTrue());
+}
+
+TEST_CASE("ApiTarget: the key travels as X-API-Key to a self-hosted server", "[backend]") {
+  const ApiTarget &api = selfhosted_target();
+  CHECK(api.base_url() == "http://localhost:8888");
+  CHECK(api.backend() == Backend::selfhosted);
+  CHECK_FALSE(api.rerank()); // asked for, but a self-hosted server has none
+  const auto headers = api.headers();
+  REQUIRE(headers.size() == 4);
+  CHECK(headers[0] == "X-API-Key: sh-key");
+  CHECK(headers[1] == "Content-Type: application/json");
+  CHECK(headers[2] == "Accept: application/json");
+  CHECK(headers[3] == "User-Agent: " + user_agent());
+  for (const auto &h : headers)
+    CHECK(h.rfind("Authorization", 0) == std::string::npos);
+
+  const ApiTarget platform = ApiTarget::make("https://api.mem0.ai", "m0-key", true).value();
+  CHECK(platform.backend() == Backend::platform);
+  CHECK(platform.rerank());
+  CHECK(platform.headers()[0] == "Authorization: Token m0-key");
+}
+
+TEST_CASE("ApiTarget::server_key names the base URL and key, not the backend", "[backend]") {
+  // sha256("https://api.mem0.ai\nm0-key-one")[:16], computed with Python's hashlib.
+  CHECK(ApiTarget::make("https://api.mem0.ai", "m0-key-one")->server_key() == "c267faaa7880c3c6");
+  // sha256("http://localhost:8888\nsh-key")[:16]: the trailing slash is not part of the base URL.
+  CHECK(selfhosted_target().server_key() == "13cdb4a8f417b17f");
+  CHECK(ApiTarget::make("http://localhost:8888", "sh-key", true, 0.3, Backend::platform)
+            ->server_key() == "13cdb4a8f417b17f");
+}
+
+TEST_CASE("requests to a self-hosted server: paths, method and headers", "[backend]") {
+  const ApiTarget &api = selfhosted_target();
+  const std::string id = "0a1b2c3d-4e5f-6789-abcd-ef0123456789";
+
+  SECTION("search: POST {base}/search") {
+    const SearchSpec spec{"q", std::string("decision"), 3, Scope::session};
+    const HttpRequest req = search_request(api, spec, k_shared_identity);
+    CHECK(req.method == "POST");
+    CHECK(req.url == "http://localhost:8888/search");
+    CHECK(has_header(req, "X-API-Key: sh-key"));
+    CHECK_FALSE(has_header_named(req, "Authorization"));
+    CHECK(
+        req.body ==
+        R"({"query":"q","filters":{"user_id":"alice","agent_id":"acme-webapp","run_id":"sess-42",)"
+        R"("type":"decision"},"top_k":3,"threshold":0.3})");
+  }
+  SECTION("get: GET {base}/memories/{id}, no trailing slash") {
+    const HttpRequest req = get_memory_request(api, id);
+    CHECK(req.method == "GET");
+    CHECK(req.url == "http://localhost:8888/memories/" + id);
+    CHECK(req.body.empty());
+    CHECK(has_header(req, "X-API-Key: sh-key"));
+    CHECK_FALSE(has_header_named(req, "Authorization"));
+    // The id is one path segment, whatever it holds.
+    CHECK(get_memory_request(api, "a/../b c").url ==
+          "http://localhost:8888/memories/a%2F..%2Fb%20c");
+  }
+  SECTION("delete: DELETE {base}/memories/{id}") {
+    const HttpRequest req = delete_request(api, id);
+    CHECK(req.method == "DELETE");
+    CHECK(req.url == "http://localhost:8888/memories/" + id);
+    CHECK(req.body.empty());
+    CHECK(has_header(req, "X-API-Key: sh-key"));
+    CHECK_FALSE(has_header_named(req, "Authorization"));
+  }
+  SECTION("ping: none") {
+    CHECK_FALSE(ping_request(api).has_value());
+    const auto platform = ping_request(write_target());
+    REQUIRE(platform.has_value());
+    CHECK(platform->method == "GET");
+    CHECK(platform->url == "https://api.mem0.ai/v1/ping/");
+    CHECK(has_header(*platform, "Authorization: Token m0-w"));
+  }
+}
+
+TEST_CASE("add_request: a self-hosted add renames app_id and drops custom_instructions",
+          "[backend]") {
+  AddSpec spec;
+  spec.messages = {{"user", "we chose \"postgres\""}, {"assistant", "noted"}};
+  spec.metadata = {{"type", "decision"}, {"source", "stop"}};
+  spec.infer = false;
+  spec.expiration_date = "2027-03-01";
+  spec.custom_instructions = "keep decisions";
+  const std::string queued = add_body(spec, {"alice", "proj", "s-1"});
+  REQUIRE(queued == R"({"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+                    R"({"role":"assistant","content":"noted"}],"user_id":"alice","app_id":"proj",)"
+                    R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+                    R"("expiration_date":"2027-03-01","custom_instructions":"keep decisions"})");
+
+  const HttpRequest req = add_request(selfhosted_target(), queued);
+  CHECK(req.method == "POST");
+  CHECK(req.url == "http://localhost:8888/memories");
+  CHECK(has_header(req, "X-API-Key: sh-key"));
+  CHECK_FALSE(has_header_named(req, "Authorization"));
+  CHECK(req.body ==
+        R"({"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+        R"({"role":"assistant","content":"noted"}],"user_id":"alice","agent_id":"proj",)"
+        R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+        R"("expiration_date":"2027-03-01"})");
+
+  // The platform gets the queued body as it is.
+  CHECK(add_request(write_target(), queued).body == queued);
+
+  SECTION("a body that is not a JSON object is passed through unchanged") {
+    for (const std::string body : {"[1,2,3]", "not json", "", "\"text\"", "{\"app_id\":"}) {
+      CAPTURE(body);
+      CHECK(add_request(selfhosted_target(), body).body == body);
+    }
+  }
+}
+
+TEST_CASE("list_request: a self-hosted listing is one GET with url-encoded ids", "[backend]") {
+  const HttpRequest req = list_request(selfhosted_target(), {"a b&c", "proj/x=1", "s"}, 5);
+  CHECK(req.method == "GET");
+  CHECK(req.url ==
+        "http://localhost:8888/memories?user_id=a%20b%26c&agent_id=proj%2Fx%3D1&top_k=1000");
+  CHECK(req.body.empty());
+  CHECK(has_header(req, "X-API-Key: sh-key"));
+  CHECK_FALSE(has_header_named(req, "Authorization"));
+  CHECK(list_request(selfhosted_target(), {"caf\xC3\xA9", "a-b_c.d~e", ""}, 5).url ==
+        "http://localhost:8888/memories?user_id=caf%C3%A9&agent_id=a-b_c.d~e&top_k=1000");
+  CHECK(k_selfhosted_list_limit == 1000);
+  // The platform's listing takes the project filters of an untyped search: with a shared id, the
+  // OR of the three layouts (so the count at session start includes the shared memory).
+  CHECK(list_request(write_target(), k_identity, 5).body ==
+        R"({"filters":{"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]}})");
+  CHECK(list_request(write_target(), k_shared_identity, 5).body ==
+        R"({"filters":{"OR":[{"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]},)"
+        R"({"AND":[{"agent_id":"acme-webapp-cddc9a2d07"},{"app_id":"acme-webapp"}]},)"
+        R"({"AND":[{"agent_id":"acme-webapp"},{"app_id":"acme-webapp"}]}]}})");
+}
+
+TEST_CASE("parse_memory_response: a 200 with null is not found", "[backend]") {
+  for (const std::string body : {"null", " null\n"}) {
+    CAPTURE(body);
+    const auto r = parse_memory_response(response(200, body));
+    REQUIRE(r.has_value());
+    CHECK_FALSE(r->has_value());
+  }
+}
+
+TEST_CASE("parse_list_response: without a count, newest first across offsets, undated last",
+          "[backend]") {
+  // In UTC: n2 18:00, n1 17:30, n6 17:30 (its fraction dropped), n4 the day before; n3 and n5
+  // have no usable date.
+  const std::string items = list_item("n3", "") + "," + list_item("n1", "2026-11-30T17:30:00Z") +
+                            "," + list_item("n5", "yesterday") + "," +
+                            list_item("n4", "2026-11-29T23:59:59+00:00") + "," +
+                            list_item("n6", "2026-11-30T18:30:00.5+01:00") + "," +
+                            list_item("n2", "2026-11-30T10:00:00-08:00");
+  const std::vector<std::string> newest_first{"n2", "n1", "n6", "n4", "n3", "n5"};
+  for (const std::string &body : {R"({"results":[)" + items + "]}", "[" + items + "]"}) {
+    CAPTURE(body);
+    const auto page = parse_list_response(response(200, body));
+    REQUIRE(page.has_value());
+    CHECK(ids_of(page->memories) == newest_first);
+    CHECK(page->count == 6);
+    CHECK_FALSE(page->at_least);
+  }
+}
+
+TEST_CASE("parse_list_response: a listing without a count is a lower bound at its limit",
+          "[backend]") {
+  const auto full = parse_list_response(response(200, listing(1000)));
+  REQUIRE(full.has_value());
+  CHECK(full->count == 1000);
+  CHECK(full->memories.size() == 1000);
+  CHECK(full->at_least);
+
+  const auto short_of = parse_list_response(response(200, listing(999)));
+  REQUIRE(short_of.has_value());
+  CHECK(short_of->count == 999);
+  CHECK_FALSE(short_of->at_least);
+
+  // With a count, even 1000 items are all there is.
+  const auto counted = parse_list_response(response(200, listing(1000, 1000)));
+  REQUIRE(counted.has_value());
+  CHECK(counted->count == 1000);
+  CHECK_FALSE(counted->at_least);
+}
+
+TEST_CASE("parse_list_response: with a count the server's order is kept", "[backend]") {
+  const std::string body =
+      R"({"count":5000,"results":[)" + list_item("old", "2020-01-01T00:00:00Z") + "," +
+      list_item("nodate", "") + "," + list_item("new", "2026-11-30T10:00:00-08:00") + "]}";
+  const auto page = parse_list_response(response(200, body));
+  REQUIRE(page.has_value());
+  CHECK(ids_of(page->memories) == std::vector<std::string>{"old", "nodate", "new"});
+  CHECK(page->count == 5000);
+  CHECK_FALSE(page->at_least);
+}

@@ -513,7 +513,7 @@ TEST_CASE("on_session_start: a 429 starts the shared back-off", "[start]") {
     return http_status(429, "{}", std::chrono::seconds(40));
   };
   run(f, "startup");
-  const auto pause = f.store().backoff.active_pause(f.now);
+  const auto pause = f.store().backoff.active_pause(f.now, server_of(f.config));
   REQUIRE(pause.has_value());
   CHECK(pause->reason == "rate limited by Mem0");
   CHECK(pause->remaining == std::chrono::seconds(40));
@@ -524,7 +524,7 @@ TEST_CASE("on_session_start: three unreachable starts pause recall", "[start]") 
   f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::transport); };
   for (int i = 0; i < 3; ++i)
     run(f, "startup", "session-" + std::to_string(i));
-  const auto pause = f.store().backoff.active_pause(f.now);
+  const auto pause = f.store().backoff.active_pause(f.now, server_of(f.config));
   REQUIRE(pause.has_value());
   CHECK(pause->reason == "Mem0 unreachable after 3 failed attempts");
 }
@@ -533,7 +533,8 @@ TEST_CASE("on_session_start: while the back-off pauses recall nothing is sent", 
   HookFixture f;
   auto store = f.store();
   REQUIRE(store.backoff
-              .record_outcome(f.now, BackoffStore::Outcome::rate_limited, std::chrono::seconds(25))
+              .record_outcome(f.now, server_of(f.config), BackoffStore::Outcome::rate_limited,
+                              std::chrono::seconds(25))
               .has_value());
   answer_list(f, 5, mixed_page(), mixed_page());
   const std::string paused =

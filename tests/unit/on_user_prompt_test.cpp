@@ -1,7 +1,9 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
+#include "common/identity.hpp"
 #include "common/platform.hpp"
+#include "common/sha256.hpp"
 
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
@@ -700,4 +702,173 @@ TEST_CASE("on_user_prompt: the API key is never written to a state file") {
   CHECK(files >= 2); // the session file and the daily count were written
   for (const auto &r : f.http.requests)
     CHECK_FALSE(contains(r.body, key));
+}
+
+// --- shared memory and backends ----------------------------------------------------------------
+
+namespace {
+
+// The fixture's project is no repository: its shared id is the local form of its real path.
+std::string fixture_shared_id(const HookFixture &f) {
+  return "local-proj-" + sha256_hex(f.project.string()).substr(0, 10);
+}
+
+} // namespace
+
+TEST_CASE("on_user_prompt: a lean prompt on the platform searches the shared memory too",
+          "[backend]") {
+  HookFixture f;
+  REQUIRE_NOT_IN_GIT_REPO(f.project);
+  const std::string shared = fixture_shared_id(f);
+  REQUIRE(shared_agent_id("proj", f.project) == shared);
+  f.http.answer({memory(1, "decision", "Use exponential backoff with jitter")});
+  const std::string out = run(f, k_plain);
+
+  REQUIRE(f.http.requests.size() == 1);
+  const SentSearch s = parse_sent(f.http.requests[0]);
+  CHECK(s.shared_agents == std::vector<std::string>{shared, "proj"});
+  CHECK(s.user_id == std::optional<std::string>("alice"));
+  CHECK(s.app_id == std::optional<std::string>("proj"));
+  CHECK_FALSE(s.type.has_value());
+  CHECK(filters_of(f.http.requests[0]) ==
+        R"({"OR":[{"AND":[{"user_id":"alice"},{"app_id":"proj"}]},)"
+        R"({"AND":[{"agent_id":")" +
+            shared +
+            R"("},{"app_id":"proj"}]},)"
+            R"({"AND":[{"agent_id":"proj"},{"app_id":"proj"}]}]})");
+  CHECK(f.http.requests[0].url == "https://api.mem0.ai/v3/memories/search/");
+  CHECK(cited(out) == id8s({1}));
+}
+
+TEST_CASE("on_user_prompt: typed searches never widen to the shared memory", "[backend]") {
+  HookFixture f;
+  f.set_env("MEM0_SEARCH_PLAN", "thorough");
+  run(f, "Crash in src/sync/worker.py and lib/retry.ts:\n" + k_error_prompt);
+  const auto sent = f.http.sent();
+  REQUIRE(sent.size() == 4);
+  CHECK_FALSE(sent[0].type.has_value());
+  CHECK(sent[0].shared_agents == std::vector<std::string>{fixture_shared_id(f), "proj"});
+  for (std::size_t i = 1; i < sent.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(sent[i].type.has_value());
+    CHECK(sent[i].shared_agents.empty());
+    CHECK(sent[i].filter_count == 3); // user, app, metadata.type
+    CHECK(filters_of(f.http.requests[i]) ==
+          R"({"AND":[{"user_id":"alice"},{"app_id":"proj"},{"metadata":{"type":")" + *sent[i].type +
+              R"("}}]})");
+  }
+}
+
+TEST_CASE("on_user_prompt: no shared memory when it is off, or for a global search", "[backend]") {
+  HookFixture f;
+  SECTION("MEM0_SHARED_MEMORY=off") {
+    f.set_env("MEM0_SHARED_MEMORY", "off");
+    run(f, k_plain);
+    REQUIRE(f.http.requests.size() == 1);
+    CHECK(filters_of(f.http.requests[0]) == R"({"AND":[{"user_id":"alice"},{"app_id":"proj"}]})");
+  }
+  SECTION("settings.json shared_memory false") {
+    write_file(f.home / ".mem0/settings.json", R"({"shared_memory": false})");
+    f.reload();
+    run(f, k_plain);
+    REQUIRE(f.http.requests.size() == 1);
+    CHECK(parse_sent(f.http.requests[0]).shared_agents.empty());
+    CHECK(filters_of(f.http.requests[0]) == R"({"AND":[{"user_id":"alice"},{"app_id":"proj"}]})");
+  }
+  SECTION("global search") {
+    f.set_env("MEM0_GLOBAL_SEARCH", "true");
+    run(f, k_plain);
+    REQUIRE(f.http.requests.size() == 1);
+    CHECK(filters_of(f.http.requests[0]) == R"({"AND":[{"user_id":"alice"},{"app_id":"*"}]})");
+  }
+}
+
+TEST_CASE("on_user_prompt: preferred types come first and untyped memories are kept after them",
+          "[backend]") {
+  HookFixture f;
+  f.http.answer({memory(1, "", "No type at all"), memory(2, "fact", "Sync runs nightly"),
+                 memory(3, "", "Also untyped"), memory(4, "anti_pattern", "Never retry 4xx"),
+                 memory(5, "task_learning", "Shrink the batch on 413")});
+  const std::string out = run(f, k_error_prompt);
+  CHECK(cited(out) == id8s({4, 5, 1, 2, 3}));
+  CHECK(types_shown(out) ==
+        std::vector<std::string>{"anti_pattern", "task_learning", "unknown", "fact", "unknown"});
+  CHECK(has_line(out, "- [unknown] No type at all [mem0:" + id8_of(1) + "]"));
+
+  // Without an error nothing is moved, and nothing dropped.
+  HookFixture g;
+  g.http.answer({memory(1, "", "No type at all"), memory(2, "fact", "Sync runs nightly"),
+                 memory(3, "", "Also untyped"), memory(4, "anti_pattern", "Never retry 4xx"),
+                 memory(5, "task_learning", "Shrink the batch on 413")});
+  CHECK(cited(run(g, k_plain)) == id8s({1, 2, 3, 4, 5}));
+}
+
+TEST_CASE("on_user_prompt: a self-hosted server gets POST /search with flat filters", "[backend]") {
+  HookFixture f;
+  f.set_env("MEM0_BACKEND", "selfhosted");
+  REQUIRE(f.config.base_url == "http://localhost:8888");
+  f.http.answer({memory(1, "decision", "Use exponential backoff with jitter")});
+  const std::string out = run(f, k_plain);
+
+  REQUIRE(f.http.requests.size() == 1);
+  const HttpRequest &req = f.http.requests[0];
+  CHECK(req.method == "POST");
+  CHECK(req.url == "http://localhost:8888/search");
+  CHECK(carries_header(req, "X-API-Key: m0-test-key-1234"));
+  CHECK_FALSE(carries_header_named(req, "Authorization"));
+  CHECK(filters_of(req) == R"({"user_id":"alice","agent_id":"proj"})");
+  const SentSearch s = parse_sent(req);
+  CHECK(s.query == k_plain);
+  CHECK(s.top_k == 10);
+  CHECK_FALSE(s.rerank.has_value());
+  CHECK(cited(out) == id8s({1}));
+
+  SECTION("a thorough plan's typed searches filter on type at the top") {
+    f.set_env("MEM0_SEARCH_PLAN", "thorough");
+    run(f, "How should we structure the retry logic for the billing worker?");
+    REQUIRE(f.http.requests.size() == 3);
+    CHECK(filters_of(f.http.requests[1]) == R"({"user_id":"alice","agent_id":"proj"})");
+    CHECK(filters_of(f.http.requests[2]) ==
+          R"({"user_id":"alice","agent_id":"proj","type":"decision"})");
+  }
+}
+
+TEST_CASE("on_user_prompt: only a pause of this server and key stops the searches", "[backend]") {
+  HookFixture f;
+  auto store = f.store();
+  f.http.answer({memory(1, "decision", "Use exponential backoff with jitter")});
+
+  SECTION("a pause of another server") {
+    REQUIRE(store.backoff
+                .record_outcome(f.now, "other-server", BackoffStore::Outcome::rate_limited,
+                                std::chrono::seconds(120))
+                .has_value());
+    REQUIRE(store.backoff.active_pause(f.now, "other-server"));
+    const HookOutput out = respond(f, k_plain);
+    CHECK(f.http.requests.size() == 1);
+    CHECK(cited(out.context) == id8s({1}));
+    CHECK(out.system_message.empty());
+    CHECK(store.backoff.active_pause(f.now, "other-server")); // the other pause stands
+  }
+  SECTION("a pause of this server") {
+    REQUIRE(store.backoff
+                .record_outcome(f.now, server_of(f.config), BackoffStore::Outcome::rate_limited,
+                                std::chrono::seconds(120))
+                .has_value());
+    const HookOutput out = respond(f, k_plain);
+    CHECK(f.http.requests.empty());
+    CHECK(memory_lines(out.context).empty());
+    CHECK(out.system_message ==
+          "mem0: recall paused \xE2\x80\x94 rate limited by Mem0, retrying in 120 s");
+  }
+  SECTION("the same key on another backend's server is another server") {
+    REQUIRE(store.backoff
+                .record_outcome(f.now, server_of(f.config), BackoffStore::Outcome::rate_limited,
+                                std::chrono::seconds(120))
+                .has_value());
+    f.set_env("MEM0_BACKEND", "selfhosted");
+    run(f, k_plain);
+    REQUIRE(f.http.requests.size() == 1);
+    CHECK(f.http.requests[0].url == "http://localhost:8888/search");
+  }
 }

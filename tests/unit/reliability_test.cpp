@@ -125,7 +125,7 @@ TEST_CASE("reliability: FIFOs as state files read as empty state at once", "[rel
   const auto start = SteadyClock::now();
   CHECK(store.sessions.load("fifo-session").prompts == 0);
   CHECK(store.usage.on("2025-03-10").searches == 0);
-  CHECK_FALSE(store.backoff.active_pause(fixed_now()).has_value());
+  CHECK_FALSE(store.backoff.active_pause(fixed_now(), "any").has_value());
   CHECK(seconds_since(start) < 1.0);
 }
 

@@ -142,6 +142,11 @@ inline ApiTarget target(std::string base, std::string key = "m0-test-key", bool 
   return *t;
 }
 
+// The back-off key of the server and key `config` talks to.
+inline std::string server_of(const Config &config) {
+  return api_target(config).value().server_key();
+}
+
 inline Memory memory(unsigned n, std::string type, std::string text, std::string created_at = "") {
   Memory m;
   m.id = id_of(n);
@@ -216,6 +221,7 @@ struct SentSearch {
   std::optional<bool> rerank; // nullopt when the key is absent
   std::optional<double> threshold;
   std::size_t filter_count = 0;
+  std::vector<std::string> shared_agents; // the agent ids of an OR filter's other branches
 };
 
 inline SentSearch parse_sent(const HttpRequest &request) {
@@ -238,8 +244,22 @@ inline SentSearch parse_sent(const HttpRequest &request) {
     if (it == v.MemberEnd() || !it->value.IsString()) return std::nullopt;
     return std::string(it->value.GetString());
   };
+  // `AND[…]` is read as it is; of `OR[AND[user…], AND[agent…], …]` the first branch, and the agent
+  // ids of the others.
+  const rapidjson::Value *filters = nullptr;
   if (auto f = doc.FindMember("filters"); f != doc.MemberEnd() && f->value.IsObject())
-    if (auto all = f->value.FindMember("AND"); all != f->value.MemberEnd() && all->value.IsArray())
+    filters = &f->value;
+  if (filters)
+    if (auto any = filters->FindMember("OR"); any != filters->MemberEnd() && any->value.IsArray())
+      for (rapidjson::SizeType i = 0; i < any->value.Size(); ++i) {
+        const auto &branch = any->value[i];
+        if (i == 0) filters = &branch;
+        if (auto all = branch.FindMember("AND"); i > 0 && all != branch.MemberEnd())
+          if (all->value.IsArray() && !all->value.Empty())
+            if (auto agent = leaf(all->value[0], "agent_id")) s.shared_agents.push_back(*agent);
+      }
+  if (filters && filters->IsObject())
+    if (auto all = filters->FindMember("AND"); all != filters->MemberEnd() && all->value.IsArray())
       for (const auto &item : all->value.GetArray()) {
         ++s.filter_count;
         if (auto v = leaf(item, "user_id")) s.user_id = v;
@@ -250,6 +270,32 @@ inline SentSearch parse_sent(const HttpRequest &request) {
             s.type = leaf(meta->value, "type");
       }
   return s;
+}
+
+// The `filters` member of a request's JSON body, re-serialised compactly (member order kept);
+// "" when the body has none.
+inline std::string filters_of(const HttpRequest &request) {
+  rapidjson::Document doc;
+  doc.Parse(request.body.data(), request.body.size());
+  if (doc.HasParseError() || !doc.IsObject()) return "";
+  const auto it = doc.FindMember("filters");
+  if (it == doc.MemberEnd()) return "";
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  it->value.Accept(w);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+// True when `request` carries exactly the header line `header`.
+inline bool carries_header(const HttpRequest &request, std::string_view header) {
+  return std::find(request.headers.begin(), request.headers.end(), header) != request.headers.end();
+}
+
+// True when `request` carries a header named `name` (case-sensitive), whatever its value.
+inline bool carries_header_named(const HttpRequest &request, std::string_view name) {
+  return std::any_of(request.headers.begin(), request.headers.end(), [&](const std::string &h) {
+    return h.size() > name.size() && h.compare(0, name.size(), name) == 0 && h[name.size()] == ':';
+  });
 }
 
 // Records every request and answers each with `responder` (by default: no memories).
