@@ -33,6 +33,7 @@ Running Claude Code non-interactively with a fresh HOME needs no onboarding flag
 Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (request dumps, debug logs).
 """
 
+import hashlib
 import json
 import os
 import shlex
@@ -320,6 +321,8 @@ class ClaudeCodeTest(unittest.TestCase):
             "DISABLE_TELEMETRY": "1",
             "DISABLE_ERROR_REPORTING": "1",
         }
+        if self.mem0.backend != "platform":
+            env["MEM0_BACKEND"] = self.mem0.backend
         if os.environ.get("TMPDIR"):
             env["TMPDIR"] = os.environ["TMPDIR"]
         return env
@@ -349,6 +352,18 @@ class ClaudeCodeTest(unittest.TestCase):
         return run
 
     # -- the shared assertions ---------------------------------------------------------------
+    def expected_filters(self):
+        """The project scope's filters: the platform's OR of the user's memories and the shared
+        memory of Mem0's newer plugin (a project without a remote: the `local-` agent id), or a
+        self-hosted server's flat object."""
+        if self.mem0.backend == "selfhosted":
+            return {"user_id": USER, "agent_id": PROJECT_ID}
+        root = os.path.realpath(self.project).encode()
+        agent = f"local-{PROJECT_ID}-{hashlib.sha256(root).hexdigest()[:10]}"
+        return {"OR": [{"AND": [{"user_id": USER}, {"app_id": PROJECT_ID}]},
+                       {"AND": [{"agent_id": agent}, {"app_id": PROJECT_ID}]},
+                       {"AND": [{"agent_id": PROJECT_ID}, {"app_id": PROJECT_ID}]}]}
+
     def check_recall(self, run):
         info = run.summary()
         self.assertEqual(run.result.get("is_error"), False, info)
@@ -394,8 +409,7 @@ class ClaudeCodeTest(unittest.TestCase):
         self.assertTrue(any(PROMPT in q for q in queries), info)
         self.assertTrue(any(REL in q for q in queries), info)
         for search in run.searches:
-            self.assertEqual(search.get("filters"),
-                             {"AND": [{"user_id": USER}, {"app_id": PROJECT_ID}]}, info)
+            self.assertEqual(search.get("filters"), self.expected_filters(), info)
         log(f"    mem0 searches: {queries}")
 
         # 4. Our hooks never hand Claude Code a permission decision.
@@ -466,6 +480,22 @@ class ClaudeCodeTest(unittest.TestCase):
         bodies = json.dumps([r["body"] for r in self.api.requests()])
         self.assertNotIn("API key rejected", bodies, "the model was told about the key")
         self.assertTrue(self.mem0.requests(), "no hook reached the Mem0 stand-in")
+
+    def test_e_selfhosted_server(self):
+        """MEM0_BACKEND=selfhosted: the same recall from the open-source server's stand-in,
+        which refuses the platform's header, filters and paths."""
+        self.mem0.stop()
+        seed = [{**{k: v for k, v in m.items() if k not in ("app_id", "categories")},
+                 "agent_id": PROJECT_ID} for m in SEED]
+        self.mem0 = FakeMem0(seed=seed, backend="selfhosted").start()
+        self.addCleanup(self.mem0.stop)
+        run = self.claude("selfhosted", "--plugin-dir", plugin_root(self.scratch))
+        self.check_recall(run)
+        calls = self.mem0.requests()
+        log(f"    self-hosted stand-in saw: {[(c['method'], c['path'], c['status']) for c in calls]}")
+        self.assertTrue(calls)
+        self.assertTrue(all(c["status"] == 200 for c in calls), calls)
+        self.assertTrue(all(c["headers"].get("x-api-key") == self.mem0.api_key for c in calls))
 
     def test_c_read_outside_project_not_auto_approved(self):
         """A Read outside the project stays subject to Claude Code's permission check."""

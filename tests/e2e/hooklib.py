@@ -1,5 +1,6 @@
 """Run the built hook executables the way Claude Code does: JSON on stdin, env, cwd."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -29,14 +30,40 @@ def memory(mem_id, text, mtype=None, user=USER, app=PROJECT, created="2026-11-20
             "categories": categories or [], "created_at": created}
 
 
+def and_terms(filters):
+    """The AND list of a search's filters; of the project scope's OR of the three layouts, the
+    first branch, the user's own memories (docs/api.md#filters)."""
+    if "OR" in filters:
+        filters = filters["OR"][0]
+    return filters["AND"]
+
+
+def shared_agent(app, origin=None, root=None):
+    """The agent id of a project's shared memory as Mem0's newer plugin computes it: from the
+    normalised origin url, else from the real path of the repository root."""
+    if origin is not None:
+        return f"{app}-{hashlib.sha256(origin.encode()).hexdigest()[:10]}"
+    real = os.path.realpath(root).encode()
+    return f"local-{app}-{hashlib.sha256(real).hexdigest()[:10]}"
+
+
+def project_filters(user, app, agent):
+    """The platform's project-scope filters with shared memory."""
+    return {"OR": [{"AND": [{"user_id": user}, {"app_id": app}]},
+                   {"AND": [{"agent_id": agent}, {"app_id": app}]},
+                   {"AND": [{"agent_id": app}, {"app_id": app}]}]}
+
+
 class HookTest(unittest.TestCase):
-    """Starts one fake Mem0 per test class and a fresh HOME per test."""
+    """Starts one fake Mem0 per test class (of the class's backend flavour) and a fresh HOME per
+    test."""
 
     seed = []
+    backend = "platform"
 
     @classmethod
     def setUpClass(cls):
-        cls.fake = FakeMem0(seed=cls.seed).start()
+        cls.fake = FakeMem0(seed=cls.seed, backend=cls.backend).start()
 
     @classmethod
     def tearDownClass(cls):
@@ -60,6 +87,8 @@ class HookTest(unittest.TestCase):
             "MEM0_BASE_URL": self.fake.url,
             "MEM0_PROJECT_ID": PROJECT,
         }
+        if self.fake.backend != "platform":
+            env["MEM0_BACKEND"] = self.fake.backend
         for key in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):  # sanitizer builds
             if key in os.environ:
                 env[key] = os.environ[key]

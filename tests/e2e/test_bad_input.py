@@ -13,7 +13,7 @@ import socket
 import unittest
 
 from hardlib import (HardTest, RawServer, answering, incomplete, problem_lines, run_timed)
-from hooklib import BIN_DIR, PROJECT, memory
+from hooklib import BIN_DIR, PROJECT, and_terms, memory
 from gitrepo import make_repo
 from hookevents import prompt_event, read_event
 
@@ -190,7 +190,7 @@ class MalformedStdin(InputTest):
                                       "ledger rounding rules of the missing project",
                                       "convention", app="missing-project")])
         ctx = self.run_hook("on_user_prompt", self.prompt_payload(cwd=cwd), env=env).context()
-        self.assertEqual(self.fake.searches()[0]["filters"]["AND"][1],
+        self.assertEqual(and_terms(self.fake.searches()[0]["filters"])[1],
                          {"app_id": "missing-project"})
         self.assertIn("[mem0:22222222]", ctx)
         relative = self.run_hook("on_file_read",

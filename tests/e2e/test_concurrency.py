@@ -19,7 +19,7 @@ import unittest
 from datetime import datetime, timezone
 
 from hardlib import assert_valid_json_file
-from hooklib import BIN_DIR, HookTest, memory
+from hooklib import BIN_DIR, HookTest, and_terms, memory
 from gitrepo import make_repo
 from hookevents import prompt_event, read_event
 from loopback import closed_port
@@ -166,7 +166,7 @@ class ProjectMapCrowd(CrowdTest):
         for cwd in cwds:
             self.assertEqual(mapping.get(cwd), REMOTE_PROJECT, f"cwd key {cwd} lost")
         self.assertEqual(len(mapping), len(self.ORIGINAL) + len(cwds))
-        apps = {s["filters"]["AND"][1]["app_id"] for s in self.fake.searches()}
+        apps = {and_terms(s["filters"])[1]["app_id"] for s in self.fake.searches()}
         self.assertEqual(apps, {REMOTE_PROJECT})
 
 

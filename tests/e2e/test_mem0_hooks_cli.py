@@ -9,7 +9,7 @@ import time
 import unittest
 from urllib.parse import urlsplit
 
-from hooklib import BIN_DIR, HookTest, memory, PROJECT, USER
+from hooklib import BIN_DIR, HookTest, and_terms, memory, PROJECT, USER
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from loopback import HttpStandIn, closed_port, json_handler
@@ -184,12 +184,12 @@ class CliTest(HookTest):
         return out
 
 
-def and_terms(body):
-    return body["filters"]["AND"]
+def search_terms(body):
+    return and_terms(body["filters"])
 
 
 def search_type(body):
-    for term in and_terms(body):
+    for term in search_terms(body):
         if "metadata" in term:
             return term["metadata"]["type"]
     return None
@@ -334,8 +334,8 @@ class Peek(CliTest):
         for body in (broad, decision):
             self.assertEqual(body["query"], QUERY)
             self.assertIs(body["rerank"], True)
-        self.assertEqual(and_terms(broad), [{"user_id": USER}, {"app_id": PROJECT}])
-        self.assertEqual(and_terms(decision), [{"user_id": USER}, {"app_id": PROJECT},
+        self.assertEqual(search_terms(broad), [{"user_id": USER}, {"app_id": PROJECT}])
+        self.assertEqual(search_terms(decision), [{"user_id": USER}, {"app_id": PROJECT},
                                                {"metadata": {"type": "decision"}}])
         headers = self.fake.requests()[0]["headers"]
         self.assertEqual(headers["authorization"], "Token " + API_KEY)
@@ -396,7 +396,7 @@ class Peek(CliTest):
         result = self.run_cli("peek", "--scope", "global", QUERY)
         self.assertEqual(result.returncode, 0, result.stderr)
         for body in self.fake.searches():
-            self.assertEqual(and_terms(body)[:2], [{"user_id": USER}, {"app_id": "*"}])
+            self.assertEqual(search_terms(body)[:2], [{"user_id": USER}, {"app_id": "*"}])
         self.assertIn("[mem0:55555555]", result.stdout)  # another project of the same user
         self.assertNotIn("[mem0:66666666]", result.stdout)  # never another user
 
@@ -408,7 +408,7 @@ class Peek(CliTest):
         searches = self.fake.searches()
         self.assertEqual(len(searches), 2)
         for body in searches:
-            terms = and_terms(body)
+            terms = search_terms(body)
             self.assertEqual(terms[:2], [{"user_id": USER}, {"app_id": PROJECT}])
             self.assertIn({"run_id": "sess-run"}, terms)
         self.assertEqual(result.lines()[0], '## mem0 peek: "stripe webhook retries" (1 result)')
@@ -419,7 +419,7 @@ class Peek(CliTest):
                               env=self.env(CLAUDE_CODE_SESSION_ID="sess-env"))
         self.assertEqual(result.returncode, 0, result.stderr)
         for body in self.fake.searches():
-            self.assertIn({"run_id": "sess-env"}, and_terms(body))
+            self.assertIn({"run_id": "sess-env"}, search_terms(body))
 
     def test_nothing_found(self):
         result = self.run_cli("peek", "kubernetes helm charts")
@@ -620,7 +620,7 @@ class Context(CliTest):
         self.assertEqual(by_type["anti_pattern"]["query"], "KeyError")
         self.assertEqual(by_type[None]["query"], TASK)
         for body in searches:
-            self.assertEqual(and_terms(body)[:2], [{"user_id": USER}, {"app_id": PROJECT}])
+            self.assertEqual(search_terms(body)[:2], [{"user_id": USER}, {"app_id": PROJECT}])
 
     def test_plan_without_paths_or_errors_has_two_searches(self):
         result = self.run_cli("context", "stripe webhook retries")

@@ -10,7 +10,7 @@ import json
 import os
 import unittest
 
-from hooklib import HookTest, memory
+from hooklib import HookTest, and_terms, memory
 from hookevents import post_tool_use_event, post_tool_use_failure_event
 
 AP = "aaaaaaaa-1111-4111-8111-000000000001"
@@ -93,7 +93,7 @@ class OnBashOutput(HookTest):
         return self.run_hook("on_bash_output", payload, env=env)
 
     def search_types(self):
-        return [(s["filters"]["AND"][-1].get("metadata", {}).get("type", "broad"), s["top_k"])
+        return [(and_terms(s["filters"])[-1].get("metadata", {}).get("type", "broad"), s["top_k"])
                 for s in self.fake.searches()]
 
     def test_failing_pytest_shows_prior_errors_in_the_documented_format(self):

@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from hooklib import BIN_DIR, HookTest, memory
+from hooklib import BIN_DIR, HookTest, and_terms, memory
 from gitrepo import make_repo
 from hookevents import read_event
 
@@ -69,7 +69,7 @@ class OnFileRead(HookTest):
 
     def test_thorough_sends_three_searches(self):
         self.read(self.file, env=self.env(MEM0_SEARCH_PLAN="thorough"))
-        kinds = sorted((s["filters"]["AND"][-1].get("metadata", {}).get("type", "broad"),
+        kinds = sorted((and_terms(s["filters"])[-1].get("metadata", {}).get("type", "broad"),
                         s["top_k"]) for s in self.fake.searches())
         self.assertEqual(kinds, [("broad", 10), ("convention", 5), ("decision", 3)])
 

@@ -5,7 +5,8 @@ import re
 import time
 import unittest
 
-from hooklib import HookTest, memory, PROJECT, USER
+from hooklib import (HookTest, and_terms, memory, PROJECT, project_filters, shared_agent,
+                     USER)
 from gitrepo import make_repo
 from hookevents import prompt_event, session_start_event
 from loopback import closed_port
@@ -119,7 +120,7 @@ class OnSessionStart(HookTest):
         self.assertIn("page=1", calls[0]["path"])
         self.assertIn("page_size=20", calls[0]["path"])
         self.assertEqual(calls[0]["body"]["filters"],
-                         {"AND": [{"user_id": USER}, {"app_id": PROJECT}]})
+                         project_filters(USER, PROJECT, shared_agent(PROJECT, root=self.project)))
 
     def test_shown_memories_are_not_injected_again_in_the_session(self):
         first = self.start("startup").context()
@@ -167,7 +168,7 @@ class OnSessionStart(HookTest):
                 self.assertIn("- [decision] Recent decision learnings: render invoice PDFs "
                               f"server side [mem0:{DECISION[:8]}]", lines)
                 self.assertEqual(lines[-1], RESUME_FOOTER)
-                searches = sorted((s["query"], s["filters"]["AND"][-1], s["top_k"])
+                searches = sorted((s["query"], and_terms(s["filters"])[-1], s["top_k"])
                                   for s in self.fake.searches())
                 self.assertEqual(searches, [
                     ("recent decisions and learnings", {"metadata": {"type": "decision"}}, 3),

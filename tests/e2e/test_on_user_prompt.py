@@ -5,7 +5,8 @@ import os
 import subprocess
 import unittest
 
-from hooklib import BIN_DIR, HookTest, memory, PROJECT, USER
+from hooklib import (BIN_DIR, HookTest, and_terms, memory, PROJECT, project_filters,
+                     shared_agent, USER)
 from gitrepo import make_repo
 from hookevents import prompt_event
 from loopback import closed_port
@@ -63,7 +64,8 @@ class OnUserPrompt(HookTest):
         self.assertEqual(body["query"], PROMPT)
         self.assertEqual(body["top_k"], 10)
         self.assertIs(body["rerank"], True)
-        self.assertEqual(body["filters"], {"AND": [{"user_id": USER}, {"app_id": PROJECT}]})
+        self.assertEqual(body["filters"],
+                         project_filters(USER, PROJECT, shared_agent(PROJECT, root=self.project)))
         headers = self.fake.requests()[0]["headers"]
         self.assertEqual(headers["authorization"], "Token " + self.fake.api_key)
 
@@ -72,12 +74,12 @@ class OnUserPrompt(HookTest):
                   "when the stripe webhook handler retries")
         self.prompt(prompt, env=self.env(MEM0_SEARCH_PLAN="thorough"))
         searches = self.fake.searches()
-        kinds = sorted((s["filters"]["AND"][-1].get("metadata", {}).get("type", "broad"),
+        kinds = sorted((and_terms(s["filters"])[-1].get("metadata", {}).get("type", "broad"),
                         s["top_k"]) for s in searches)
         self.assertEqual(kinds, [("anti_pattern", 3), ("broad", 10), ("convention", 3),
                                  ("decision", 5)])
         convention = [s for s in searches if s["top_k"] == 3 and
-                      s["filters"]["AND"][-1] == {"metadata": {"type": "convention"}}][0]
+                      and_terms(s["filters"])[-1] == {"metadata": {"type": "convention"}}][0]
         self.assertEqual(convention["query"], "src/billing/invoice.py")
         # Parallel: all four requests were received before the first latency elapsed.
         self.fake.reset()
@@ -92,8 +94,8 @@ class OnUserPrompt(HookTest):
         make_repo(self.project, origin="git@github.com:acme/billing.git", worktree=tree)
         self.run_hook("on_user_prompt", prompt_event(PROMPT, cwd=tree),
                       env=self.env(MEM0_PROJECT_ID=None))
-        self.assertEqual(self.fake.searches()[0]["filters"],
-                         {"AND": [{"user_id": USER}, {"app_id": "acme-billing"}]})
+        self.assertEqual(self.fake.searches()[0]["filters"], project_filters(
+            USER, "acme-billing", shared_agent("acme-billing", "https://github.com/acme/billing")))
 
     def test_other_users_and_projects_never_appear(self):
         ctx = self.prompt(PROMPT).context()
@@ -170,16 +172,21 @@ class OnUserPrompt(HookTest):
                             session="sess-later")
         self.assertIsNone(again.system_message())
 
-    def test_three_unreachable_runs_pause_later_hooks(self):
-        env = self.env(MEM0_BASE_URL=f"http://127.0.0.1:{closed_port()}")
+    def test_three_unreachable_runs_pause_later_hooks_for_that_server_only(self):
+        down = self.env(MEM0_BASE_URL=f"http://127.0.0.1:{closed_port()}")
         for i in range(3):
-            message = self.prompt(PROMPT, session=f"down-{i}", env=env).system_message()
+            message = self.prompt(PROMPT, session=f"down-{i}", env=down).system_message()
             self.assertIn("searches failed (transport)", message)
-        result = self.prompt(PROMPT, session="down-3")  # the server is back, but paused
-        self.assertEqual(self.fake.requests(), [])
+        result = self.prompt(PROMPT, session="down-3", env=down)
         self.assertIn("mem0: recall paused — Mem0 unreachable after 3 failed attempts",
                       result.system_message())
         self.assertNotIn("recall paused", result.context())
+        self.assertLess(result.elapsed, 0.5)
+        # A corrected base URL is another server: it is asked at once (docs/failures.md#back-off).
+        fixed = self.prompt(PROMPT, session="down-4")
+        self.assertEqual(len(self.fake.searches()), 1)
+        self.assertIn("[mem0:11111111]", fixed.context())
+        self.assertIsNone(fixed.system_message())
 
     def test_rejected_key_is_reported(self):
         env = self.env(MEM0_API_KEY="m0-wrong-key-0000000000")

@@ -1,0 +1,299 @@
+"""End-to-end: every Mem0 (docs/api.md#self-hosted-server): a self-hosted server, the shared project memory
+of Mem0's newer plugin, and a back-off kept per server and key (docs/failures.md#back-off)."""
+
+import os
+import signal
+import time
+import unittest
+
+from hooklib import BIN_DIR, HookTest, PROJECT, USER, memory, shared_agent
+from fakelib import FakeMem0
+from gitrepo import make_repo
+from hookevents import prompt_event, read_event, session_start_event, stop_event
+
+PROMPT = "Why does the stripe webhook handler retry invoices twice?"
+CLI = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
+ORIGIN = "git@GitHub.com:Acme/Billing.git"
+AGENT = shared_agent(PROJECT, "https://github.com/Acme/Billing")
+SUMMARY = ("Moved the stripe webhook handler retries into a queue worker so that invoices are "
+           "retried once with a idempotency key, and documented the decision in ADR 12.")
+
+OWN = "11111111-aaaa-4aaa-8aaa-000000000001"
+SHARED = "22222222-bbbb-4bbb-8bbb-000000000002"
+LEGACY = "33333333-cccc-4ccc-8ccc-000000000003"
+OTHER_USER = "44444444-dddd-4ddd-8ddd-000000000004"
+OTHER_AGENT = "55555555-eeee-4eee-8eee-000000000005"
+
+
+def selfhosted_memory(mem_id, text, mtype=None, user=USER, agent=PROJECT,
+                      created="2026-11-20T10:00:00-08:00"):
+    """A memory as the open-source server stores it: user_id and agent_id, flat metadata."""
+    return {"id": mem_id, "memory": text, "user_id": user, "agent_id": agent,
+            "metadata": {"type": mtype} if mtype else None, "created_at": created}
+
+
+def shared_memory(mem_id, text, agent, app=PROJECT):
+    """A memory as Mem0's newer plugin files shared project memory: no user_id, no type."""
+    return {"id": mem_id, "memory": text, "agent_id": agent, "app_id": app, "user_id": None,
+            "metadata": None, "categories": [], "created_at": "2026-11-21T10:00:00Z"}
+
+
+class BackendTest(HookTest):
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(self.kill_senders)
+
+    def prompt(self, text=PROMPT, session="s-1", env=None):
+        return self.run_hook("on_user_prompt",
+                             prompt_event(text, session_id=session, cwd=self.project), env=env)
+
+    def cli(self, *args, env=None):
+        return self.run_bin(CLI, args=args, data=None, env=env, text=True)
+
+    def wait_until(self, check, what, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = check()
+            if value:
+                return value
+            time.sleep(0.05)
+        self.fail(f"timed out waiting for {what}")
+
+    def kill_senders(self):
+        """Detached senders of this test: processes whose environment names its HOME."""
+        marker = f"HOME={self.home}".encode()
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if marker in f.read().split(b"\0"):
+                        os.kill(int(pid), signal.SIGKILL)
+            except (OSError, ProcessLookupError):
+                pass
+
+
+class SelfHosted(BackendTest):
+    """MEM0_BACKEND=selfhosted against the stand-in's strict self-hosted flavour."""
+
+    backend = "selfhosted"
+    seed = [
+        selfhosted_memory(OWN, "Stripe webhook handler retries invoices with exponential backoff",
+                          "convention", created="2026-11-19T10:00:00-08:00"),
+        selfhosted_memory(SHARED, "Decided stripe webhook handler retry stops early", "decision",
+                          created="2026-11-20T02:00:00+09:00"),
+        selfhosted_memory(OTHER_USER, "Stripe webhook handler notes of another user", "decision",
+                          user="someone-else"),
+        selfhosted_memory(OTHER_AGENT, "Stripe webhook handler retries in another project",
+                          "decision", agent="other-project"),
+    ]
+
+    def test_a_prompt_searches_with_the_servers_own_shapes(self):
+        ctx = self.prompt().context()
+        self.assertIn("- [convention] Stripe webhook handler retries invoices with exponential "
+                      f"backoff [mem0:{OWN[:8]}]", ctx)
+        self.assertIn(f"[mem0:{SHARED[:8]}]", ctx)
+        self.assertNotIn(f"[mem0:{OTHER_USER[:8]}]", ctx)
+        self.assertNotIn(f"[mem0:{OTHER_AGENT[:8]}]", ctx)
+        [call] = self.fake.requests()
+        self.assertEqual((call["method"], call["path"], call["status"]), ("POST", "/search", 200))
+        self.assertEqual(call["body"], {"query": PROMPT, "top_k": 10, "threshold": 0.3,
+                                        "filters": {"user_id": USER, "agent_id": PROJECT}})
+        self.assertEqual(call["headers"]["x-api-key"], self.fake.api_key)
+        self.assertNotIn("authorization", call["headers"])
+
+    def test_thorough_typed_searches_are_flat(self):
+        make_repo(self.project)
+        path = os.path.join(self.project, "src", "billing", "webhook.py")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("def handle(event):\n    pass\n" * 200)
+        self.run_hook("on_file_read", read_event(path, session_id="s-1", cwd=self.project),
+                      env=self.env(MEM0_SEARCH_PLAN="thorough"))
+        filters = sorted((s["filters"].get("type", "broad"), sorted(s["filters"]))
+                         for s in self.fake.searches())
+        self.assertEqual(filters, [("broad", ["agent_id", "user_id"]),
+                                   ("convention", ["agent_id", "type", "user_id"]),
+                                   ("decision", ["agent_id", "type", "user_id"])])
+        self.assertTrue(all(c["status"] == 200 for c in self.fake.requests()))
+
+    def test_session_start_lists_newest_first_without_a_count(self):
+        result = self.run_hook("on_session_start", session_start_event(
+            "startup", session_id="s-1", cwd=self.project), env=self.env(MEM0_AUTO_SAVE="false"))
+        [call] = self.fake.requests()
+        self.assertEqual(call["method"], "GET")
+        self.assertEqual(call["path"],
+                         f"/memories?user_id={USER}&agent_id={PROJECT}&top_k=1000")
+        lines = result.context().split("\n")
+        self.assertEqual(lines[0], f"### mem0: 2 memories for {PROJECT} (user {USER})")
+        # 2026-11-20T02:00+09:00 is 2026-11-19T17:00Z; 2026-11-19T10:00-08:00 is 18:00Z: newer.
+        shown = [line for line in lines if "[mem0:" in line]
+        self.assertEqual([line[-9:-1] for line in shown], [OWN[:8], SHARED[:8]])
+
+    def test_a_capture_reaches_the_server_and_is_recalled_next_session(self):
+        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project))
+        added = self.wait_until(lambda: self.fake.calls("add"), "the add")
+        self.assertEqual((added[0]["method"], added[0]["path"], added[0]["status"]),
+                         ("POST", "/memories", 200))
+        body = added[0]["body"]
+        self.assertEqual((body["user_id"], body["agent_id"]), (USER, PROJECT))
+        self.assertNotIn("app_id", body)
+        self.assertEqual(body["metadata"]["type"], "session_summary")
+        self.wait_until(lambda: len(self.fake.memories()) == len(self.seed) + 1, "the memory")
+        ctx = self.prompt("queue worker idempotency key for webhook retries", session="s-2")
+        self.assertIn("idempotency key", ctx.context())
+
+    def test_peek_looks_up_ids_and_null_means_not_found(self):
+        found = self.cli("peek", OWN)
+        self.assertEqual(found.returncode, 0, found.stderr)
+        self.assertIn("exponential backoff", found.stdout)
+        self.assertEqual(self.fake.requests()[0]["path"], f"/memories/{OWN}")
+        self.fake.reset()
+        missing = self.cli("peek", "99999999-9999-4999-8999-999999999999")
+        calls = self.fake.requests()
+        self.assertEqual(calls[0]["path"], "/memories/99999999-9999-4999-8999-999999999999")
+        self.assertEqual([c["endpoint"] for c in calls[1:]], ["search", "search"])  # then searched
+        self.assertEqual(missing.returncode, 0, missing.stderr)
+
+    def test_doctor_checks_with_one_search_and_no_ping(self):
+        result = self.cli("doctor")
+        self.assertIn("backend     self-hosted Mem0 server (env MEM0_BACKEND)", result.stdout)
+        self.assertIn("ping        none on a self-hosted server", result.stdout)
+        self.assertEqual([(c["method"], c["path"]) for c in self.fake.requests()],
+                         [("POST", "/search")])
+        fixes = [line for line in result.stdout.splitlines() if line.startswith("fix:")]
+        self.assertEqual(len(fixes), 1)
+        self.assertIn("mem0-hooks install", fixes[0])  # not wired here; the server check passed
+
+    def test_the_platform_shapes_are_refused_by_this_server(self):
+        """Sanity of the stand-in: without MEM0_BACKEND the hooks speak the platform's API."""
+        result = self.cli("doctor", env=self.env(MEM0_BACKEND="platform"))
+        self.assertEqual(result.returncode, 1)
+        self.assertTrue(all(c["status"] in (404, 401) for c in self.fake.requests()))
+
+
+class SharedProjectMemory(BackendTest):
+    """The platform with the layouts of Mem0's newer plugin in the store."""
+
+    seed = [
+        memory(OWN, "Stripe webhook handler retries invoices with exponential backoff",
+               "convention"),
+        shared_memory(SHARED, "Team agreed stripe webhook handler retries run in the worker",
+                      AGENT),
+        shared_memory(LEGACY, "Stripe webhook handler retries are logged to the audit table",
+                      PROJECT),
+        memory(OTHER_USER, "Stripe webhook handler notes of another user", "decision",
+               user="someone-else"),
+        shared_memory(OTHER_AGENT, "Stripe webhook handler retries of another repository",
+                      shared_agent(PROJECT, "https://github.com/acme/other")),
+    ]
+
+    def setUp(self):
+        super().setUp()
+        make_repo(self.project, origin=ORIGIN)
+
+    def test_a_prompt_recalls_own_shared_and_legacy_shared_memory(self):
+        result = self.prompt()
+        ctx = result.context()
+        for mem_id in (OWN, SHARED, LEGACY):
+            self.assertIn(f"[mem0:{mem_id[:8]}]", ctx)
+        self.assertIn("- [unknown] Team agreed stripe webhook handler retries run in the worker "
+                      f"[mem0:{SHARED[:8]}]", ctx)
+        self.assertNotIn(f"[mem0:{OTHER_USER[:8]}]", ctx)
+        self.assertNotIn(f"[mem0:{OTHER_AGENT[:8]}]", ctx)
+        [search] = self.fake.searches()
+        self.assertEqual(search["filters"], {"OR": [
+            {"AND": [{"user_id": USER}, {"app_id": PROJECT}]},
+            {"AND": [{"agent_id": AGENT}, {"app_id": PROJECT}]},
+            {"AND": [{"agent_id": PROJECT}, {"app_id": PROJECT}]}]})
+
+    def test_type_priorities_keep_untyped_memories(self):
+        ctx = self.prompt("KeyError in the stripe webhook handler retries: Traceback").context()
+        self.assertIn(f"[mem0:{SHARED[:8]}]", ctx)
+        self.assertIn(f"[mem0:{LEGACY[:8]}]", ctx)
+
+    def test_shared_memory_off_searches_the_users_own_only(self):
+        ctx = self.prompt(env=self.env(MEM0_SHARED_MEMORY="off")).context()
+        self.assertIn(f"[mem0:{OWN[:8]}]", ctx)
+        self.assertNotIn(f"[mem0:{SHARED[:8]}]", ctx)
+        self.assertEqual(self.fake.searches()[0]["filters"],
+                         {"AND": [{"user_id": USER}, {"app_id": PROJECT}]})
+
+    def test_without_a_remote_the_local_form_is_searched(self):
+        local = os.path.join(self.home, "scratch")
+        make_repo(local)
+        self.fake.seed([shared_memory(SHARED, "Scratch stripe webhook handler retry notes",
+                                      shared_agent(PROJECT, root=local))])
+        sub = os.path.join(local, "src")
+        os.makedirs(sub)
+        ctx = self.run_hook("on_user_prompt", prompt_event(PROMPT, session_id="s-1", cwd=sub))
+        self.assertIn(f"[mem0:{SHARED[:8]}]", ctx.context())
+
+    def test_writes_keep_the_users_layout(self):
+        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project))
+        [body] = self.wait_until(lambda: self.fake.adds(), "the add")
+        self.assertEqual((body["user_id"], body["app_id"]), (USER, PROJECT))
+        self.assertNotIn("agent_id", body)
+
+
+class BackoffPerServer(BackendTest):
+    """A pause holds the server and key that caused it, and nothing else."""
+
+    seed = [memory(OWN, "Stripe webhook handler retries invoices with exponential backoff",
+                   "convention")]
+
+    def setUp(self):
+        super().setUp()
+        self.other = FakeMem0(seed=self.seed).start()
+        self.addCleanup(self.other.stop)
+        self.limited = self.env(MEM0_BASE_URL=self.other.url)
+        self.other.control(status=429, retry_after=120)
+        result = self.prompt(env=self.limited)
+        self.assertEqual(result.system_message(), "mem0: recall skipped — rate limited (retry after 120 s)")
+        self.other.control()
+        self.other.reset()
+
+    def test_a_pause_for_one_base_url_does_not_stop_another(self):
+        paused = self.prompt(session="s-2", env=self.limited)
+        self.assertEqual(self.other.requests(), [])
+        self.assertIn("mem0: recall paused — rate limited by Mem0, retrying in",
+                      paused.system_message())
+        fine = self.prompt(session="s-3")
+        self.assertIn(f"[mem0:{OWN[:8]}]", fine.context())
+        self.assertIsNone(fine.system_message())
+        self.assertEqual(len(self.fake.searches()), 1)
+
+    def test_another_key_for_the_same_server_is_not_held_up(self):
+        self.prompt(session="s-2", env=self.env(MEM0_BASE_URL=self.other.url,
+                                                MEM0_API_KEY="m0-another-key-0000"))
+        self.assertEqual(len(self.other.searches()), 1)  # sent (and refused: a wrong key)
+
+    def test_doctor_shows_the_pause_and_reset_ends_it(self):
+        self.other.control(status=429, retry_after=120)  # still limited when doctor checks
+        doctor = self.cli("doctor", env=self.limited)
+        self.assertEqual(doctor.returncode, 1)
+        self.assertRegex(doctor.stdout, r"pause       rate limited by Mem0: recall and capture "
+                                        r"paused until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC "
+                                        r"\(1[0-2]\d s\)")
+        self.assertIn("fix: wait until ", doctor.stdout)
+        self.assertIn("or run `mem0-hooks doctor --reset` to try again now", doctor.stdout)
+        self.assertNotIn("checks passed", doctor.stdout)
+        self.other.control()
+        reset = self.cli("doctor", "--reset", env=self.limited)
+        self.assertIn("reset       1 pause ended", reset.stdout)
+        self.assertNotIn("pause ", reset.stdout.replace("1 pause ended", ""))
+        self.other.reset()
+        again = self.prompt(session="s-4", env=self.limited)
+        self.assertEqual(len(self.other.searches()), 1)
+        self.assertIn(f"[mem0:{OWN[:8]}]", again.context())
+
+    def test_an_answered_request_ends_the_pause_early(self):
+        peek = self.cli("peek", "stripe webhook", env=self.limited)
+        self.assertEqual(peek.returncode, 0, peek.stderr)
+        doctor = self.cli("doctor", env=self.limited)
+        self.assertNotIn("pause ", doctor.stdout)  # ended by peek's answer, before doctor ran
+        self.other.reset()
+        self.prompt(session="s-5", env=self.limited)
+        self.assertEqual(len(self.other.searches()), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
