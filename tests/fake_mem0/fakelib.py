@@ -108,6 +108,22 @@ class FakeMem0(StandIn):
                 pass
             self._tmp_seed = None
 
+    # -- API calls, for the stand-in's own tests --------------------------------------------
+    def call(self, method, path, body=None, headers=(), timeout=5):
+        """One raw API request with `headers` (a JSON body gets its Content-Type):
+        (response, raw body)."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        headers = dict(headers)
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            body = body if isinstance(body, (str, bytes)) else json.dumps(body)
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            return resp, resp.read()
+        finally:
+            conn.close()
+
     # -- control API -------------------------------------------------------------
     def _call(self, method, path, obj=None):
         conn = http.client.HTTPConnection(self.host, self.port, timeout=10)

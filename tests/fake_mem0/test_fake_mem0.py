@@ -58,17 +58,8 @@ class ServerTest(unittest.TestCase):
         return http.client.HTTPConnection("127.0.0.1", self.srv.port, timeout=timeout)
 
     def call(self, method, path, body=None, key="m0-test-key", timeout=5):
-        c = self.conn(timeout)
         headers = {"Authorization": f"Token {key}"} if key else {}
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-            body = body if isinstance(body, (str, bytes)) else json.dumps(body)
-        try:
-            c.request(method, path, body=body, headers=headers)
-            resp = c.getresponse()
-            return resp, resp.read()
-        finally:
-            c.close()
+        return self.srv.call(method, path, body, headers, timeout)
 
     def search(self, query="alpha beta gamma", filters=None, threshold=0.2, **extra):
         body = {"query": query, "filters": filters or {"user_id": U}, "threshold": threshold,

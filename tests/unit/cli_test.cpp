@@ -626,18 +626,7 @@ struct CliFixture {
   int run(const std::vector<std::string> &argv) {
     out.str("");
     err.str("");
-    const CliContext ctx{f.env,
-                         f.config,
-                         f.http,
-                         f.log,
-                         *f.state,
-                         out,
-                         err,
-                         f.project,
-                         exe_dir,
-                         SteadyClock::now() + std::chrono::seconds(5),
-                         [this] { return f.now; }};
-    return cli::run(argv, ctx);
+    return cli::run(argv, context());
   }
   CliContext context() {
     return CliContext{f.env,

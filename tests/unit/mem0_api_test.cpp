@@ -647,15 +647,17 @@ std::string listing(std::size_t n, std::optional<long> count = std::nullopt) {
 
 } // namespace
 
+// One filters_json expectation: a scope, a type or none, the JSON text.
+struct FilterCase {
+  Scope scope;
+  std::optional<std::string> type;
+  std::string json;
+};
+
 TEST_CASE("filters_json: the platform's AND filters for every scope, typed and untyped",
           "[backend]") {
   const std::optional<std::string> none, decision("decision");
-  struct Case {
-    Scope scope;
-    std::optional<std::string> type;
-    std::string json;
-  };
-  const std::vector<Case> cases{
+  const std::vector<FilterCase> cases{
       {Scope::project, none, R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})"},
       {Scope::project, decision,
        R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"},{"metadata":{"type":"decision"}}]})"},
@@ -699,12 +701,7 @@ TEST_CASE("filters_json: the untyped project search with shared memory is an OR 
 TEST_CASE("filters_json: a self-hosted server's filters are flat, the project as agent_id",
           "[backend]") {
   const std::optional<std::string> none, decision("decision");
-  struct Case {
-    Scope scope;
-    std::optional<std::string> type;
-    std::string json;
-  };
-  const std::vector<Case> cases{
+  const std::vector<FilterCase> cases{
       {Scope::project, none, R"({"user_id":"alice","agent_id":"acme-webapp"})"},
       {Scope::project, decision,
        R"({"user_id":"alice","agent_id":"acme-webapp","type":"decision"})"},
