@@ -136,7 +136,7 @@ std::string session_for(const Args &args, const CliContext &ctx) {
 std::optional<ApiTarget> target_or_explain(const CliContext &ctx) {
   auto api = api_target(ctx.config);
   if (api) return std::move(*api);
-  if (!ctx.config.api_key)
+  if (!has_access(ctx.config))
     ctx.err << "mem0: no API key; set MEM0_API_KEY (see mem0-hooks doctor)\n";
   else
     ctx.err << "mem0: " << api.error().message << "\n";

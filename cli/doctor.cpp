@@ -119,8 +119,10 @@ int doctor(const Args &args, const CliContext &ctx) {
 
   row("api key", c.api_key                    ? mask_key(*c.api_key) + " (" + c.api_key_source + ")"
                  : !c.api_key_problem.empty() ? "refused: " + c.api_key_problem
-                                              : "missing");
-  if (!c.api_key)
+                 : has_access(c) ? "none: requests go without X-API-Key (a server run with "
+                                   "AUTH_DISABLED=true)"
+                                 : "missing");
+  if (!has_access(c))
     fixes.emplace_back(c.api_key_problem.empty()
                            ? "set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)"
                            : "set MEM0_API_KEY to the key alone, without line breaks");
@@ -186,7 +188,7 @@ int doctor(const Args &args, const CliContext &ctx) {
                                         : "enable the plugin: claude plugin enable " + idle->where);
   }
 
-  if (c.api_key) {
+  if (has_access(c)) {
     if (const auto api = api_target(c); !api) {
       row("ping", api.error().message);
       fixes.emplace_back("use an https:// MEM0_BASE_URL");

@@ -278,6 +278,12 @@ Config load_config(const Environment &env) {
   return c;
 }
 
+bool has_access(const Config &config) {
+  // A key that was set but refused (control bytes) is not silently replaced by none.
+  return config.api_key ||
+         (config.backend == Backend::selfhosted && config.api_key_problem.empty());
+}
+
 Result<ApiTarget> api_target(const Config &config) {
   return ApiTarget::make(config.base_url, config.api_key.value_or(""), config.rerank,
                          config.threshold, config.backend);

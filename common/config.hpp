@@ -70,7 +70,12 @@ std::optional<bool> parse_bool(std::string_view value);
 // quotes and trailing comment stripped); values starting with `$` are ignored.
 std::optional<std::string> api_key_from_profile(std::string_view text);
 
-// The API target of `config`: an error when there is no key or the base URL is refused.
+// Whether requests can be made at all: with a key, or to a self-hosted server, which may run
+// without authentication (docs/configuration.md#api-key).
+bool has_access(const Config &config);
+
+// The API target of `config`: an error when there is no key (for the platform) or the base URL
+// is refused.
 Result<ApiTarget> api_target(const Config &config);
 
 } // namespace mem0

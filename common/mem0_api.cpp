@@ -215,7 +215,8 @@ std::string search_body(const SearchSpec &spec, const Identity &identity, bool r
 
 Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, bool rerank,
                                   double threshold, Backend backend) {
-  if (api_key.empty()) return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
+  if (api_key.empty() && backend == Backend::platform) // a self-hosted server may need none
+    return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
   // A CR or LF would end a header line and start another: never let one reach the wire.
   const auto control = [](std::string_view s) {
     return std::any_of(s.begin(), s.end(), [](unsigned char b) { return b < 0x20 || b == 0x7F; });
@@ -240,9 +241,13 @@ Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, boo
 }
 
 std::vector<std::string> ApiTarget::headers() const {
-  return {(m_backend == Backend::selfhosted ? "X-API-Key: " : "Authorization: Token ") + m_api_key,
-          "Content-Type: application/json", "Accept: application/json",
-          "User-Agent: " + user_agent()};
+  std::vector<std::string> h{"Content-Type: application/json", "Accept: application/json",
+                             "User-Agent: " + user_agent()};
+  if (m_backend == Backend::platform)
+    h.insert(h.begin(), "Authorization: Token " + m_api_key);
+  else if (!m_api_key.empty())
+    h.insert(h.begin(), "X-API-Key: " + m_api_key);
+  return h;
 }
 
 std::string ApiTarget::server_key() const {

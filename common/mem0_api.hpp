@@ -42,8 +42,9 @@ struct SearchSpec {
 // goes to a base URL that keeps the key safe (https://, or http:// to a loopback host).
 class ApiTarget {
 public:
-  // A target for `base_url` (trailing slashes dropped) and `api_key`; an error (kind
-  // `transport`, or `unauthorized` without a usable key) says why there is none.
+  // A target for `base_url` (trailing slashes dropped) and `api_key` (may be empty for a
+  // self-hosted server); an error (kind `transport`, or `unauthorized` without a usable key)
+  // says why there is none.
   static Result<ApiTarget> make(std::string base_url, std::string api_key, bool rerank = true,
                                 double threshold = 0.3, Backend backend = Backend::platform);
 
@@ -52,7 +53,7 @@ public:
   bool rerank() const { return m_rerank && m_backend == Backend::platform; }
   double threshold() const { return m_threshold; }
   // The headers of every request: the key (`Authorization: Token` for the platform,
-  // `X-API-Key` for a self-hosted server), JSON, and our User-Agent.
+  // `X-API-Key` for a self-hosted server, none for one without a key), JSON, and our User-Agent.
   std::vector<std::string> headers() const;
   // Names this server and key without revealing the key: the back-off is kept per server key.
   std::string server_key() const;

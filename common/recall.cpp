@@ -89,7 +89,7 @@ std::vector<Notice> problem_notices(const PlanOutcome &outcome, std::size_t sear
 std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &seen) {
   std::vector<Notice> notices;
   const Config &config = ctx.config;
-  if (!config.auto_save || !config.api_key) return notices;
+  if (!config.auto_save || !has_access(config)) return notices;
   if (config.daily_add_limit > 0 && !was_shown(seen, notice_kind::add_limit) &&
       ctx.state.usage.on(utc_day(ctx.now())).adds >= config.daily_add_limit)
     notices.push_back(

@@ -146,7 +146,7 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
     return why;
   };
   if (!config.auto_save) return refuse(NotQueued::capture_off);
-  if (!config.api_key) return refuse(NotQueued::no_key);
+  if (!has_access(config)) return refuse(NotQueued::no_key);
 
   std::string all_text;
   std::vector<AddSpec::Message> messages;
@@ -202,7 +202,7 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
 
 void start_sender(const HookContext &ctx, const std::function<void()> &before) {
   static bool started_here = false; // one sender per hook process is enough
-  if (started_here || !ctx.config.auto_save || !ctx.config.api_key) return;
+  if (started_here || !ctx.config.auto_save || !has_access(ctx.config)) return;
   const bool pending = !Outbox(ctx.state.dir).pending().empty();
   const auto api = api_target(ctx.config);
   if (!before && (!pending || !api || ctx.state.backoff.active_pause(ctx.now(), api->server_key())))

@@ -162,7 +162,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return HookOutput{};
   };
   if (input.tool_name != "Bash") return gated("not a Bash call");
-  if (!config.api_key) {
+  if (!has_access(config)) {
     ctx.log.debug("bash output gated: no API key");
     return {.system_message = no_key_notice(ctx, session_of(input, ctx.env))};
   }

@@ -89,7 +89,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");
-  if (!config.api_key) {
+  if (!has_access(config)) {
     ctx.log.debug("read gated: no API key");
     return {.system_message = no_key_notice(ctx, session_of(input, ctx.env))};
   }

@@ -116,7 +116,7 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
     return {};
   }
   const std::string session = session_of(input, ctx.env);
-  if (!config.api_key) {
+  if (!has_access(config)) {
     ctx.log.debug("no API key; recall and capture are off");
     return {.system_message = no_key_notice(ctx, session)};
   }

@@ -84,7 +84,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     return {};
   }
   const std::string session = session_of(input, ctx.env);
-  if (!config.api_key) {
+  if (!has_access(config)) {
     ctx.log.debug("no API key; nothing to search");
     return {.system_message = no_key_notice(ctx, session)};
   }

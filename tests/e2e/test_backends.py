@@ -163,6 +163,26 @@ class SelfHosted(BackendTest):
         self.assertEqual(len(fixes), 1)
         self.assertIn("mem0-hooks install", fixes[0])  # not wired here; the server check passed
 
+    def test_a_server_without_authentication_is_reached_without_a_key(self):
+        open_server = FakeMem0(seed=self.seed, backend="selfhosted", api_key="").start()
+        self.addCleanup(open_server.stop)
+        env = self.env(MEM0_API_KEY=None, MEM0_BASE_URL=open_server.url)
+        ctx = self.prompt(env=env).context()
+        self.assertIn(f"[mem0:{OWN[:8]}]", ctx)
+        [call] = open_server.requests()
+        self.assertEqual(call["status"], 200)
+        self.assertNotIn("x-api-key", call["headers"])
+        doctor = self.cli("doctor", env=env)
+        self.assertIn("api key     none: requests go without X-API-Key", doctor.stdout)
+        self.assertNotIn("MEM0_API_KEY", "\n".join(
+            line for line in doctor.stdout.splitlines() if line.startswith("fix:")))
+        # The platform without a key sends nothing and says so.
+        open_server.reset()
+        result = self.prompt(env=self.env(MEM0_API_KEY=None, MEM0_BACKEND="platform",
+                                          MEM0_BASE_URL=open_server.url))
+        self.assertEqual(open_server.requests(), [])
+        self.assertIn("mem0: no API key", result.system_message())
+
     def test_the_platform_shapes_are_refused_by_this_server(self):
         """Sanity of the stand-in: without MEM0_BACKEND the hooks speak the platform's API."""
         result = self.cli("doctor", env=self.env(MEM0_BACKEND="platform"))

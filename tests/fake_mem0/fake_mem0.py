@@ -343,11 +343,13 @@ class Handler(RecordingHandler):
                 host = self.headers.get("Host") or f"{self.stand_in.host}:{self.stand_in.port}"
                 return 307, f"http://{host}{url.path.rstrip('/')}{query}"
             return 404, {"detail": "Not Found"}
+        # An empty --api-key is a server run with AUTH_DISABLED=true: no key needed, but a key
+        # that is sent is still checked.
         key = self.headers.get("X-API-Key")
-        if key is None:
+        if key is None and state.api_key:
             return 401, {"detail": "Authentication required. Provide a Bearer token or "
                                    "X-API-Key header."}
-        if key != state.api_key:
+        if key is not None and key != state.api_key:
             return 401, {"detail": "Invalid API key"}
         try:
             if endpoint == "get":

@@ -74,17 +74,8 @@ class SelfHostedTest(unittest.TestCase):
 
     def call(self, method, path, body=None, headers=None, timeout=5):
         """(response, raw body); the X-API-Key header unless headers are given."""
-        c = http.client.HTTPConnection("127.0.0.1", self.srv.port, timeout=timeout)
-        headers = {"X-API-Key": KEY} if headers is None else dict(headers)
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-            body = body if isinstance(body, (str, bytes)) else json.dumps(body)
-        try:
-            c.request(method, path, body=body, headers=headers)
-            resp = c.getresponse()
-            return resp, resp.read()
-        finally:
-            c.close()
+        headers = {"X-API-Key": KEY} if headers is None else headers
+        return self.srv.call(method, path, body, headers, timeout)
 
     def json_call(self, method, path, body=None, **kw):
         resp, data = self.call(method, path, body, **kw)
@@ -411,6 +402,15 @@ class Knobs(SelfHostedTest):
         start = time.monotonic()
         self.assertEqual(self.call("DELETE", f"/memories/{SEED[0]['id']}")[0].status, 200)
         self.assertGreaterEqual(time.monotonic() - start, 0.3)
+
+
+class AuthDisabled(unittest.TestCase):
+    def test_an_empty_key_is_a_server_without_authentication_that_checks_a_sent_key(self):
+        with FakeMem0(seed=SEED[:1], backend="selfhosted", api_key="") as srv:
+            path = f"/memories/{SEED[0]['id']}"
+            self.assertEqual(srv.call("GET", path)[0].status, 200)
+            self.assertEqual(srv.call("GET", path, headers={"X-API-Key": "m0-made-up"})[0].status,
+                             401)
 
 
 class InProcess(unittest.TestCase):

@@ -645,6 +645,31 @@ TEST_CASE("config: api_target of a self-hosted config sends X-API-Key, and no re
   CHECK(api_target(p)->backend() == Backend::platform);
 }
 
+TEST_CASE("config: a self-hosted server may be reached without a key; the platform never",
+          "[backend]") {
+  TempDir home;
+  const Config keyless = load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}}));
+  CHECK_FALSE(keyless.api_key);
+  CHECK(has_access(keyless));
+  const auto api = api_target(keyless);
+  REQUIRE(api.has_value());
+  for (const auto &h : api->headers()) {
+    CHECK_FALSE(h.starts_with("X-API-Key"));
+    CHECK_FALSE(h.starts_with("Authorization"));
+  }
+  CHECK(api->headers().size() == 3); // JSON both ways and the User-Agent
+
+  const Config platform = load_config(env_in(home));
+  CHECK_FALSE(has_access(platform));
+  CHECK(api_target(platform).error().kind == ErrorKind::unauthorized);
+
+  // A key that was set but refused is not quietly replaced by none.
+  const Config refused =
+      load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_API_KEY", "sh-a\r\nb"}}));
+  CHECK_FALSE(refused.api_key_problem.empty());
+  CHECK_FALSE(has_access(refused));
+}
+
 TEST_CASE("config: shared memory is on by default; the environment beats settings.json",
           "[backend]") {
   TempDir home;
