@@ -160,7 +160,10 @@ std::string selfhosted_add_body(std::string body) {
   for (const auto &member : doc.GetObject()) {
     const std::string_view key(member.name.GetString(), member.name.GetStringLength());
     if (key == "custom_instructions") continue;
-    w.Key(key == "app_id" ? "agent_id" : member.name.GetString());
+    if (key == "app_id")
+      w.Key("agent_id");
+    else
+      w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
     member.value.Accept(w);
   }
   w.EndObject();
