@@ -135,7 +135,7 @@ int doctor(const Args &args, const CliContext &ctx) {
   row("backend",
       std::string(c.backend == Backend::selfhosted ? "self-hosted Mem0 server" : "Mem0 Platform") +
           " (" + c.backend_source + ")");
-  const Identity identity = project_identity(c, ctx.env, ctx.cwd, "", ctx.log);
+  const Identity identity = project_identity(c, project.id, ctx.cwd, "");
   row("shared", !identity.shared_agent_id.empty()
                     ? "project memory of agent " + identity.shared_agent_id + " and " +
                           identity.project_id + " searched too"

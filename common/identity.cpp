@@ -92,13 +92,18 @@ std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {
          sha256_hex((ec ? root : real).string()).substr(0, 10);
 }
 
-Identity project_identity(const Config &config, const Environment &env, const fs::path &cwd,
-                          std::string session, const Log &log) {
-  Identity identity{
-      config.user_id, resolve_project_id(config, env, cwd, log).id, std::move(session), {}};
+Identity project_identity(const Config &config, std::string project_id, const fs::path &cwd,
+                          std::string session) {
+  Identity identity{config.user_id, std::move(project_id), std::move(session), {}};
   if (config.shared_memory && config.backend == Backend::platform)
     identity.shared_agent_id = shared_agent_id(identity.project_id, cwd);
   return identity;
+}
+
+Identity project_identity(const Config &config, const Environment &env, const fs::path &cwd,
+                          std::string session, const Log &log) {
+  return project_identity(config, resolve_project_id(config, env, cwd, log).id, cwd,
+                          std::move(session));
 }
 
 ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,

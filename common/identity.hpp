@@ -18,10 +18,13 @@ struct ProjectId {
 ProjectId resolve_project_id(const Config &config, const Environment &env,
                              const std::filesystem::path &cwd, const Log &log);
 
-// Who searches and writes from `cwd` in `session`: the configured user, the project id, and the
-// project's shared-memory agent id unless shared memory is off or the server is self-hosted.
+// Who searches from `cwd` in `session`: the configured user, the project id, and the project's
+// shared-memory agent id unless shared memory is off or the server is self-hosted.
 Identity project_identity(const Config &config, const Environment &env,
                           const std::filesystem::path &cwd, std::string session, const Log &log);
+// The same for a project id already resolved.
+Identity project_identity(const Config &config, std::string project_id,
+                          const std::filesystem::path &cwd, std::string session);
 
 // An origin URL as Mem0's newer plugin identifies a repository (docs/api.md#shared-memory):
 // `git@host:path` becomes `https://host/path`; a trailing `.git` and `/` go; a URL with a scheme

@@ -160,8 +160,9 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
 
   const fs::path cwd = cwd_of(input, ctx.env);
   const auto repo = find_repo(cwd);
-  const Identity identity =
-      project_identity(config, ctx.env, cwd, session_of(input, ctx.env), ctx.log);
+  // Writes keep the user's own layout (docs/api.md#shared-memory): no shared agent id.
+  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
+                          session_of(input, ctx.env)};
   AddSpec spec;
   spec.messages = std::move(messages);
   spec.metadata = {{"type", capture.type}, {"source", capture.source}};
