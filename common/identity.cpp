@@ -70,15 +70,17 @@ std::string normalize_origin(std::string_view url) {
     s = "https://" + host + "/" + s.substr(colon + 1);
     scheme = s.find("://");
   }
+  if (scheme != std::string::npos) {
+    const std::size_t host_start = scheme + 3;
+    const std::size_t host_end = std::min(s.find('/', host_start), s.size());
+    std::string authority = s.substr(host_start, host_end - host_start);
+    if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
+    s = s.substr(0, host_start) + ascii_lower(authority) + s.substr(host_end);
+  }
   strip_slashes(s);
   strip_suffix(s, ".git");
   strip_slashes(s);
-  if (scheme == std::string::npos) return s;
-  const std::size_t host_start = scheme + 3;
-  const std::size_t host_end = std::min(s.find('/', host_start), s.size());
-  std::string authority = s.substr(host_start, host_end - host_start);
-  if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
-  return s.substr(0, host_start) + ascii_lower(authority) + s.substr(host_end);
+  return s;
 }
 
 std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {

@@ -1,7 +1,9 @@
-// Git config parsing and the project slug (docs/configuration.md#git-remote), and the base-URL
-// guard (#base-url): an accepted http:// URL must name a loopback host as a URL parser (RFC 3986,
+// Git config parsing and the project slug (docs/configuration.md#git-remote), the origin as the
+// shared-memory agent id normalises it (docs/api.md#shared-memory), and the base-URL guard
+// (#base-url): an accepted http:// URL must name a loopback host as a URL parser (RFC 3986,
 // libcurl) reads it.
 #include "common/git.hpp"
+#include "common/identity.hpp"
 #include "common/mem0_api.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -42,6 +44,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::string slug = mem0::remote_slug(candidate);
     fuzz::check(slug.find_first_of("/:") == std::string::npos, "remote_slug: no / or :", slug);
     fuzz::check(slug.size() <= candidate.size() + 1, "remote_slug: bounded", slug);
+
+    const std::string origin = mem0::normalize_origin(candidate);
+    fuzz::check(!origin.ends_with('/'), "normalize_origin: no trailing /", origin);
+    fuzz::check(origin.size() <= candidate.size() + 8, "normalize_origin: bounded", origin);
+    if (const auto scheme = origin.find("://"); scheme != std::string::npos) {
+      const std::string_view rest = std::string_view(origin).substr(scheme + 3);
+      const std::string_view authority = rest.substr(0, rest.find('/'));
+      fuzz::check(authority.find('@') == std::string_view::npos, "normalize_origin: no user info",
+                  origin);
+      fuzz::check(authority.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string_view::npos,
+                  "normalize_origin: lowercase host", origin);
+    }
 
     const auto refused = mem0::refuse_base_url(candidate);
     if (!refused && !candidate.starts_with("https://")) {

@@ -81,6 +81,19 @@ TEST_CASE("normalize_origin: every remote syntax", "[identity]") {
   }
 }
 
+TEST_CASE("normalize_origin: a URL that is only a scheme, or strips down to one, is no crash",
+          "[shared]") {
+  // Fuzzing found `http://`: the slashes went with the trailing `/`, past where the host started;
+  // and `http://@`, whose user info, once dropped, left a trailing `/`.
+  CHECK(normalize_origin("http://") == "http:");
+  CHECK(normalize_origin("http://@") == "http:");
+  CHECK(normalize_origin("ssh:///") == "ssh:");
+  CHECK(normalize_origin("https://.git") == "https:");
+  CHECK(normalize_origin("https://.git/") == "https:");
+  CHECK(normalize_origin("git@:") == "https:");
+  CHECK(normalize_origin("") == "");
+}
+
 TEST_CASE("normalize_origin: the path's case is kept, only the host is lowercased", "[identity]") {
   CHECK(normalize_origin("https://GitHub.com/Mem0ai/Mem0") == "https://github.com/Mem0ai/Mem0");
   CHECK(normalize_origin("git@GitHub.com:Mem0ai/Mem0.git") == "https://github.com/Mem0ai/Mem0");
