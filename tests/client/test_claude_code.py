@@ -37,25 +37,17 @@ import hashlib
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
-sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+from clientlib import (BIN_DIR, claude_or_exit, client_env, locate, log, plugin_root,
+                       read_text, run_tests, scratch_dir)
+from fake_anthropic import FakeAnthropic
+from fakelib import FakeMem0
+from runresult import RunResult
 
-import claude_code  # noqa: E402
-from fake_anthropic import FakeAnthropic  # noqa: E402
-from fakelib import FakeMem0  # noqa: E402
-from runresult import RunResult  # noqa: E402
-
-BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
 CLAUDE = None  # set in main()
 RUN_TIMEOUT_S = 180
 
@@ -150,10 +142,6 @@ def render_text(invoice: Invoice) -> str:
 '''
 
 
-def log(msg):
-    print(msg, flush=True)
-
-
 # -- wiring the hooks into Claude Code's settings (variant b) -------------------------------
 def write_settings_fallback(settings_path, bin_dir):
     """What `mem0-hooks install --settings PATH` does, for builds that do not have the CLI yet:
@@ -192,25 +180,6 @@ def install_hooks(settings_path, bin_dir, env):
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def plugin_root(scratch):
-    """A directory to pass to --plugin-dir whose build/bin holds the binaries under test.
-
-    The checkout itself when the binaries are its build/bin (the usual case); otherwise a
-    copy of the plugin wiring (.claude-plugin/plugin.json, hooks.json) with build/bin
-    linked to MEM0_BIN_DIR, so a build in another directory is tested through the same files.
-    """
-    if os.path.realpath(BIN_DIR) == os.path.realpath(os.path.join(REPO, "build", "bin")):
-        return REPO
-    root = os.path.join(scratch, "plugin")
-    os.makedirs(os.path.join(root, ".claude-plugin"))
-    shutil.copy(os.path.join(REPO, ".claude-plugin", "plugin.json"),
-                os.path.join(root, ".claude-plugin", "plugin.json"))
-    shutil.copy(os.path.join(REPO, "hooks.json"), os.path.join(root, "hooks.json"))
-    os.makedirs(os.path.join(root, "build"))
-    os.symlink(BIN_DIR, os.path.join(root, "build", "bin"))
-    return root
-
-
 def tool_results(body):
     """(tool_use_id, is_error, text) for each tool_result block in a request body."""
     out = []
@@ -226,20 +195,6 @@ def tool_results(body):
     return out
 
 
-def locate(obj, needle, path="body"):
-    """JSON paths of the string leaves containing needle (for the progress report)."""
-    if isinstance(obj, str):
-        return [path] if needle in obj else []
-    found = []
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            found += locate(value, needle, f"{path}.{key}")
-    elif isinstance(obj, list):
-        for i, value in enumerate(obj):
-            found += locate(value, needle, f"{path}[{i}]")
-    return found
-
-
 def describe(obj, path):
     """'messages[3] (role system)' style hint for a located JSON path."""
     parts = path.split(".")
@@ -247,6 +202,17 @@ def describe(obj, path):
         index = int(parts[1][len("messages["):].split("]")[0])
         return f"{parts[1].split(']')[0]}] (role {obj['messages'][index].get('role')})"
     return ".".join(parts[1:3])
+
+
+def sample_project(scratch):
+    """(home, project, sample) under `scratch`: an empty HOME and a project holding REL."""
+    home, project = os.path.join(scratch, "home"), os.path.join(scratch, "project")
+    os.makedirs(home)
+    sample = os.path.join(project, REL)
+    os.makedirs(os.path.dirname(sample))
+    with open(sample, "w", encoding="utf-8") as fh:
+        fh.write(INVOICE_PY)
+    return home, project, sample
 
 
 class Run(RunResult):
@@ -257,11 +223,7 @@ class Run(RunResult):
         self.requests = api.requests()
         self.messages = api.messages()
         self.searches = mem0.searches()
-        try:
-            with open(debug_log, encoding="utf-8", errors="replace") as fh:
-                self.debug = fh.read()
-        except OSError:
-            self.debug = ""
+        self.debug = read_text(debug_log)
         try:
             self.result = self.json()
         except ValueError:
@@ -285,18 +247,8 @@ class ClaudeCodeTest(unittest.TestCase):
     maxDiff = None
 
     def setUp(self):
-        self.scratch = tempfile.mkdtemp(prefix="mem0_client_")
-        if os.environ.get("MEM0_CLIENT_KEEP"):
-            log(f"    (keeping {self.scratch})")
-        else:
-            self.addCleanup(shutil.rmtree, self.scratch, True)
-        self.home = os.path.join(self.scratch, "home")
-        self.project = os.path.join(self.scratch, "project")
-        os.makedirs(self.home)
-        self.sample = os.path.join(self.project, REL)
-        os.makedirs(os.path.dirname(self.sample))
-        with open(self.sample, "w", encoding="utf-8") as fh:
-            fh.write(INVOICE_PY)
+        self.scratch = scratch_dir(self, "mem0_client_")
+        self.home, self.project, self.sample = sample_project(self.scratch)
         self.assertGreaterEqual(os.path.getsize(self.sample), 2048)
         self.mem0 = FakeMem0(seed=SEED).start()
         self.addCleanup(self.mem0.stop)
@@ -304,27 +256,10 @@ class ClaudeCodeTest(unittest.TestCase):
         self.addCleanup(self.api.stop)
 
     def env(self):
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            "HOME": self.home,
-            "USER": USER,
-            "LANG": "C.UTF-8",
-            "TERM": "dumb",
-            "ANTHROPIC_BASE_URL": self.api.url,
-            "ANTHROPIC_API_KEY": "sk-ant-test-0000000000000000000000000000",
-            "MEM0_BASE_URL": self.mem0.url,
-            "MEM0_API_KEY": self.mem0.api_key,
-            "MEM0_USER_ID": USER,
-            "MEM0_PROJECT_ID": PROJECT_ID,
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-        }
+        env = client_env(self.home, self.api.url, self.mem0.url, USER,
+                         MEM0_API_KEY=self.mem0.api_key, MEM0_PROJECT_ID=PROJECT_ID)
         if self.mem0.backend != "platform":
             env["MEM0_BACKEND"] = self.mem0.backend
-        if os.environ.get("TMPDIR"):
-            env["TMPDIR"] = os.environ["TMPDIR"]
         return env
 
     def claude(self, label, *extra):
@@ -537,21 +472,8 @@ class ClaudeCodeTest(unittest.TestCase):
 
 def main():
     global CLAUDE
-    log(f"hooks under test: {BIN_DIR}")
-    for name in ("on_user_prompt", "on_file_read"):
-        if not os.access(os.path.join(BIN_DIR, name), os.X_OK):
-            log(f"FAILED: {os.path.join(BIN_DIR, name)} is missing; build first "
-                f"(scripts/build.sh)")
-            return 1
-    start = time.monotonic()
-    try:
-        CLAUDE = claude_code.ensure_claude_code(log=log)
-    except claude_code.Unavailable as exc:
-        log(f"SKIPPED: Claude Code is not available here: {exc}")
-        return 77
-    log(f"Claude Code ready in {time.monotonic() - start:.1f} s: {CLAUDE}")
-    program = unittest.main(argv=[sys.argv[0], "-v", *sys.argv[1:]], exit=False)
-    return 0 if program.result.wasSuccessful() else 1
+    CLAUDE = claude_or_exit(["on_user_prompt", "on_file_read"])
+    return run_tests()
 
 
 if __name__ == "__main__":

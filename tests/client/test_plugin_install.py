@@ -45,24 +45,17 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
 import unittest
 import uuid
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
-sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+from clientlib import (BIN_DIR, REPO, claude_or_exit, client_env, hook_outputs, log, read_text,
+                       run_tests, scratch_dir)
+from fake_anthropic import FakeAnthropic
+from fakelib import FakeMem0
+from test_claude_code import (FILE_TAG, PROJECT_ID, PROMPT, PROMPT_LINE, SEED, USER,
+                              sample_project)
 
-import claude_code  # noqa: E402
-from fake_anthropic import FakeAnthropic  # noqa: E402
-from fakelib import FakeMem0  # noqa: E402
-from test_claude_code import (FILE_TAG, INVOICE_PY, PROJECT_ID, PROMPT, PROMPT_LINE,  # noqa: E402
-                              REL, SEED, USER)
-
-BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
 CLAUDE = None  # set in main()
 RUN_TIMEOUT_S = 120
 CLI_TIMEOUT_S = 120
@@ -76,10 +69,6 @@ PLUGIN_FILES = [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json",
 NOT_BUILT = "mem0: the hooks are not built yet"
 HOOK_RUN = re.compile(r"Hooks: (\S+) \[(.*?)\] \(plugin ([^)]*)\) finished with status (-?\d+) "
                       r"\((\d+)ms\)|\] (SessionEnd:\S+) \[(.*?)\] completed with status (-?\d+)")
-
-
-def log(msg):
-    print(msg, flush=True)
 
 
 def hook_executables():
@@ -117,14 +106,6 @@ def has_symtab(path):
     return False
 
 
-def read_text(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
-    except OSError:
-        return ""
-
-
 class Run:
     """One `claude -p … --output-format stream-json --verbose` run and what it left behind."""
 
@@ -156,15 +137,7 @@ class Run:
         return runs
 
     def hook_outputs(self):
-        out = []
-        for line in self.debug.splitlines():
-            _, sep, rest = line.partition("Hooks: Parsed initial response: ")
-            if sep:
-                try:
-                    out.append(json.loads(rest))
-                except ValueError:
-                    pass
-        return out
+        return hook_outputs(self.debug)
 
     def summary(self):
         lines = [f"claude exit {self.returncode} in {self.elapsed:.1f} s",
@@ -187,18 +160,8 @@ class PluginInstallTest(unittest.TestCase):
 
     def setUp(self):
         # A space in every path the plugin lives under: the commands must quote the root.
-        self.scratch = tempfile.mkdtemp(prefix="mem0 plugin install ")
-        if os.environ.get("MEM0_CLIENT_KEEP"):
-            log(f"    (keeping {self.scratch})")
-        else:
-            self.addCleanup(shutil.rmtree, self.scratch, True)
-        self.home = os.path.join(self.scratch, "home")
-        self.project = os.path.join(self.scratch, "project")
-        os.makedirs(self.home)
-        self.sample = os.path.join(self.project, REL)
-        os.makedirs(os.path.dirname(self.sample))
-        with open(self.sample, "w", encoding="utf-8") as fh:
-            fh.write(INVOICE_PY)
+        self.scratch = scratch_dir(self, "mem0 plugin install ")
+        self.home, self.project, self.sample = sample_project(self.scratch)
         self.api = FakeAnthropic(read_path=self.sample).start()
         self.addCleanup(self.api.stop)
         self.mem0 = None
@@ -210,26 +173,8 @@ class PluginInstallTest(unittest.TestCase):
         return self.mem0
 
     def env(self):
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            "HOME": self.home,
-            "USER": USER,
-            "LANG": "C.UTF-8",
-            "TERM": "dumb",
-            "ANTHROPIC_BASE_URL": self.api.url,
-            "ANTHROPIC_API_KEY": "sk-ant-test-0000000000000000000000000000",
-            "MEM0_BASE_URL": self.mem0.url,
-            "MEM0_USER_ID": USER,
-            "MEM0_PROJECT_ID": PROJECT_ID,
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            **self.key_env,
-        }
-        if os.environ.get("TMPDIR"):
-            env["TMPDIR"] = os.environ["TMPDIR"]
-        return env
+        return client_env(self.home, self.api.url, self.mem0.url, USER,
+                          MEM0_PROJECT_ID=PROJECT_ID, **self.key_env)
 
     # -- helpers -------------------------------------------------------------------------------
     def cli(self, *args, stdin=None):
@@ -509,20 +454,8 @@ class PluginInstallTest(unittest.TestCase):
 
 def main():
     global CLAUDE
-    log(f"hooks under test: {BIN_DIR}")
-    missing = [n for n in hook_executables() if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
-    if missing:
-        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
-        return 1
-    start = time.monotonic()
-    try:
-        CLAUDE = claude_code.ensure_claude_code(log=log)
-    except claude_code.Unavailable as exc:
-        log(f"SKIPPED: Claude Code is not available here: {exc}")
-        return 77
-    log(f"Claude Code ready in {time.monotonic() - start:.1f} s: {CLAUDE}")
-    program = unittest.main(argv=[sys.argv[0], "-v", *sys.argv[1:]], exit=False)
-    return 0 if program.result.wasSuccessful() else 1
+    CLAUDE = claude_or_exit(hook_executables())
+    return run_tests()
 
 
 if __name__ == "__main__":

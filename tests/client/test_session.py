@@ -42,27 +42,19 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (request dumps, debug l
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 from datetime import datetime, timezone
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
-sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import fake_anthropic
+from clientlib import (HERE, claude_or_exit, client_env, hook_outputs, locate, log,
+                       plugin_root, read_text, run_tests, scratch_dir)
+from fakelib import FakeMem0
+from gitrepo import make_repo
+from runresult import RunResult
 
-import claude_code  # noqa: E402
-import fake_anthropic  # noqa: E402
-from fakelib import FakeMem0  # noqa: E402
-from gitrepo import make_repo  # noqa: E402
-from runresult import RunResult  # noqa: E402
-
-BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
 FAKE_MCP = os.path.join(HERE, "fake_mcp.py")
 CLAUDE = None  # set in main()
 RUN_TIMEOUT_S = 120
@@ -225,10 +217,6 @@ def describe(size: int) -> str:
 '''
 
 
-def log(msg):
-    print(msg, flush=True)
-
-
 # -- the scripted model ----------------------------------------------------------------------
 COMPACT_MARK = "Your task is to create a detailed summary of the conversation"
 
@@ -308,20 +296,6 @@ class ScriptedModel(fake_anthropic.FakeAnthropic):
 
 
 # -- reading what happened ----------------------------------------------------------------------
-def locate(obj, needle, path="body"):
-    """JSON paths of the string leaves containing needle."""
-    if isinstance(obj, str):
-        return [path] if needle in obj else []
-    found = []
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            found += locate(value, needle, f"{path}.{key}")
-    elif isinstance(obj, list):
-        for i, value in enumerate(obj):
-            found += locate(value, needle, f"{path}[{i}]")
-    return found
-
-
 def message_index(path):
     """The index of the message a located path is in (None when not in `messages`)."""
     m = re.match(r"body\.messages\[(\d+)\]", path)
@@ -334,20 +308,6 @@ def describe(body, path):
         return path[len("body."):]
     rest = path[len(f"body.messages[{i}]"):]
     return f"messages[{i}] (role {body['messages'][i].get('role')}){rest}"
-
-
-def hook_outputs(debug):
-    """The JSON objects our hooks printed, as Claude Code's debug log records them
-    ("Hooks: Parsed initial response: {...}"), oldest first."""
-    out = []
-    for line in debug.splitlines():
-        _, sep, rest = line.partition("Hooks: Parsed initial response: ")
-        if sep:
-            try:
-                out.append(json.loads(rest))
-            except ValueError:
-                pass
-    return out
 
 
 def context_of(debug, event):
@@ -405,14 +365,6 @@ class Run(RunResult):
         return "\n".join(lines)
 
 
-def read_text(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
-    except OSError:
-        return ""
-
-
 class World:
     """A HOME and a project (a git repo with CLAUDE.md and src/upload.py) under `root`."""
 
@@ -441,11 +393,7 @@ class SessionTest(unittest.TestCase):
     maxDiff = None
 
     def setUp(self):
-        self.scratch = tempfile.mkdtemp(prefix="mem0_session_")
-        if os.environ.get("MEM0_CLIENT_KEEP"):
-            log(f"    (keeping {self.scratch})")
-        else:
-            self.addCleanup(shutil.rmtree, self.scratch, True)
+        self.scratch = scratch_dir(self, "mem0_session_")
         self.mem0 = FakeMem0(seed=SEED).start()
         self.addCleanup(self.mem0.stop)
         self.api = ScriptedModel().start()
@@ -456,27 +404,9 @@ class SessionTest(unittest.TestCase):
         return World(os.path.join(self.scratch, name))
 
     def env(self, world, **extra):
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            "HOME": world.home,
-            "USER": USER,
-            "LANG": "C.UTF-8",
-            "TERM": "dumb",
-            "ANTHROPIC_BASE_URL": self.api.url,
-            "ANTHROPIC_API_KEY": "sk-ant-test-0000000000000000000000000000",
-            "MEM0_BASE_URL": self.mem0.url,
-            "MEM0_API_KEY": self.mem0.api_key,
-            "MEM0_USER_ID": USER,
-            "MEM0_DEBUG": "1",  # the hooks log to ~/.mem0/hooks.log
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-        }
-        if os.environ.get("TMPDIR"):
-            env["TMPDIR"] = os.environ["TMPDIR"]
-        env.update(extra)
-        return env
+        # MEM0_DEBUG: the hooks log to ~/.mem0/hooks.log
+        return client_env(world.home, self.api.url, self.mem0.url, USER,
+                          **{"MEM0_API_KEY": self.mem0.api_key, "MEM0_DEBUG": "1", **extra})
 
     def claude(self, world, label, prompt, *extra, plugin=True, env=None):
         """Run `claude -p prompt` in the world's project; the model requests, hook runs and logs
@@ -922,37 +852,10 @@ class SessionTest(unittest.TestCase):
                 "tags verbatim (Claude Code passes compact_summary raw)")
 
 
-def plugin_root(scratch):
-    """A directory for --plugin-dir whose build/bin holds the binaries under test: the checkout
-    when they are its build/bin, else a copy of the plugin wiring with build/bin linked."""
-    if os.path.realpath(BIN_DIR) == os.path.realpath(os.path.join(REPO, "build", "bin")):
-        return REPO
-    root = os.path.join(scratch, "plugin")
-    os.makedirs(os.path.join(root, ".claude-plugin"))
-    shutil.copy(os.path.join(REPO, ".claude-plugin", "plugin.json"),
-                os.path.join(root, ".claude-plugin", "plugin.json"))
-    shutil.copy(os.path.join(REPO, "hooks.json"), os.path.join(root, "hooks.json"))
-    os.makedirs(os.path.join(root, "build"))
-    os.symlink(BIN_DIR, os.path.join(root, "build", "bin"))
-    return root
-
-
 def main():
     global CLAUDE
-    log(f"hooks under test: {BIN_DIR}")
-    missing = [name for name in HOOKS if not os.access(os.path.join(BIN_DIR, name), os.X_OK)]
-    if missing:
-        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first")
-        return 1
-    start = time.monotonic()
-    try:
-        CLAUDE = claude_code.ensure_claude_code(log=log)
-    except claude_code.Unavailable as exc:
-        log(f"SKIPPED: Claude Code is not available here: {exc}")
-        return 77
-    log(f"Claude Code ready in {time.monotonic() - start:.1f} s: {CLAUDE}")
-    program = unittest.main(argv=[sys.argv[0], "-v", *sys.argv[1:]], exit=False)
-    return 0 if program.result.wasSuccessful() else 1
+    CLAUDE = claude_or_exit(HOOKS)
+    return run_tests()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,140 @@
+"""What the real-client tests share: where the hooks under test are, the scratch directory, the
+environment `claude` runs in, reading what a run left behind, and the start of each test
+program (the hooks must be built; Claude Code must be installable, else the test is skipped).
+
+Importing this module puts tests/fake_mem0 and tests/lib on sys.path.
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+
+import claude_code  # noqa: E402
+
+BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def read_text(path):
+    """A file's text; "" when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+def scratch_dir(test, prefix):
+    """A temporary directory removed after `test`, kept when MEM0_CLIENT_KEEP is set."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    if os.environ.get("MEM0_CLIENT_KEEP"):
+        log(f"    (keeping {path})")
+    else:
+        test.addCleanup(shutil.rmtree, path, True)
+    return path
+
+
+def client_env(home, anthropic_url, mem0_url, user, **extra):
+    """The whole environment of a `claude` run, built from scratch (none of the caller's
+    CLAUDE_* / ANTHROPIC_* / XDG_*): the stand-ins' URLs, a test API key for the model, and
+    Claude Code kept off the network. `extra` adds to it (MEM0_API_KEY, MEM0_PROJECT_ID, ...)."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "HOME": home,
+        "USER": user,
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "ANTHROPIC_BASE_URL": anthropic_url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-0000000000000000000000000000",
+        "MEM0_BASE_URL": mem0_url,
+        "MEM0_USER_ID": user,
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+    if os.environ.get("TMPDIR"):
+        env["TMPDIR"] = os.environ["TMPDIR"]
+    env.update(extra)
+    return env
+
+
+def plugin_root(scratch):
+    """A directory for --plugin-dir whose build/bin holds the binaries under test: the checkout
+    when they are its build/bin (the usual case), else a copy of the plugin wiring
+    (.claude-plugin/plugin.json, hooks.json) with build/bin linked to MEM0_BIN_DIR, so a build
+    in another directory is tested through the same files."""
+    if os.path.realpath(BIN_DIR) == os.path.realpath(os.path.join(REPO, "build", "bin")):
+        return REPO
+    root = os.path.join(scratch, "plugin")
+    os.makedirs(os.path.join(root, ".claude-plugin"))
+    shutil.copy(os.path.join(REPO, ".claude-plugin", "plugin.json"),
+                os.path.join(root, ".claude-plugin", "plugin.json"))
+    shutil.copy(os.path.join(REPO, "hooks.json"), os.path.join(root, "hooks.json"))
+    os.makedirs(os.path.join(root, "build"))
+    os.symlink(BIN_DIR, os.path.join(root, "build", "bin"))
+    return root
+
+
+def locate(obj, needle, path="body"):
+    """JSON paths of the string leaves containing needle."""
+    if isinstance(obj, str):
+        return [path] if needle in obj else []
+    found = []
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found += locate(value, needle, f"{path}.{key}")
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            found += locate(value, needle, f"{path}[{i}]")
+    return found
+
+
+def hook_outputs(debug):
+    """The JSON objects our hooks printed, as Claude Code's debug log records them
+    ("Hooks: Parsed initial response: {...}"), oldest first."""
+    out = []
+    for line in debug.splitlines():
+        _, sep, rest = line.partition("Hooks: Parsed initial response: ")
+        if sep:
+            try:
+                out.append(json.loads(rest))
+            except ValueError:
+                pass
+    return out
+
+
+def claude_or_exit(executables):
+    """The path of a ready Claude Code. Exits 1 when one of `executables` is not built in
+    BIN_DIR, 77 (skipped) when Claude Code cannot be installed here."""
+    log(f"hooks under test: {BIN_DIR}")
+    missing = [n for n in executables if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
+    if missing:
+        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
+        sys.exit(1)
+    start = time.monotonic()
+    try:
+        claude = claude_code.ensure_claude_code(log=log)
+    except claude_code.Unavailable as exc:
+        log(f"SKIPPED: Claude Code is not available here: {exc}")
+        sys.exit(77)
+    log(f"Claude Code ready in {time.monotonic() - start:.1f} s: {claude}")
+    return claude
+
+
+def run_tests():
+    """Run the calling program's test cases verbosely: exit status 0 passed, 1 failed."""
+    program = unittest.main(argv=[sys.argv[0], "-v", *sys.argv[1:]], exit=False)
+    return 0 if program.result.wasSuccessful() else 1
