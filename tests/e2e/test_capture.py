@@ -139,8 +139,8 @@ class CaptureTest(HookTest):
     def test_a_refused_capture_is_set_aside_not_lost(self):
         self.fake.control(status=422, only_endpoint="add")
         self.stop(LONG)
-        self.wait_for("the rejection", lambda: len(self.rejected()) == 1)
-        self.assertEqual(self.pending(), [])
+        # The copy is written before the item leaves the queue: wait for both steps.
+        self.wait_for("the rejection", lambda: len(self.rejected()) == 1 and not self.pending())
         with open(os.path.join(self.outbox, "rejected", self.rejected()[0])) as f:
             kept = json.load(f)
         self.assertEqual(kept["status"], 422)
