@@ -105,6 +105,26 @@ std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookIn
   return {repo ? repo->top : cwd, resolve_project_id(ctx.config, ctx.env, cwd, ctx.log).id};
 }
 
+// Take back an import that could not queue all of its items: its queued items leave the outbox,
+// its claim is dropped (so a later start imports the file again) and the last import's memories
+// stay listed for deletion. An item a sender already holds is deleted after delivery, as a
+// superseded import's is (record_import_ids). Nothing is lost and nothing is stored twice.
+void withdraw_import(const HookContext &ctx, Outbox &outbox, const std::string &key,
+                     const std::string &hash, const std::vector<std::string> &old_ids,
+                     const std::vector<std::string> &queued) {
+  for (const auto &name : queued)
+    outbox.remove(name);
+  auto done = update_file_locked(imports_path(ctx.state.dir), [&](const std::string &current) {
+    Imports imports = parse_imports(current);
+    Import &entry = imports[key];
+    if (entry.hash == hash) entry.hash.clear();
+    entry.ids.insert(entry.ids.begin(), old_ids.begin(), old_ids.end());
+    return std::optional<std::string>(serialize_imports(imports));
+  });
+  ctx.log.warn("import of " + key + " withdrawn: the outbox refused it; a later start retries" +
+               (done ? std::string() : " (not recorded: " + done.error().message + ")"));
+}
+
 } // namespace
 
 bool project_files_changed(const HookContext &ctx, const HookInput &input) {
@@ -142,12 +162,10 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
     if (!changed) continue;
     ctx.log.debug("importing " + std::string(name) + " (" + std::to_string(old_ids.size()) +
                   " memories of its last import to delete)");
-    for (const auto &id : old_ids) {
-      OutboxItem remove;
-      remove.kind = OutboxItem::Kind::remove;
-      remove.memory_id = id;
-      if (!outbox.put(remove, "", ctx.now())) ctx.log.warn("cannot queue the deletion of " + id);
-    }
+    // The new sections first, then the deletion of the last import's memories; one refusal (a
+    // full or unwritable outbox) withdraws the whole import.
+    std::vector<std::string> queued;
+    bool refused = false;
     for (auto &section : markdown_sections(*text)) {
       Capture c;
       c.messages = {{"user", std::move(section)}};
@@ -157,8 +175,20 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       c.infer = false;
       c.import_file = key;
       c.import_hash = hash;
-      remember(ctx, input, std::move(c));
+      const auto put = remember(ctx, input, std::move(c));
+      if (put) queued.push_back(*put);
+      refused = !put && put.error() != NotQueued::empty;
+      if (refused) break;
     }
+    for (std::size_t i = 0; !refused && i < old_ids.size(); ++i) {
+      OutboxItem remove;
+      remove.kind = OutboxItem::Kind::remove;
+      remove.memory_id = old_ids[i];
+      const auto put = outbox.put(remove, "", ctx.now());
+      if (put) queued.push_back(*put);
+      refused = !put;
+    }
+    if (refused) withdraw_import(ctx, outbox, key, hash, old_ids, queued);
   }
 }
 

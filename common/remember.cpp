@@ -139,11 +139,12 @@ std::string_view to_string(NotQueued why) {
   return "unknown";
 }
 
-std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input, Capture capture) {
+expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInput &input,
+                                          Capture capture) {
   const Config &config = ctx.config;
   auto refuse = [&](NotQueued why) {
     ctx.log.debug("capture (" + capture.type + ") not queued: " + std::string(to_string(why)));
-    return why;
+    return unexpected(why);
   };
   if (!config.auto_save) return refuse(NotQueued::capture_off);
   if (!has_access(config)) return refuse(NotQueued::no_key);
@@ -191,14 +192,14 @@ std::optional<NotQueued> remember(const HookContext &ctx, const HookInput &input
     case Outbox::Refusal::full:
       ctx.log.warn("outbox full (" + std::to_string(Outbox::k_max_items) +
                    " items or 20 MB): capture refused; see mem0-hooks doctor");
-      return NotQueued::full;
+      return unexpected(NotQueued::full);
     case Outbox::Refusal::io:
       ctx.log.warn("outbox not writable: capture lost");
-      return NotQueued::io;
+      return unexpected(NotQueued::io);
     }
   }
   ctx.log.debug("capture (" + capture.type + ") queued as " + *queued);
-  return std::nullopt;
+  return *queued;
 }
 
 void start_sender(const HookContext &ctx, const std::function<void()> &before) {

@@ -166,7 +166,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
                 {"assistant", "noted: postgres"}};
   c.type = "auto_capture";
   c.source = "auto_capture";
-  REQUIRE_FALSE(remember(f.context(), in, c).has_value());
+  REQUIRE(remember(f.context(), in, c).has_value());
   Outbox outbox(f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   const auto body = parsed(outbox.load(outbox.pending()[0])->body);
@@ -183,19 +183,19 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   CHECK_FALSE(contains(read_file(f.config.state_dir / "outbox" / outbox.pending()[0]), "hunter2"));
 
   SECTION("the same text again is not queued twice") {
-    CHECK(remember(f.context(), in, c) == NotQueued::duplicate);
+    CHECK(remember(f.context(), in, c) == unexpected(NotQueued::duplicate));
   }
   SECTION("capture off, or no key, queues nothing") {
     f.set_env("MEM0_AUTO_SAVE", "false");
-    CHECK(remember(f.context(), in, c) == NotQueued::capture_off);
+    CHECK(remember(f.context(), in, c) == unexpected(NotQueued::capture_off));
     f.unset_env("MEM0_AUTO_SAVE");
     f.unset_env("MEM0_API_KEY");
-    CHECK(remember(f.context(), in, c) == NotQueued::no_key);
+    CHECK(remember(f.context(), in, c) == unexpected(NotQueued::no_key));
   }
   SECTION("nothing left after stripping") {
     Capture empty;
     empty.messages = {{"user", "<private>all of it</private>"}};
-    CHECK(remember(f.context(), in, empty) == NotQueued::empty);
+    CHECK(remember(f.context(), in, empty) == unexpected(NotQueued::empty));
   }
 }
 
@@ -457,7 +457,7 @@ TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, 
   Capture c;
   c.messages = {{"assistant", long_text("A capture that cannot be stored.")}};
   c.type = "session_summary";
-  CHECK(remember(f.context(), stop_input(f, ""), c) == NotQueued::io);
+  CHECK(remember(f.context(), stop_input(f, ""), c) == unexpected(NotQueued::io));
   CHECK(on_stop::handle(stop_input(f, long_text("Nothing to store it in.")), f.context())
             .context.empty());
   CHECK(send_round(f.context()).delivered == 0);

@@ -604,6 +604,62 @@ void fill_outbox(const HookFixture &f, std::size_t n, bool rejected = false) {
 
 } // namespace
 
+TEST_CASE("on_session_start: an import the outbox refuses is withdrawn whole and retried later",
+          "[start]") {
+  HookFixture f;
+  f.log.enable_file(f.home / "hooks.log");
+  answer_list(f, 0, {});
+  const fs::path claude_md = f.project / "CLAUDE.md";
+  Outbox outbox(f.config.state_dir);
+  auto items = [&](OutboxItem::Kind kind) {
+    std::vector<OutboxItem> found;
+    for (const auto &name : outbox.pending())
+      if (auto item = outbox.load(name); item && item->kind == kind && !item->import_file.empty())
+        found.push_back(*item);
+    return found;
+  };
+  auto deletions = [&] {
+    std::vector<std::string> ids;
+    for (const auto &name : outbox.pending())
+      if (auto item = outbox.load(name); item && item->kind == OutboxItem::Kind::remove)
+        ids.push_back(item->memory_id);
+    return ids;
+  };
+
+  // The first version is imported and delivered: its memory is known.
+  write_file(claude_md, "## Build\n\nConfigure with cmake and build only the targets you need.\n");
+  respond(f, "startup", "s1").detached();
+  REQUIRE(items(OutboxItem::Kind::add).size() == 1);
+  record_import_ids(f.config.state_dir, items(OutboxItem::Kind::add)[0], {"id-v1"});
+  outbox.remove(outbox.pending()[0]);
+
+  // The second version has two sections, and its import also deletes id-v1: three items.
+  write_file(claude_md,
+             "## Build\n\nConfigure with cmake and build only the targets you need.\n"
+             "## Style\n\nFormat with clang-format before every commit, no exceptions.\n");
+  std::size_t room = 0;
+  SECTION("the second section is refused") { room = 1; }
+  SECTION("the deletion is refused") { room = 2; }
+  fill_outbox(f, Outbox::k_max_items - room);
+
+  respond(f, "startup", "s2").detached();
+  // Withdrawn: nothing of it stays queued, and id-v1 is still listed for deletion.
+  CHECK(outbox.pending().size() == Outbox::k_max_items - room);
+  CHECK(items(OutboxItem::Kind::add).empty());
+  CHECK(deletions().empty());
+  CHECK(contains(read_file(f.home / "hooks.log"), "import of proj/CLAUDE.md withdrawn"));
+
+  // Once there is room, the next start imports the file whole and deletes id-v1.
+  for (const auto &name : outbox.pending())
+    outbox.remove(name);
+  CHECK(respond(f, "startup", "s3").detached);
+  respond(f, "startup", "s3").detached();
+  CHECK(items(OutboxItem::Kind::add).size() == 2);
+  CHECK(deletions() == std::vector<std::string>{"id-v1"});
+  // And that import counts: a later start has nothing to do.
+  CHECK_FALSE(respond(f, "startup", "s4").detached);
+}
+
 TEST_CASE("on_session_start: a full outbox is told to the user once per session", "[start]") {
   HookFixture f;
   answer_list(f, 0, {});
