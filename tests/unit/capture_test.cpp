@@ -10,6 +10,7 @@
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
 #include <chrono>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -324,9 +325,12 @@ TEST_CASE("detach: the work runs in another session with no terminal, the caller
   const auto started = SteadyClock::now();
   REQUIRE(run_detached([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    char target[256] = {};
-    const ssize_t n = ::readlink("/proc/self/fd/1", target, sizeof target - 1);
-    write_file(out, std::to_string(::getsid(0)) + " " + std::string(target, n > 0 ? n : 0));
+    // Standard output is /dev/null when it is the same file (no /proc on macOS).
+    struct stat fd1 {
+    }, null{};
+    const bool to_null = ::fstat(1, &fd1) == 0 && ::stat("/dev/null", &null) == 0 &&
+                         fd1.st_dev == null.st_dev && fd1.st_ino == null.st_ino;
+    write_file(out, std::to_string(::getsid(0)) + (to_null ? " /dev/null" : " elsewhere"));
   }));
   CHECK(SteadyClock::now() - started < std::chrono::milliseconds(250));
   for (int i = 0; i < 300 && !fs::exists(out); ++i)
