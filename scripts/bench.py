@@ -8,8 +8,8 @@ one `curl` POST of the same search to the same server, runs interleaved. Usage: 
 HTTPS rows: the same fake behind nginx terminating TLS (tests/tls/tlsbed.py), HTTP/2 and
 HTTP/1.1-only, each next to one `curl --cacert` search against the same endpoint and to curl
 sending the thorough plan's searches at once (what the server takes for them, without a hook),
-runs interleaved. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up, dynamic
-linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
+runs interleaved. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
+dynamic linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
 openssl, valgrind) are missing are printed as skipped.
 """
 
