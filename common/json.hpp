@@ -2,7 +2,9 @@
 #include <rapidjson/document.h>
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace mem0 {
 
@@ -29,6 +31,16 @@ inline std::optional<long long> int64_member(const rapidjson::Value &object, con
   const auto it = object.FindMember(name);
   if (it == object.MemberEnd() || !it->value.IsInt64()) return std::nullopt;
   return it->value.GetInt64();
+}
+
+// The string elements of the array member `name` of `object` (which must be an object), in
+// order; other elements are skipped, and a missing or non-array member gives none.
+inline std::vector<std::string> strings_member(const rapidjson::Value &object, const char *name) {
+  std::vector<std::string> out;
+  if (const auto it = object.FindMember(name); it != object.MemberEnd() && it->value.IsArray())
+    for (const auto &v : it->value.GetArray())
+      if (v.IsString()) out.emplace_back(v.GetString(), v.GetStringLength());
+  return out;
 }
 
 } // namespace mem0

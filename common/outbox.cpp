@@ -95,8 +95,8 @@ std::string serialize_item(const OutboxItem &item) {
   if (!item.import_file.empty()) {
     w.Key("import_file");
     str(item.import_file);
-    w.Key("import_hash");
-    str(item.import_hash);
+    w.Key("import_hash"); // the name from before claims, when it held the file's hash
+    str(item.import_claim);
   }
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
@@ -123,7 +123,7 @@ std::optional<OutboxItem> parse_item(std::string_view json) {
     return std::nullopt;
   }
   item.import_file = std::string(string_member(doc, "import_file").value_or(""));
-  item.import_hash = std::string(string_member(doc, "import_hash").value_or(""));
+  item.import_claim = std::string(string_member(doc, "import_hash").value_or(""));
   return item;
 }
 

@@ -14,10 +14,10 @@ namespace mem0 {
 struct OutboxItem {
   enum class Kind { add, remove };
   Kind kind = Kind::add;
-  std::string body;        // add: the request body, a JSON object
-  std::string memory_id;   // remove: the memory to delete
-  std::string import_file; // add of a project-file section: the file and content hash it
-  std::string import_hash; // belongs to, so that the ids it gets are recorded
+  std::string body;         // add: the request body, a JSON object
+  std::string memory_id;    // remove: the memory to delete
+  std::string import_file;  // add of a project-file section: the file and the import (its
+  std::string import_claim; // claim) it belongs to, so that the ids it gets are recorded
 };
 
 // The durable queue of writes under `<state dir>/outbox/`: one private file per item, named by

@@ -14,7 +14,9 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <unistd.h>
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -26,9 +28,22 @@ constexpr std::size_t k_max_file_bytes = 100 * 1024;
 constexpr std::size_t k_min_section = 50;
 constexpr std::size_t k_max_section = 10000;
 
+// An import that has not queued all of its items after this long was abandoned (its process
+// was killed): the next start takes it over. Queueing takes milliseconds.
+constexpr long long k_abandoned_after_s = 60;
+
 struct Import {
-  std::string hash;
-  std::vector<std::string> ids;
+  std::string hash;  // the content hash of the file imported
+  std::string claim; // what its outbox items carry: the hash and a unique suffix (older files:
+                     // empty, and the items carry the hash)
+  std::vector<std::string> ids;      // the memories its delivered items got
+  std::vector<std::string> replaced; // while queueing: the memories of the import it replaces
+  long long queueing_since = 0;      // unix seconds; 0 once every item is queued
+
+  std::string_view items_carry() const { return claim.empty() ? hash : claim; }
+  bool abandoned(long long now) const {
+    return queueing_since != 0 && now - queueing_since > k_abandoned_after_s;
+  }
 };
 using Imports = std::map<std::string, Import>; // "<project>/<file>" → the last import
 
@@ -41,10 +56,10 @@ Imports parse_imports(std::string_view json) {
     if (!m.value.IsObject()) continue;
     Import &i = imports[m.name.GetString()];
     i.hash = std::string(string_member(m.value, "hash").value_or(""));
-    if (const auto ids = m.value.FindMember("ids");
-        ids != m.value.MemberEnd() && ids->value.IsArray())
-      for (const auto &id : ids->value.GetArray())
-        if (id.IsString()) i.ids.emplace_back(id.GetString(), id.GetStringLength());
+    i.claim = std::string(string_member(m.value, "claim").value_or(""));
+    i.ids = strings_member(m.value, "ids");
+    i.replaced = strings_member(m.value, "replaced");
+    i.queueing_since = int64_member(m.value, "queueing_since").value_or(0);
   }
   return imports;
 }
@@ -55,17 +70,27 @@ std::string serialize_imports(const Imports &imports) {
   auto str = [&w](std::string_view s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
   };
+  auto strings = [&](const char *name, const std::vector<std::string> &list) {
+    w.Key(name);
+    w.StartArray();
+    for (const auto &s : list)
+      str(s);
+    w.EndArray();
+  };
   w.StartObject();
   for (const auto &[key, i] : imports) {
     str(key);
     w.StartObject();
     w.Key("hash");
     str(i.hash);
-    w.Key("ids");
-    w.StartArray();
-    for (const auto &id : i.ids)
-      str(id);
-    w.EndArray();
+    w.Key("claim");
+    str(i.claim);
+    strings("ids", i.ids);
+    if (i.queueing_since != 0) {
+      strings("replaced", i.replaced);
+      w.Key("queueing_since");
+      w.Int64(i.queueing_since);
+    }
     w.EndObject();
   }
   w.EndObject();
@@ -105,24 +130,40 @@ std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookIn
   return {repo ? repo->top : cwd, resolve_project_id(ctx.config, ctx.env, cwd, ctx.log).id};
 }
 
+// Change the entry `key` of imports.json with `change` (given the entry, true when it changed it).
+Result<void> update_import(const fs::path &state_dir, const std::string &key,
+                           const std::function<bool(Import &)> &change) {
+  return update_file_locked(imports_path(state_dir), [&](const std::string &current) {
+    Imports imports = parse_imports(current);
+    if (!change(imports[key])) return std::optional<std::string>();
+    return std::optional<std::string>(serialize_imports(imports));
+  });
+}
+
 // Take back an import that could not queue all of its items: its queued items leave the outbox,
-// its claim is dropped (so a later start imports the file again) and the last import's memories
-// stay listed for deletion. An item a sender already holds is deleted after delivery, as a
-// superseded import's is (record_import_ids). Nothing is lost and nothing is stored twice.
+// and unless a newer import took over, its hash is forgotten (so a later start imports the file
+// again) and the memories it was to replace are listed again for deletion. An item a sender
+// already holds gets its ids listed too, and the next import deletes them with the rest.
 void withdraw_import(const HookContext &ctx, Outbox &outbox, const std::string &key,
-                     const std::string &hash, const std::vector<std::string> &old_ids,
-                     const std::vector<std::string> &queued) {
+                     const std::string &claim, const std::vector<std::string> &queued) {
   for (const auto &name : queued)
     outbox.remove(name);
-  auto done = update_file_locked(imports_path(ctx.state.dir), [&](const std::string &current) {
-    Imports imports = parse_imports(current);
-    Import &entry = imports[key];
-    if (entry.hash == hash) entry.hash.clear();
-    entry.ids.insert(entry.ids.begin(), old_ids.begin(), old_ids.end());
-    return std::optional<std::string>(serialize_imports(imports));
+  auto done = update_import(ctx.state.dir, key, [&](Import &entry) {
+    if (entry.claim != claim) return false;
+    entry.hash.clear();
+    entry.ids.insert(entry.ids.begin(), entry.replaced.begin(), entry.replaced.end());
+    entry.replaced.clear();
+    entry.queueing_since = 0;
+    return true;
   });
   ctx.log.warn("import of " + key + " withdrawn: the outbox refused it; a later start retries" +
                (done ? std::string() : " (not recorded: " + done.error().message + ")"));
+}
+
+// A claim no other import shares, even of the same content.
+std::string new_claim(const std::string &hash) {
+  return hash + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
 }
 
 } // namespace
@@ -133,7 +174,8 @@ bool project_files_changed(const HookContext &ctx, const HookInput &input) {
   for (const auto name : k_project_files)
     if (const auto text = read_small_file(root / name, k_max_file_bytes)) {
       const auto last = imports.find(project + "/" + std::string(name));
-      if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32))
+      if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32) ||
+          last->second.abandoned(unix_seconds(ctx.now())))
         return true;
     }
   return false;
@@ -147,19 +189,21 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
     if (!text) continue;
     const std::string key = project + "/" + std::string(name);
     const std::string hash = sha256_hex(*text).substr(0, 32);
+    const std::string claim = new_claim(hash);
+    const long long now = unix_seconds(ctx.now());
     std::vector<std::string> old_ids;
-    bool changed = false;
+    bool claimed = false;
     if (!ensure_private_dir(ctx.state.dir)) return;
-    update_file_locked(imports_path(ctx.state.dir), [&](const std::string &current) {
-      Imports imports = parse_imports(current);
-      Import &last = imports[key];
-      if (last.hash == hash) return std::optional<std::string>();
-      changed = true;
-      old_ids = std::move(last.ids);
-      last = {hash, {}};
-      return std::optional<std::string>(serialize_imports(imports));
+    // Claimed under the lock, so that concurrent starts import a file once. What the last
+    // import stored, and what an abandoned one was to replace, is replaced by this one.
+    update_import(ctx.state.dir, key, [&](Import &last) {
+      if (last.hash == hash && !last.abandoned(now)) return false;
+      old_ids = std::move(last.replaced);
+      old_ids.insert(old_ids.end(), last.ids.begin(), last.ids.end());
+      last = {hash, claim, {}, old_ids, now};
+      return claimed = true;
     });
-    if (!changed) continue;
+    if (!claimed) continue;
     ctx.log.debug("importing " + std::string(name) + " (" + std::to_string(old_ids.size()) +
                   " memories of its last import to delete)");
     // The new sections first, then the deletion of the last import's memories; one refusal (a
@@ -174,7 +218,7 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       c.metadata = {{"file", std::string(name)}};
       c.infer = false;
       c.import_file = key;
-      c.import_hash = hash;
+      c.import_claim = claim;
       const auto put = remember(ctx, input, std::move(c));
       if (put) queued.push_back(*put);
       refused = !put && put.error() != NotQueued::empty;
@@ -188,7 +232,17 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       if (put) queued.push_back(*put);
       refused = !put;
     }
-    if (refused) withdraw_import(ctx, outbox, key, hash, old_ids, queued);
+    if (refused) {
+      withdraw_import(ctx, outbox, key, claim, queued);
+      continue;
+    }
+    // Every item is queued: the import is complete (unless a newer one took over meanwhile).
+    update_import(ctx.state.dir, key, [&](Import &entry) {
+      if (entry.claim != claim) return false;
+      entry.replaced.clear();
+      entry.queueing_since = 0;
+      return true;
+    });
   }
 }
 
@@ -196,15 +250,11 @@ void record_import_ids(const fs::path &state_dir, const OutboxItem &item,
                        const std::vector<std::string> &ids) {
   if (item.import_file.empty() || ids.empty()) return;
   bool superseded = false;
-  update_file_locked(imports_path(state_dir), [&](const std::string &current) {
-    Imports imports = parse_imports(current);
-    const auto it = imports.find(item.import_file);
-    if (it == imports.end() || it->second.hash != item.import_hash) {
-      superseded = true; // a newer import replaced it while this item waited in the outbox
-      return std::optional<std::string>();
-    }
-    it->second.ids.insert(it->second.ids.end(), ids.begin(), ids.end());
-    return std::optional<std::string>(serialize_imports(imports));
+  update_import(state_dir, item.import_file, [&](Import &entry) {
+    // Replaced (or withdrawn) while this item waited in the outbox?
+    superseded = entry.items_carry() != item.import_claim;
+    if (!superseded) entry.ids.insert(entry.ids.end(), ids.begin(), ids.end());
+    return !superseded;
   });
   // The newer import could not delete what this one stored (it was not delivered yet): delete
   // it now, or it would stay in the project for good.

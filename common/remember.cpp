@@ -179,7 +179,7 @@ expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInpu
   OutboxItem item;
   item.body = add_body(spec, identity);
   item.import_file = capture.import_file;
-  item.import_hash = capture.import_hash;
+  item.import_claim = capture.import_claim;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
   // section must come back when its file changed and the old import is deleted.
   const std::string dedupe = capture.import_file.empty()

@@ -24,8 +24,8 @@ struct Capture {
   std::vector<std::pair<std::string, std::string>> metadata; // more metadata
   bool infer = true;
   std::string expiration_date; // "YYYY-MM-DD", or empty
-  std::string import_file;     // a project-file section: its file and content hash
-  std::string import_hash;
+  std::string import_file;     // a project-file section: its file and import claim
+  std::string import_claim;
 };
 
 // Text made safe to store: `<system-reminder>`, `<private>` and similar wrapper tags removed

@@ -66,23 +66,17 @@ SessionState parse_session_state(std::string_view json) {
   rapidjson::Document doc;
   parse_json(doc, json);
   if (doc.HasParseError() || !doc.IsObject()) return s;
-  if (const auto it = doc.FindMember("injected"); it != doc.MemberEnd() && it->value.IsArray())
-    for (const auto &v : it->value.GetArray())
-      if (v.IsString()) s.injected.emplace_back(v.GetString(), v.GetStringLength());
+  s.injected = strings_member(doc, "injected");
   if (const auto it = doc.FindMember("files"); it != doc.MemberEnd() && it->value.IsObject())
     for (const auto &m : it->value.GetObject())
       if (m.value.IsString()) s.files[m.name.GetString()] = m.value.GetString();
-  if (const auto it = doc.FindMember("errors"); it != doc.MemberEnd() && it->value.IsArray())
-    for (const auto &v : it->value.GetArray())
-      if (v.IsString()) s.errors.emplace_back(v.GetString(), v.GetStringLength());
+  s.errors = strings_member(doc, "errors");
   if (const auto it = doc.FindMember("rubric_shown"); it != doc.MemberEnd() && it->value.IsBool())
     s.rubric_shown = it->value.GetBool();
   if (const auto it = doc.FindMember("limit_notice_shown");
       it != doc.MemberEnd() && it->value.IsBool())
     s.limit_notice_shown = it->value.GetBool();
-  if (const auto it = doc.FindMember("notices_shown"); it != doc.MemberEnd() && it->value.IsArray())
-    for (const auto &v : it->value.GetArray())
-      if (v.IsString()) s.notices_shown.emplace_back(v.GetString(), v.GetStringLength());
+  s.notices_shown = strings_member(doc, "notices_shown");
   s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   return s;

@@ -7,6 +7,7 @@
 #include "common/format.hpp"
 #include "common/outbox.hpp"
 #include "common/project_files.hpp"
+#include "common/sha256.hpp"
 
 #include <algorithm>
 
@@ -19,6 +20,26 @@ namespace {
 
 const std::string k_no_key = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 const std::string k_list_url = "https://api.mem0.ai/v3/memories/?page=1&page_size=20";
+
+// The pending outbox items of `kind`, oldest first; adds only when they are a project file's.
+std::vector<OutboxItem> import_items(const Outbox &outbox, OutboxItem::Kind kind) {
+  std::vector<OutboxItem> found;
+  for (const auto &name : outbox.pending())
+    if (auto item = outbox.load(name);
+        item && item->kind == kind &&
+        (kind == OutboxItem::Kind::remove || !item->import_file.empty()))
+      found.push_back(*item);
+  return found;
+}
+
+// The memory ids whose deletion is pending, sorted.
+std::vector<std::string> pending_deletions(const Outbox &outbox) {
+  std::vector<std::string> ids;
+  for (const auto &item : import_items(outbox, OutboxItem::Kind::remove))
+    ids.push_back(item.memory_id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
 
 SessionStartInput start_input(const HookFixture &f, std::string source,
                               std::string session = "session-1") {
@@ -230,18 +251,8 @@ TEST_CASE("on_session_start: a changed file's import replaces the last one, even
            " with cmake and build only the targets you need.\n";
   };
   Outbox outbox(f.config.state_dir);
-  auto queued = [&] {
-    std::vector<OutboxItem> items;
-    for (const auto &name : outbox.pending())
-      items.push_back(*outbox.load(name));
-    return items;
-  };
-  auto deletions = [&] {
-    std::vector<std::string> ids;
-    for (const auto &item : queued())
-      if (item.kind == OutboxItem::Kind::remove) ids.push_back(item.memory_id);
-    return ids;
-  };
+  auto queued = [&] { return import_items(outbox, OutboxItem::Kind::add); };
+  auto deletions = [&] { return pending_deletions(outbox); };
 
   write_file(claude_md, version(1));
   respond(f, "startup", "s1").detached();
@@ -253,7 +264,7 @@ TEST_CASE("on_session_start: a changed file's import replaces the last one, even
   respond(f, "startup", "s2").detached();
   REQUIRE(queued().size() == 2);
   const OutboxItem second = queued()[1];
-  CHECK(first.import_hash != second.import_hash);
+  CHECK(first.import_claim != second.import_claim);
   CHECK(deletions().empty());
 
   // The current import's ids are recorded; the superseded import's are deleted once delivered.
@@ -611,26 +622,14 @@ TEST_CASE("on_session_start: an import the outbox refuses is withdrawn whole and
   answer_list(f, 0, {});
   const fs::path claude_md = f.project / "CLAUDE.md";
   Outbox outbox(f.config.state_dir);
-  auto items = [&](OutboxItem::Kind kind) {
-    std::vector<OutboxItem> found;
-    for (const auto &name : outbox.pending())
-      if (auto item = outbox.load(name); item && item->kind == kind && !item->import_file.empty())
-        found.push_back(*item);
-    return found;
-  };
-  auto deletions = [&] {
-    std::vector<std::string> ids;
-    for (const auto &name : outbox.pending())
-      if (auto item = outbox.load(name); item && item->kind == OutboxItem::Kind::remove)
-        ids.push_back(item->memory_id);
-    return ids;
-  };
+  auto queued = [&] { return import_items(outbox, OutboxItem::Kind::add); };
+  auto deletions = [&] { return pending_deletions(outbox); };
 
   // The first version is imported and delivered: its memory is known.
   write_file(claude_md, "## Build\n\nConfigure with cmake and build only the targets you need.\n");
   respond(f, "startup", "s1").detached();
-  REQUIRE(items(OutboxItem::Kind::add).size() == 1);
-  record_import_ids(f.config.state_dir, items(OutboxItem::Kind::add)[0], {"id-v1"});
+  REQUIRE(queued().size() == 1);
+  record_import_ids(f.config.state_dir, queued()[0], {"id-v1"});
   outbox.remove(outbox.pending()[0]);
 
   // The second version has two sections, and its import also deletes id-v1: three items.
@@ -645,7 +644,7 @@ TEST_CASE("on_session_start: an import the outbox refuses is withdrawn whole and
   respond(f, "startup", "s2").detached();
   // Withdrawn: nothing of it stays queued, and id-v1 is still listed for deletion.
   CHECK(outbox.pending().size() == Outbox::k_max_items - room);
-  CHECK(items(OutboxItem::Kind::add).empty());
+  CHECK(queued().empty());
   CHECK(deletions().empty());
   CHECK(contains(read_file(f.home / "hooks.log"), "import of proj/CLAUDE.md withdrawn"));
 
@@ -655,10 +654,73 @@ TEST_CASE("on_session_start: an import the outbox refuses is withdrawn whole and
   const HookOutput third = respond(f, "startup", "s3");
   REQUIRE(third.detached);
   third.detached();
-  CHECK(items(OutboxItem::Kind::add).size() == 2);
+  CHECK(queued().size() == 2);
   CHECK(deletions() == std::vector<std::string>{"id-v1"});
   // And that import counts: a later start has nothing to do.
   CHECK_FALSE(respond(f, "startup", "s4").detached);
+}
+
+TEST_CASE("on_session_start: an import whose process died while queueing is taken over later",
+          "[start]") {
+  HookFixture f;
+  answer_list(f, 0, {});
+  const fs::path claude_md = f.project / "CLAUDE.md";
+  Outbox outbox(f.config.state_dir);
+  auto queued = [&] { return import_items(outbox, OutboxItem::Kind::add); };
+  auto delivered = [&](const OutboxItem &item, const std::string &id) {
+    record_import_ids(f.config.state_dir, item, {id});
+  };
+  auto deletions = [&] { return pending_deletions(outbox); };
+
+  const std::string v2 =
+      "## Build\n\nConfigure with cmake and build only the targets you need.\n"
+      "## Style\n\nFormat with clang-format before every commit, no exceptions.\n";
+  write_file(claude_md, v2.substr(0, v2.find("## Style")));
+  respond(f, "startup", "s1").detached();
+  delivered(queued().at(0), "id-v1");
+  outbox.remove(outbox.pending().at(0));
+
+  // The second version's import was killed after its claim and its first section: what it left.
+  // Its claim is the bare content hash here, as an import of the same content would claim if
+  // claims were not unique: the new import must still not adopt the dead one's section.
+  write_file(claude_md, v2);
+  const std::string hash = sha256_hex(v2).substr(0, 32);
+  write_file(f.config.state_dir / "imports.json",
+             R"({"proj/CLAUDE.md":{"hash":")" + hash + R"(","claim":")" + hash +
+                 R"(","ids":[],"replaced":["id-v1"],"queueing_since":)" +
+                 std::to_string(unix_seconds(f.now)) + "}}");
+  OutboxItem dead;
+  dead.body = R"({"messages":[{"role":"user","content":"## Build"}]})";
+  dead.import_file = "proj/CLAUDE.md";
+  dead.import_claim = hash;
+  REQUIRE(outbox.put(dead, "", f.now));
+
+  // Within a minute it may still be running: no second import.
+  f.now += std::chrono::seconds(30);
+  CHECK_FALSE(respond(f, "startup", "s2").detached);
+
+  // Then it is taken over: the whole file again, and id-v1 deleted.
+  f.now += std::chrono::seconds(31);
+  const HookOutput later = respond(f, "startup", "s3");
+  REQUIRE(later.detached);
+  later.detached();
+  const auto adds = queued();
+  REQUIRE(adds.size() == 3); // the dead import's section and the two of the new one
+  CHECK(deletions() == std::vector<std::string>{"id-v1"});
+
+  // The dead import's section, delivered late, is deleted; the new ones are kept.
+  delivered(adds[0], "id-dead");
+  delivered(adds[1], "id-build");
+  delivered(adds[2], "id-style");
+  CHECK(deletions() == std::vector<std::string>{"id-dead", "id-v1"});
+  CHECK_FALSE(respond(f, "startup", "s4").detached);
+
+  // The next change replaces exactly the new import's two memories.
+  for (const auto &name : outbox.pending())
+    outbox.remove(name);
+  write_file(claude_md, v2 + "More text.\n");
+  respond(f, "startup", "s5").detached();
+  CHECK(deletions() == std::vector<std::string>{"id-build", "id-style"});
 }
 
 TEST_CASE("on_session_start: a full outbox is told to the user once per session", "[start]") {
