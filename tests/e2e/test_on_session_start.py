@@ -1,5 +1,6 @@
 """End-to-end: the built on_session_start against the fake Mem0 server (docs/hooks.md#session-start-hook)."""
 
+import json
 import os
 import re
 import time
@@ -290,6 +291,35 @@ class OnSessionStart(HookTest):
         new_ids = self.project_profile_ids()
         self.assertEqual(len(new_ids), 2)
         self.assertFalse(set(new_ids) & set(old_ids))
+
+    def test_an_import_the_full_outbox_refuses_is_withdrawn_and_retried(self):
+        with open(os.path.join(self.project, "CLAUDE.md"), "w") as f:
+            f.write(CLAUDE_MD)
+        # Room for one item only, and a server that keeps the queue from draining.
+        state = os.path.join(self.home, ".mem0", "state")
+        outbox = os.path.join(state, "outbox")
+        os.makedirs(outbox)
+        for i in range(1, 1000):
+            with open(os.path.join(outbox, f"{i:012d}.json"), "w") as f:
+                json.dump({"kind": "add", "body": {"messages": [
+                    {"role": "user", "content": f"filler {i}"}]}}, f)
+        self.fake.control(status=503, only_endpoint="add")
+        self.start("startup", env=self.debug_env())
+        self.wait_for_senders(1)
+        self.assertTrue(self.log_lines("import of " + PROJECT + "/CLAUDE.md withdrawn"))
+        pending = lambda: sorted(n for n in os.listdir(outbox) if n[:-5].isdigit())
+        self.assertEqual(len(pending()), 999)  # the fillers alone
+        with open(os.path.join(state, "imports.json")) as f:
+            self.assertEqual(json.load(f)[PROJECT + "/CLAUDE.md"]["hash"], "")
+
+        # Once the queue drained, the next startup imports the file whole.
+        for name in pending():
+            os.unlink(os.path.join(outbox, name))
+        self.fake.control()
+        self.fake.reset()
+        self.start("startup", session="sess-2", env=self.debug_env())
+        self.wait_for_senders(2)
+        self.assertEqual(sorted(b["messages"][0]["content"] for b in self.fake.adds()), SECTIONS)
 
     def test_no_import_when_auto_save_is_off(self):
         with open(os.path.join(self.project, "CLAUDE.md"), "w") as f:
