@@ -120,11 +120,15 @@ def main():
         body = json.dumps({"query": PROMPT, "filters": {"AND": [{"user_id": "demo"},
                            {"app_id": "acme-billing"}]}, "top_k": 10, "threshold": 0.3,
                            "rerank": True})
-        curl = lambda i: (["curl", "-s", "-o", "/dev/null", "-X", "POST",
-                           fake.url + "/v3/memories/search/",
-                           "-H", "Authorization: Token " + fake.api_key,
-                           "-H", "Content-Type: application/json", "--data-binary", body],
-                          b"", env, project)
+
+        def search_args(url, data, ca=None):
+            """curl's arguments for one search POST of `data` to `url` (verified by `ca`)."""
+            return (["-o", "/dev/null"] + (["--cacert", ca] if ca else [])
+                    + ["-X", "POST", url + "/v3/memories/search/",
+                       "-H", "Authorization: Token " + fake.api_key,
+                       "-H", "Content-Type: application/json", "--data-binary", data])
+
+        curl = lambda i: (["curl", "-s"] + search_args(fake.url, body), b"", env, project)
 
         rows = []
         cases = [
@@ -174,14 +178,8 @@ def main():
                              "", 0))
         try:
             if bed:
-                def search_args(url, ca, data):
-                    return ["-o", "/dev/null", "--cacert", ca, "-X", "POST",
-                            url + "/v3/memories/search/",
-                            "-H", "Authorization: Token " + fake.api_key,
-                            "-H", "Content-Type: application/json", "--data-binary", data]
-
                 def curl_tls(url, ca):
-                    return lambda i: (["curl", "-s"] + search_args(url, ca, body), b"", env,
+                    return lambda i: (["curl", "-s"] + search_args(url, body, ca), b"", env,
                                       project)
 
                 def curl_tls_all(url, ca, bodies):
@@ -189,7 +187,7 @@ def main():
                     connection): what the server takes for a plan's searches, without a hook."""
                     cmd = ["curl", "-s", "--parallel"]
                     for k, b in enumerate(bodies):
-                        cmd += (["--next"] if k else []) + search_args(url, ca, b)
+                        cmd += (["--next"] if k else []) + search_args(url, b, ca)
                     return lambda i: (cmd, b"", env, project)
 
                 groups = [("https h2", bed.h2_url, bed.ca_file, "<= 1.2x curl"),
