@@ -1,9 +1,9 @@
 #include "cli/cli.hpp"
-#include "common/format.hpp"
-#include "common/identity.hpp"
-#include "common/recall.hpp"
-#include "common/strings.hpp"
-#include "common/version.hpp"
+#include "hook/recall.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "util/strings.hpp"
+#include "util/version.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,9 +1,9 @@
 #pragma once
-#include "common/config.hpp"
-#include "common/http.hpp"
-#include "common/log.hpp"
-#include "common/search.hpp"
-#include "common/state.hpp"
+#include "mem0/config.hpp"
+#include "mem0/http.hpp"
+#include "mem0/search.hpp"
+#include "store/state.hpp"
+#include "util/log.hpp"
 
 #include <chrono>
 #include <filesystem>

@@ -1,8 +1,8 @@
 #include "cli/cli.hpp"
-#include "common/detect.hpp"
-#include "common/format.hpp"
-#include "common/search.hpp"
-#include "common/strings.hpp"
+#include "mem0/format.hpp"
+#include "mem0/search.hpp"
+#include "util/detect.hpp"
+#include "util/strings.hpp"
 
 namespace mem0::cli {
 

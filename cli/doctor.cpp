@@ -1,8 +1,8 @@
 #include "cli/cli.hpp"
-#include "common/format.hpp"
-#include "common/git.hpp"
-#include "common/identity.hpp"
-#include "common/outbox.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "store/outbox.hpp"
+#include "util/git.hpp"
 
 #include <ctime>
 

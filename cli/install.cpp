@@ -1,8 +1,8 @@
 #include "cli/cli.hpp"
-#include "common/files.hpp"
-#include "common/hook_table.hpp"
+#include "hook/table.hpp"
+#include "util/files.hpp"
 
-#include "common/json.hpp"
+#include "util/json.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>

@@ -2,9 +2,9 @@
 // (docs/cli.md#install-paths). The layout is Claude Code's (2.1): installed plugins are listed in
 // `<plugins dir>/installed_plugins.json`, enabled in the settings' `enabledPlugins`.
 #include "cli/cli.hpp"
-#include "common/files.hpp"
-#include "common/hook_table.hpp"
-#include "common/json.hpp"
+#include "hook/table.hpp"
+#include "util/files.hpp"
+#include "util/json.hpp"
 
 #include <algorithm>
 #include <map>

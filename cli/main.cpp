@@ -1,6 +1,6 @@
 #include "cli/cli.hpp"
-#include "common/platform.hpp"
-#include "common/runtime.hpp"
+#include "hook/runtime.hpp"
+#include "util/platform.hpp"
 
 #include <iostream>
 

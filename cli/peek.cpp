@@ -1,7 +1,7 @@
 #include "cli/cli.hpp"
-#include "common/format.hpp"
-#include "common/search.hpp"
-#include "common/strings.hpp"
+#include "mem0/format.hpp"
+#include "mem0/search.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -36,7 +36,7 @@ std::optional<Memory> lookup_id(const IdQuery &id, const ApiTarget &api, const C
 }
 
 // A peek line with the whole text, for the one memory looked up by id: peek_line
-// (common/format.cpp) without the cut at 80 code points.
+// (mem0/format.cpp) without the cut at 80 code points.
 std::string whole_peek_line(const Memory &m) {
   const std::string type = truncate_code_points(clean_text(m.type), 40);
   const std::string date =

@@ -1,12 +1,12 @@
 #include "hooks/on_bash_output/on_bash_output.hpp"
-#include "common/detect.hpp"
-#include "common/format.hpp"
-#include "common/identity.hpp"
-#include "common/recall.hpp"
-#include "common/search.hpp"
-#include "common/sha256.hpp"
-#include "common/strings.hpp"
-#include "common/utf8.hpp"
+#include "hook/recall.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "mem0/search.hpp"
+#include "util/detect.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,4 +1,4 @@
-#include "common/hook_runner.hpp"
+#include "hook/runner.hpp"
 #include "hooks/on_compact/on_compact.hpp"
 
 int main() {

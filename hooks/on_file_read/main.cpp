@@ -1,4 +1,4 @@
-#include "common/hook_runner.hpp"
+#include "hook/runner.hpp"
 #include "hooks/on_file_read/on_file_read.hpp"
 
 int main() {

@@ -1,10 +1,10 @@
 #include "hooks/on_file_read/on_file_read.hpp"
-#include "common/format.hpp"
-#include "common/git.hpp"
-#include "common/identity.hpp"
-#include "common/platform.hpp"
-#include "common/recall.hpp"
-#include "common/strings.hpp"
+#include "hook/recall.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "util/git.hpp"
+#include "util/platform.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <array>

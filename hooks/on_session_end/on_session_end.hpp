@@ -1,6 +1,6 @@
 #pragma once
-#include "common/hook_io.hpp"
-#include "common/hook_runner.hpp"
+#include "hook/io.hpp"
+#include "hook/runner.hpp"
 
 namespace mem0::on_session_end {
 

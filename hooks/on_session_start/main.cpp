@@ -1,4 +1,4 @@
-#include "common/hook_runner.hpp"
+#include "hook/runner.hpp"
 #include "hooks/on_session_start/on_session_start.hpp"
 
 int main() {

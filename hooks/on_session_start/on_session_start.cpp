@@ -1,11 +1,11 @@
 #include "hooks/on_session_start/on_session_start.hpp"
-#include "common/format.hpp"
-#include "common/git.hpp"
-#include "common/identity.hpp"
-#include "common/project_files.hpp"
-#include "common/recall.hpp"
-#include "common/search.hpp"
-#include "common/strings.hpp"
+#include "hook/project_files.hpp"
+#include "hook/recall.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "mem0/search.hpp"
+#include "util/git.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <array>

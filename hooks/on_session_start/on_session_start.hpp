@@ -1,10 +1,10 @@
 #pragma once
-#include "common/config.hpp"
-#include "common/hook_io.hpp"
-#include "common/hook_runner.hpp"
-#include "common/mem0_api.hpp"
-#include "common/memory.hpp"
-#include "common/recall.hpp"
+#include "hook/io.hpp"
+#include "hook/recall.hpp"
+#include "hook/runner.hpp"
+#include "mem0/api.hpp"
+#include "mem0/config.hpp"
+#include "mem0/memory.hpp"
 
 #include <cstddef>
 #include <optional>

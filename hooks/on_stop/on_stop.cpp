@@ -1,8 +1,8 @@
 #include "hooks/on_stop/on_stop.hpp"
-#include "common/format.hpp"
-#include "common/strings.hpp"
-#include "common/transcript.hpp"
-#include "common/utf8.hpp"
+#include "hook/transcript.hpp"
+#include "mem0/format.hpp"
+#include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 namespace mem0::on_stop {
 

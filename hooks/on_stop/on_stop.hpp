@@ -1,7 +1,7 @@
 #pragma once
-#include "common/hook_io.hpp"
-#include "common/hook_runner.hpp"
-#include "common/remember.hpp"
+#include "hook/io.hpp"
+#include "hook/remember.hpp"
+#include "hook/runner.hpp"
 
 #include <optional>
 

@@ -1,4 +1,4 @@
-#include "common/hook_runner.hpp"
+#include "hook/runner.hpp"
 #include "hooks/on_tool_guard/on_tool_guard.hpp"
 
 int main() {

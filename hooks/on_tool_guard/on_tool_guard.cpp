@@ -1,8 +1,8 @@
 #include "hooks/on_tool_guard/on_tool_guard.hpp"
-#include "common/format.hpp"
-#include "common/identity.hpp"
-#include "common/json.hpp"
-#include "common/memory.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "mem0/memory.hpp"
+#include "util/json.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>

@@ -1,4 +1,4 @@
-#include "common/hook_runner.hpp"
+#include "hook/runner.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
 int main() {

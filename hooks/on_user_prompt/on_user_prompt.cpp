@@ -1,12 +1,12 @@
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
-#include "common/detect.hpp"
-#include "common/format.hpp"
-#include "common/identity.hpp"
-#include "common/recall.hpp"
-#include "common/remember.hpp"
-#include "common/strings.hpp"
-#include "common/transcript.hpp"
-#include "common/utf8.hpp"
+#include "hook/recall.hpp"
+#include "hook/remember.hpp"
+#include "hook/transcript.hpp"
+#include "mem0/format.hpp"
+#include "mem0/identity.hpp"
+#include "util/detect.hpp"
+#include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #pragma once
-#include "common/config.hpp"
-#include "common/hook_io.hpp"
-#include "common/hook_runner.hpp"
-#include "common/mem0_api.hpp"
+#include "hook/io.hpp"
+#include "hook/runner.hpp"
+#include "mem0/api.hpp"
+#include "mem0/config.hpp"
 
 #include <string>
 #include <string_view>

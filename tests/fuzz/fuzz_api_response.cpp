@@ -1,9 +1,9 @@
 // Mem0 API responses (docs/api.md): parse_search_response and parse_memory_response on any body,
 // the status chosen by the first byte; every memory they return must make safe display lines
 // (docs/hooks.md#line-formats).
-#include "common/format.hpp"
-#include "common/http.hpp"
-#include "common/mem0_api.hpp"
+#include "mem0/api.hpp"
+#include "mem0/format.hpp"
+#include "mem0/http.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 #include <array>

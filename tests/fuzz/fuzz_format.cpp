@@ -1,7 +1,7 @@
 // Text cleaning, truncation and line formats (docs/hooks.md#line-formats) and budget trimming
 // (#context-budget), with their invariants checked on every input.
-#include "common/format.hpp"
-#include "common/mem0_api.hpp"
+#include "mem0/api.hpp"
+#include "mem0/format.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>

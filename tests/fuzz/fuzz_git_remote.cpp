@@ -2,10 +2,10 @@
 // shared-memory agent id normalises it (docs/api.md#shared-memory), and the base-URL guard
 // (#base-url): an accepted http:// URL must name a loopback host as a URL parser (RFC 3986,
 // libcurl) reads it.
-#include "common/git.hpp"
-#include "common/identity.hpp"
-#include "common/mem0_api.hpp"
+#include "mem0/api.hpp"
+#include "mem0/identity.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
+#include "util/git.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Hook input and output (docs/hooks.md#hook-input): every event parser on any bytes;
 // render_output of what it found must be one JSON object that reads back to the same strings.
-#include "common/format.hpp"
-#include "common/hook_io.hpp"
+#include "hook/io.hpp"
+#include "mem0/format.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 #include <rapidjson/document.h>

@@ -1,9 +1,9 @@
 // Redaction (docs/failures.md#secrets-and-redaction) and the prompt detectors
 // (docs/hooks.md#prompt-detectors) on any text. A secret planted after the input must never survive
 // redaction, whatever precedes it.
-#include "common/detect.hpp"
-#include "common/redact.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
+#include "util/detect.hpp"
+#include "util/redact.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the fuzz targets: invariant checks that abort (so libFuzzer keeps the input) and
 // UTF-8 helpers over the project's decoder.
-#include "common/utf8.hpp"
+#include "util/utf8.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +23,7 @@ inline void check(bool ok, const char *what, std::string_view detail = {}) {
   std::abort();
 }
 
-// Decode `text` as strict UTF-8 with the project's one decoder (common/utf8.hpp, unit-tested on
+// Decode `text` as strict UTF-8 with the project's one decoder (util/utf8.hpp, unit-tested on
 // the RFC 3629 edge cases). Calls `visit(code_point)` for each code point; returns false at the
 // first invalid sequence.
 template <class Visit> bool decode_utf8(std::string_view text, Visit visit) {

@@ -1,7 +1,7 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/state.hpp"
+#include "store/state.hpp"
 
 using namespace mem0;
 using Outcome = BackoffStore::Outcome;

@@ -2,12 +2,12 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/detach.hpp"
-#include "common/outbox.hpp"
-#include "common/remember.hpp"
+#include "hook/remember.hpp"
 #include "hooks/on_compact/on_compact.hpp"
 #include "hooks/on_stop/on_stop.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
+#include "store/outbox.hpp"
+#include "util/detach.hpp"
 
 #include <chrono>
 #include <sys/stat.h>

@@ -4,9 +4,9 @@
 #include "tests/unit/test_support.hpp"
 
 #include "cli/cli.hpp"
-#include "common/hook_table.hpp"
-#include "common/identity.hpp"
-#include "common/json.hpp"
+#include "hook/table.hpp"
+#include "mem0/identity.hpp"
+#include "util/json.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>

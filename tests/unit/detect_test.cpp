@@ -1,6 +1,6 @@
 // Prompt detectors (docs/hooks.md#prompt-detectors).
-#include "common/detect.hpp"
 #include "tests/unit/catch.hpp"
+#include "util/detect.hpp"
 
 #include <algorithm>
 #include <string>

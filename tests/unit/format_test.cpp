@@ -1,7 +1,7 @@
 // Display formatting of memories (docs/hooks.md#context-budget, #line-formats).
-#include "common/format.hpp"
-#include "common/utf8.hpp"
+#include "mem0/format.hpp"
 #include "tests/unit/catch.hpp"
+#include "util/utf8.hpp"
 
 #include <chrono>
 #include <string>

@@ -1,8 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/files.hpp"
-#include "common/git.hpp"
+#include "util/files.hpp"
+#include "util/git.hpp"
 
 using namespace mem0;
 using namespace mem0::testing;

@@ -1,6 +1,6 @@
 // Hook input parsing, bounded stdin reading and the output object (docs/hooks.md#hook-input,
 // #hook-output).
-#include "common/hook_io.hpp"
+#include "hook/io.hpp"
 #include "tests/unit/catch.hpp"
 
 #include <rapidjson/document.h>

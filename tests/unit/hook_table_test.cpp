@@ -1,9 +1,9 @@
-// The hook table (common/hook_table.hpp) is the one description of the hook set: the plugin's
+// The hook table (hook/table.hpp) is the one description of the hook set: the plugin's
 // hooks.json must wire exactly its rows.
-#include "common/files.hpp"
-#include "common/hook_table.hpp"
-#include "common/json.hpp"
+#include "hook/table.hpp"
 #include "tests/unit/catch.hpp"
+#include "util/files.hpp"
+#include "util/json.hpp"
 
 #include <rapidjson/document.h>
 

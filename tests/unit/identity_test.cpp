@@ -3,9 +3,9 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/config.hpp"
-#include "common/identity.hpp"
-#include "common/sha256.hpp"
+#include "mem0/config.hpp"
+#include "mem0/identity.hpp"
+#include "util/sha256.hpp"
 
 #include <map>
 #include <string>

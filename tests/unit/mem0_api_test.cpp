@@ -1,6 +1,6 @@
 // Mem0 API request shapes, response parsing and error classification (docs/api.md).
-#include "common/http.hpp"
-#include "common/mem0_api.hpp"
+#include "mem0/api.hpp"
+#include "mem0/http.hpp"
 #include "tests/unit/catch.hpp"
 
 #include <rapidjson/document.h>

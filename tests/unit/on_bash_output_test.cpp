@@ -1,8 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/utf8.hpp"
 #include "hooks/on_bash_output/on_bash_output.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 

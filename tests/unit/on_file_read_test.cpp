@@ -1,7 +1,7 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/platform.hpp"
+#include "util/platform.hpp"
 
 #include "hooks/on_file_read/on_file_read.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"

@@ -4,10 +4,10 @@
 #include "hooks/on_session_start/on_session_start.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
-#include "common/format.hpp"
-#include "common/outbox.hpp"
-#include "common/project_files.hpp"
-#include "common/sha256.hpp"
+#include "hook/project_files.hpp"
+#include "mem0/format.hpp"
+#include "store/outbox.hpp"
+#include "util/sha256.hpp"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/identity.hpp"
-#include "common/platform.hpp"
-#include "common/sha256.hpp"
+#include "mem0/identity.hpp"
+#include "util/platform.hpp"
+#include "util/sha256.hpp"
 
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 

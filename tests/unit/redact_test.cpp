@@ -1,6 +1,6 @@
 // Secret redaction of text that leaves the machine (docs/failures.md#secrets-and-redaction).
-#include "common/redact.hpp"
 #include "tests/unit/catch.hpp"
+#include "util/redact.hpp"
 
 #include <chrono>
 #include <csignal>

@@ -4,9 +4,9 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/files.hpp"
-#include "common/outbox.hpp"
-#include "common/remember.hpp"
+#include "hook/remember.hpp"
+#include "store/outbox.hpp"
+#include "util/files.hpp"
 
 #include <arpa/inet.h>
 #include <atomic>

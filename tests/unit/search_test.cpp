@@ -1,8 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/platform.hpp"
-#include "common/search.hpp"
+#include "mem0/search.hpp"
+#include "util/platform.hpp"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/files.hpp"
-#include "common/state.hpp"
+#include "store/state.hpp"
+#include "util/files.hpp"
 
 #include <algorithm>
 #include <fcntl.h>

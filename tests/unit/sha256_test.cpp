@@ -1,6 +1,6 @@
 // SHA-256 (used for the `remote:<sha256[:16]>` project-map key, docs/configuration.md#project-id).
-#include "common/sha256.hpp"
 #include "tests/unit/catch.hpp"
+#include "util/sha256.hpp"
 
 #include <string>
 #include <vector>

@@ -4,11 +4,11 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/files.hpp"
-#include "common/identity.hpp"
-#include "common/recall.hpp"
-#include "common/sha256.hpp"
-#include "common/state.hpp"
+#include "hook/recall.hpp"
+#include "mem0/identity.hpp"
+#include "store/state.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
 
 #include <fcntl.h>
 #include <limits>

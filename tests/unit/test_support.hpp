@@ -2,16 +2,16 @@
 // Shared helpers for the unit tests: private temporary directories, small file helpers, a fake
 // HttpClient that records requests and answers with canned responses, and a hook fixture whose
 // HOME, state dir and environment are isolated from the machine running the tests.
-#include "common/config.hpp"
-#include "common/error.hpp"
-#include "common/git.hpp"
-#include "common/hook_io.hpp"
-#include "common/hook_runner.hpp"
-#include "common/http.hpp"
-#include "common/log.hpp"
-#include "common/mem0_api.hpp"
-#include "common/recall.hpp"
-#include "common/state.hpp"
+#include "hook/io.hpp"
+#include "hook/recall.hpp"
+#include "hook/runner.hpp"
+#include "mem0/api.hpp"
+#include "mem0/config.hpp"
+#include "mem0/http.hpp"
+#include "store/state.hpp"
+#include "util/error.hpp"
+#include "util/git.hpp"
+#include "util/log.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>

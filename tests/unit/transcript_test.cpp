@@ -1,10 +1,10 @@
-// Reading Claude Code's JSONL transcript (common/transcript.hpp): which entries are messages,
+// Reading Claude Code's JSONL transcript (hook/transcript.hpp): which entries are messages,
 // which files were touched, the read window, malformed input, and messages_after.
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "common/transcript.hpp"
-#include "common/utf8.hpp"
+#include "hook/transcript.hpp"
+#include "util/utf8.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,6 +1,6 @@
-// The one UTF-8 validator and decoder (common/utf8.hpp), on the RFC 3629 edge cases.
-#include "common/utf8.hpp"
+// The one UTF-8 validator and decoder (util/utf8.hpp), on the RFC 3629 edge cases.
 #include "tests/unit/catch.hpp"
+#include "util/utf8.hpp"
 
 #include <string>
 

@@ -1,0 +1,18 @@
+# The core's layers (docs/contributing.md#layers): util < store < mem0 < hook. Each layer is a
+# static library of its folder's sources. Its include root, made in the build tree, holds links to
+# itself and the layers below it only, so that an include of a higher layer does not compile.
+function(mem0_layer name)
+  set(root ${CMAKE_BINARY_DIR}/layers/${name})
+  file(MAKE_DIRECTORY ${root})
+  foreach(layer ${name} ${ARGN})
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${layer} ${root}/${layer} SYMBOLIC)
+  endforeach()
+  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${name}/*.cpp)
+  add_library(mem0_${name} STATIC ${sources})
+  target_include_directories(mem0_${name} PUBLIC ${root})
+  target_link_libraries(mem0_${name} PRIVATE mem0_warnings mem0_sanitizers)
+  if(ARGN)
+    list(GET ARGN 0 below)
+    target_link_libraries(mem0_${name} PUBLIC mem0_${below})
+  endif()
+endfunction()

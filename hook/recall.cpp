@@ -1,0 +1,327 @@
+#include "hook/recall.hpp"
+#include "mem0/format.hpp"
+#include "store/outbox.hpp"
+#include "util/platform.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace mem0 {
+namespace {
+
+// Under this much time left no search is sent: it could not be answered, yet would be counted,
+// feed the back-off and may still cost the server's quota.
+constexpr std::chrono::milliseconds k_min_search_time{50};
+// The daily count and the back-off are not worth the budget: a short wait, which other hooks
+// (each holding the lock for about a millisecond) do not outlast, never past the deadline.
+constexpr std::chrono::milliseconds k_side_wait{100};
+// The session claim is (without it dedupe is lost): it waits what the deadline leaves, and at
+// least this long, so that a run whose searches took the whole budget can still claim while
+// another hook holds the lock for a moment (docs/failures.md#time-budget: budget + 100 ms).
+constexpr std::chrono::milliseconds k_claim_grace{50};
+
+// A line for the user and the kinds it stands for: shown when any of them is new to the session,
+// and then all of them are claimed.
+struct Notice {
+  std::vector<std::string> kinds;
+  std::string line;
+};
+
+// The searches of one invocation, or why they were skipped.
+struct Searches {
+  PlanOutcome outcome;
+  bool limit_reached = false;   // the daily cap stopped the searches
+  std::optional<Notice> paused; // the shared back-off stopped them: the line to show
+};
+
+bool was_shown(const SessionState &s, std::string_view kind) {
+  if (kind == notice_kind::daily_limit) return s.limit_notice_shown;
+  return std::find(s.notices_shown.begin(), s.notices_shown.end(), kind) != s.notices_shown.end();
+}
+
+// The lines of a plan's failures with their kinds, in the order of recall_problem_lines.
+std::vector<Notice> problem_notices(const PlanOutcome &outcome, std::size_t searches) {
+  std::vector<Notice> notices;
+  std::size_t other = 0;
+  std::vector<std::string> other_kinds;
+  bool unauthorized = false, rate_limited = false;
+  std::optional<std::chrono::seconds> retry_after;
+  for (const auto &e : outcome.failures) {
+    if (e.kind == ErrorKind::unauthorized) {
+      unauthorized = true;
+    } else if (e.kind == ErrorKind::rate_limited) {
+      rate_limited = true;
+      if (e.retry_after)
+        retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)), *e.retry_after);
+    } else {
+      ++other;
+      const std::string kind(to_string(e.kind));
+      if (std::find(other_kinds.begin(), other_kinds.end(), kind) == other_kinds.end())
+        other_kinds.push_back(kind);
+    }
+  }
+  if (unauthorized)
+    notices.push_back({{std::string(notice_kind::key_rejected)},
+                       "mem0: recall skipped \xE2\x80\x94 API key rejected"});
+  if (rate_limited)
+    notices.push_back(
+        {{std::string(notice_kind::rate_limited)},
+         "mem0: recall skipped \xE2\x80\x94 rate limited" +
+             (retry_after ? " (retry after " + std::to_string(retry_after->count()) + " s)"
+                          : std::string())});
+  if (other) {
+    Notice n;
+    std::string classes;
+    for (const auto &kind : other_kinds) {
+      n.kinds.push_back("failed:" + kind);
+      classes += (classes.empty() ? "" : ", ") + kind;
+    }
+    n.line = "mem0: recall incomplete \xE2\x80\x94 " + std::to_string(other) + " of " +
+             std::to_string(searches) + " searches failed (" + classes + ")";
+    notices.push_back(std::move(n));
+  }
+  return notices;
+}
+
+// What the user must know about capture: the daily add cap, a full outbox, rejected items. Reads
+// the outbox only while `seen` has not shown both of its kinds (a directory listing per run).
+std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &seen) {
+  std::vector<Notice> notices;
+  const Config &config = ctx.config;
+  if (!config.auto_save || !has_access(config)) return notices;
+  if (config.daily_add_limit > 0 && !was_shown(seen, notice_kind::add_limit) &&
+      ctx.state.usage.on(utc_day(ctx.now())).adds >= config.daily_add_limit)
+    notices.push_back(
+        {{std::string(notice_kind::add_limit)}, add_limit_line(config.daily_add_limit)});
+  if (was_shown(seen, notice_kind::outbox_full) && was_shown(seen, notice_kind::outbox_rejected))
+    return notices;
+  const Outbox outbox(ctx.state.dir);
+  const Outbox::Stats stats = outbox.stats();
+  if (stats.pending >= Outbox::k_max_items || stats.bytes >= Outbox::k_max_bytes) {
+    ctx.log.warn("outbox full: new captures are refused; see mem0-hooks doctor");
+    notices.push_back({{std::string(notice_kind::outbox_full)}, outbox_full_line()});
+  }
+  if (stats.rejected > 0)
+    notices.push_back({{std::string(notice_kind::outbox_rejected)},
+                       outbox_rejected_line(stats.rejected, outbox.dir())});
+  return notices;
+}
+
+// Shell quoting for a path shown to the model: as is when it holds only safe characters, else in
+// single quotes.
+std::string shell_quoted(const std::string &word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
+           c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':' || c == '@' ||
+           c == '%';
+  });
+  if (safe) return word;
+  std::string out = "'";
+  for (const char c : word)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The number of requests `request` makes.
+std::size_t planned(const RecallRequest &request) {
+  return request.fetch ? request.fetch_requests : request.plan.size();
+}
+
+Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
+  Searches result;
+  const auto now = ctx.now();
+  const auto api = api_target(ctx.config);
+  if (const auto pause =
+          api ? ctx.state.backoff.active_pause(now, api->server_key()) : std::nullopt) {
+    const bool rate_limited = pause->reason.starts_with("rate limited");
+    result.paused =
+        Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
+               "mem0: recall paused \xE2\x80\x94 " + pause->reason + ", retrying in " +
+                   std::to_string(pause->remaining.count()) + " s"};
+    ctx.log.warn(pause->reason + "; no search sent for another " +
+                 std::to_string(pause->remaining.count()) + " s");
+    return result;
+  }
+  const std::string today = utc_day(now);
+  if (ctx.config.daily_limit > 0 && ctx.state.usage.on(today).searches >= ctx.config.daily_limit) {
+    ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
+                 ") reached; no search sent");
+    result.limit_reached = true;
+    return result;
+  }
+  if (!api) {
+    ctx.log.warn(std::string(to_string(api.error().kind)) + ": " + api.error().message);
+    result.outcome.results.resize(request.plan.size());
+    result.outcome.failures.assign(planned(request), api.error());
+    return result;
+  }
+  if (const auto left = time_left(ctx.deadline); left < k_min_search_time) {
+    ctx.log.warn("only " + std::to_string(left.count()) + " ms left; no search sent");
+    result.outcome.results.resize(request.plan.size());
+    result.outcome.failures.assign(planned(request),
+                                   make_error(ErrorKind::timeout, "too little time left"));
+    return result;
+  }
+  result.outcome = request.fetch ? request.fetch(*api)
+                                 : run_plan(ctx.http, *api, request.identity, request.plan,
+                                            ctx.deadline, ctx.log);
+  const PlanOutcome &o = result.outcome;
+  if (o.sent > 0)
+    if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0},
+                                           std::min(time_left(ctx.deadline), k_side_wait));
+        !counted)
+      ctx.log.warn("search count not saved: " + counted.error().message);
+  // A 429 pauses every hook talking to this server with this key; so do repeated runs that
+  // reached nothing at all, so that an outage does not cost every prompt the whole budget.
+  const auto wait = std::min(time_left(ctx.deadline), k_side_wait);
+  if (auto noted = ctx.state.backoff.record_run(now, api->server_key(), o.failures, o.sent, wait);
+      !noted)
+    ctx.log.warn("back-off state not saved: " + noted.error().message);
+  return result;
+}
+
+} // namespace
+
+HookOutput recall_output(const Recall &found, const std::vector<std::string> &head,
+                         const std::vector<std::string> &lines,
+                         const std::vector<std::string> &tail) {
+  HookOutput out;
+  if (!head.empty() || !tail.empty()) out.context = fit_budget(head, lines, tail);
+  out.system_message = join(found.user_notices, "\n");
+  return out;
+}
+
+std::string daily_limit_line(long limit) {
+  return "mem0: daily search limit (" + std::to_string(limit) +
+         ") reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
+}
+
+std::string add_limit_line(long limit) {
+  return "mem0: daily add limit (" + std::to_string(limit) +
+         ") reached \xE2\x80\x94 captures wait until tomorrow (UTC)";
+}
+
+std::string outbox_full_line() {
+  return "mem0: capture outbox full (" + std::to_string(Outbox::k_max_items) + " items or " +
+         std::to_string(Outbox::k_max_bytes / (1024 * 1024)) +
+         " MB) \xE2\x80\x94 new memories are not saved until it drains (run mem0-hooks doctor)";
+}
+
+std::string outbox_rejected_line(std::size_t count, const std::filesystem::path &outbox_dir) {
+  return "mem0: " + std::to_string(count) + (count == 1 ? " capture" : " captures") +
+         " rejected by Mem0, kept in " + (outbox_dir / "rejected").string() +
+         " (run mem0-hooks doctor)";
+}
+
+std::string recalled_line(std::size_t count) {
+  return "mem0: " + std::to_string(count) + (count == 1 ? " memory" : " memories") + " recalled";
+}
+
+bool claim_notice(SessionState &s, std::string_view kind) {
+  if (was_shown(s, kind)) return false;
+  if (kind == notice_kind::daily_limit)
+    s.limit_notice_shown = true;
+  else
+    s.notices_shown.emplace_back(kind);
+  return true;
+}
+
+std::string no_key_notice(const HookContext &ctx, const std::string &session) {
+  const std::string line(k_no_key_notice);
+  if (session.empty()) return line;
+  if (was_shown(ctx.state.sessions.load(session), notice_kind::no_key)) return {};
+  bool claimed = false;
+  auto stored = ctx.state.sessions.update(
+      session, [&](SessionState &s) { claimed = claim_notice(s, notice_kind::no_key); },
+      std::max(time_left(ctx.deadline), k_claim_grace));
+  if (!stored) {
+    ctx.log.warn("session state not saved: " + stored.error().message);
+    return line;
+  }
+  return claimed ? line : std::string();
+}
+
+const std::string &mem0_hooks_command() {
+  static const std::string command = [] {
+    const auto exe = platform::executable_path();
+    return exe ? shell_quoted((exe->parent_path() / "mem0-hooks").string())
+               : std::string("mem0-hooks");
+  }();
+  return command;
+}
+
+Recall recall(const HookContext &ctx, const RecallRequest &request) {
+  const std::string &session = request.identity.session_id;
+  const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
+  Searches run;
+  std::vector<Memory> candidates;
+  if (planned(request) > 0) {
+    run = run_searches(ctx, request);
+    candidates = merge_results(run.outcome.results,
+                               [&](std::string_view id) { return seen.was_injected(id); });
+    put_types_first(candidates, request.types_first);
+  }
+  const bool answered = run.outcome.failures.size() < run.outcome.sent;
+
+  // Every line the user may need from this run, in the order shown; each is claimed below.
+  std::vector<Notice> notices;
+  if (run.paused) notices.push_back(*run.paused);
+  for (auto &n : problem_notices(run.outcome, planned(request)))
+    notices.push_back(std::move(n));
+  if (run.limit_reached)
+    notices.push_back(
+        {{std::string(notice_kind::daily_limit)}, daily_limit_line(ctx.config.daily_limit)});
+  for (auto &n : capture_notices(ctx, seen))
+    notices.push_back(std::move(n));
+
+  Recall recall;
+  std::vector<bool> show(notices.size(), false);
+  auto apply = [&](SessionState &s) {
+    recall.memories = claim_new(s, candidates, request.cap);
+    for (std::size_t i = 0; i < notices.size(); ++i) {
+      bool fresh = false;
+      for (const auto &kind : notices[i].kinds)
+        fresh = claim_notice(s, kind) || fresh;
+      show[i] = fresh;
+    }
+    if (request.also) request.also(s, answered);
+  };
+  bool saved = false;
+  if (!session.empty()) {
+    const auto wait = std::max(time_left(ctx.deadline), k_claim_grace);
+    auto stored = ctx.state.sessions.update(session, apply, wait);
+    saved = stored.has_value();
+    if (!saved) ctx.log.warn("session state not saved: " + stored.error().message);
+  }
+  if (!saved) {
+    SessionState scratch;
+    apply(scratch);
+  }
+  if (ctx.config.show_recall && !recall.memories.empty())
+    recall.user_notices.push_back(recalled_line(recall.memories.size()));
+  for (std::size_t i = 0; i < notices.size(); ++i)
+    if (show[i]) recall.user_notices.push_back(std::move(notices[i].line));
+  return recall;
+}
+
+std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,
+                              std::size_t cap) {
+  std::vector<Memory> claimed;
+  for (const auto &m : candidates) {
+    if (claimed.size() >= cap) break;
+    if (state.was_injected(m.id)) continue;
+    state.injected.push_back(m.id);
+    claimed.push_back(m);
+  }
+  return claimed;
+}
+
+std::vector<std::string> recall_problem_lines(const PlanOutcome &outcome, std::size_t searches) {
+  std::vector<std::string> lines;
+  for (auto &n : problem_notices(outcome, searches))
+    lines.push_back(std::move(n.line));
+  return lines;
+}
+
+} // namespace mem0

@@ -1,0 +1,319 @@
+#include "hook/remember.hpp"
+#include "hook/project_files.hpp"
+#include "mem0/identity.hpp"
+#include "util/detach.hpp"
+#include "util/files.hpp"
+#include "util/git.hpp"
+#include "util/json.hpp"
+#include "util/redact.hpp"
+#include "util/strings.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <array>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+// Wrappers Claude Code and users put around text that is not theirs to keep.
+// (`analysis` is the scratchpad a model writes before a compact summary.)
+constexpr std::array<std::string_view, 9> k_wrapper_tags{"system-reminder",
+                                                         "private",
+                                                         "command-name",
+                                                         "command-message",
+                                                         "command-args",
+                                                         "local-command-stdout",
+                                                         "local-command-stderr",
+                                                         "user-prompt-submit-hook",
+                                                         "analysis"};
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && ascii_lower(a) == ascii_lower(b);
+}
+
+// The length of `<tag ...>` or `</tag>` at `text[i]` naming one of the wrapper tags, with
+// `closing` set; 0 when none starts there.
+std::size_t wrapper_tag_at(std::string_view text, std::size_t i, bool &closing,
+                           std::string_view &tag) {
+  if (text[i] != '<') return 0;
+  std::size_t j = i + 1;
+  closing = j < text.size() && text[j] == '/';
+  if (closing) ++j;
+  std::size_t end = j;
+  while (end < text.size() && (is_id_char(text[end])))
+    ++end;
+  const std::string_view name = text.substr(j, end - j);
+  for (auto t : k_wrapper_tags)
+    if (iequals(name, t)) {
+      const auto close = text.find('>', end);
+      if (close == std::string_view::npos) return 0;
+      tag = t;
+      return close + 1 - i;
+    }
+  return 0;
+}
+
+// `text` without wrapper-tag blocks; an unclosed block runs to the end.
+std::string strip_wrappers(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    bool closing = false;
+    std::string_view tag;
+    if (const std::size_t len = wrapper_tag_at(text, i, closing, tag); len > 0) {
+      i += len;
+      if (closing) continue; // a stray closing tag: drop it
+      // Skip to the matching closing tag.
+      std::size_t depth = 1;
+      while (i < text.size() && depth > 0) {
+        bool c = false;
+        std::string_view t;
+        if (const std::size_t l = wrapper_tag_at(text, i, c, t); l > 0 && t == tag) {
+          depth += c ? -1 : 1;
+          i += l;
+        } else {
+          ++i;
+        }
+      }
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+// The `## Instructions` section of mem0.md in the project root, as the Python plugin sends it.
+std::string custom_instructions(const fs::path &root) {
+  const auto text = read_small_file(root / "mem0.md", 100 * 1024);
+  if (!text) return {};
+  const auto start = text->find("## Instructions");
+  if (start == std::string::npos) return {};
+  const auto body = text->find('\n', start);
+  if (body == std::string::npos) return {};
+  const auto next = text->find("\n## ", body);
+  return std::string(trim(std::string_view(*text).substr(body, next - body)));
+}
+
+// Hold `<outbox>/.sender.lock` while alive; `held` is false when another sender has it.
+struct SenderLock {
+  int fd = -1;
+  bool held = false;
+  explicit SenderLock(const fs::path &dir) {
+    if (!ensure_private_dir(dir)) return;
+    fd = ::open((dir / ".sender.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  }
+  ~SenderLock() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+bool retryable(const Error &e) {
+  return e.kind == ErrorKind::rate_limited || e.kind == ErrorKind::server ||
+         e.kind == ErrorKind::timeout || e.kind == ErrorKind::transport ||
+         e.kind == ErrorKind::unauthorized; // the key, not the item: keep it for a fixed key
+}
+
+} // namespace
+
+std::string prepare_capture_text(std::string_view text, bool redact) {
+  std::string stripped = strip_wrappers(text);
+  if (redact) stripped = redact_secrets(stripped);
+  return std::string(trim(stripped));
+}
+
+std::string_view to_string(NotQueued why) {
+  switch (why) {
+  case NotQueued::capture_off: return "capture is off (auto_save)";
+  case NotQueued::no_key: return "no API key";
+  case NotQueued::empty: return "nothing left to capture";
+  case NotQueued::duplicate: return "already captured";
+  case NotQueued::full: return "the outbox is full";
+  case NotQueued::io: return "the outbox cannot be written";
+  }
+  return "unknown";
+}
+
+expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInput &input,
+                                          Capture capture) {
+  const Config &config = ctx.config;
+  auto refuse = [&](NotQueued why) {
+    ctx.log.debug("capture (" + capture.type + ") not queued: " + std::string(to_string(why)));
+    return unexpected(why);
+  };
+  if (!config.auto_save) return refuse(NotQueued::capture_off);
+  if (!has_access(config)) return refuse(NotQueued::no_key);
+
+  std::string all_text;
+  std::vector<AddSpec::Message> messages;
+  for (auto &m : capture.messages) {
+    std::string content = prepare_capture_text(m.content, config.redact);
+    if (content.empty()) continue;
+    all_text += content + "\n";
+    messages.push_back({m.role, std::move(content)});
+  }
+  if (messages.empty()) return refuse(NotQueued::empty);
+
+  const fs::path cwd = cwd_of(input, ctx.env);
+  const auto repo = find_repo(cwd);
+  // Writes keep the user's own layout (docs/api.md#shared-memory): no shared agent id.
+  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
+                          session_of(input, ctx.env)};
+  AddSpec spec;
+  spec.messages = std::move(messages);
+  spec.metadata = {{"type", capture.type}, {"source", capture.source}};
+  if (!identity.session_id.empty()) spec.metadata.emplace_back("session_id", identity.session_id);
+  if (const auto branch = repo ? current_branch(*repo) : std::nullopt)
+    spec.metadata.emplace_back("branch", *branch);
+  for (auto &kv : capture.metadata)
+    spec.metadata.push_back(std::move(kv));
+  spec.infer = capture.infer;
+  spec.expiration_date = capture.expiration_date;
+  spec.custom_instructions = custom_instructions(repo ? repo->top : cwd);
+
+  OutboxItem item;
+  item.body = add_body(spec, identity);
+  item.import_file = capture.import_file;
+  item.import_claim = capture.import_claim;
+  // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
+  // section must come back when its file changed and the old import is deleted.
+  const std::string dedupe = capture.import_file.empty()
+                                 ? capture_identity(all_text, capture.type, identity.project_id)
+                                 : std::string();
+  const auto queued = Outbox(ctx.state.dir).put(item, dedupe, ctx.now());
+  if (!queued) {
+    switch (queued.error()) {
+    case Outbox::Refusal::duplicate: return refuse(NotQueued::duplicate);
+    case Outbox::Refusal::full:
+      ctx.log.warn("outbox full (" + std::to_string(Outbox::k_max_items) +
+                   " items or 20 MB): capture refused; see mem0-hooks doctor");
+      return unexpected(NotQueued::full);
+    case Outbox::Refusal::io:
+      ctx.log.warn("outbox not writable: capture lost");
+      return unexpected(NotQueued::io);
+    }
+  }
+  ctx.log.debug("capture (" + capture.type + ") queued as " + *queued);
+  return *queued;
+}
+
+void start_sender(const HookContext &ctx, const std::function<void()> &before) {
+  static bool started_here = false; // one sender per hook process is enough
+  if (started_here || !ctx.config.auto_save || !has_access(ctx.config)) return;
+  const bool pending = !Outbox(ctx.state.dir).pending().empty();
+  const auto api = api_target(ctx.config);
+  if (!before && (!pending || !api || ctx.state.backoff.active_pause(ctx.now(), api->server_key())))
+    return;
+  ctx.log.debug("starting the sender");
+  started_here = run_detached([&] {
+    if (before) before();
+    send_round(ctx);
+  });
+  if (!started_here) ctx.log.warn("cannot start the sender: items stay queued");
+}
+
+SendReport send_round(const HookContext &ctx) {
+  SendReport report;
+  Outbox outbox(ctx.state.dir);
+  const SenderLock lock(outbox.dir());
+  if (!lock.held) {
+    ctx.log.debug("sender: another sender is running");
+    report.busy = true;
+    return report;
+  }
+  const auto api = api_target(ctx.config);
+  if (!api) {
+    ctx.log.warn("sender: " + api.error().message);
+    report.stopped = api.error();
+    return report;
+  }
+  const Deadline round_end = SteadyClock::now() + k_send_round;
+  while (SteadyClock::now() < round_end) {
+    const auto now = ctx.now();
+    if (const auto pause = ctx.state.backoff.active_pause(now, api->server_key())) {
+      ctx.log.debug("sender: paused (" + pause->reason + ")");
+      break;
+    }
+    const long cap = ctx.config.daily_add_limit;
+    if (cap > 0 && ctx.state.usage.on(utc_day(now)).adds >= cap) {
+      ctx.log.warn("daily add limit (" + std::to_string(cap) + ") reached; captures wait");
+      break;
+    }
+    std::vector<std::string> names = outbox.pending();
+    if (names.empty()) break;
+    if (names.size() > k_send_batch) names.resize(k_send_batch);
+
+    std::vector<std::string> sent_names;
+    std::vector<OutboxItem> items;
+    std::vector<HttpRequest> requests;
+    for (const auto &name : names) {
+      auto item = outbox.load(name);
+      if (!item) {
+        outbox.reject(name, 0, "unreadable outbox item");
+        ++report.rejected;
+        continue;
+      }
+      requests.push_back(item->kind == OutboxItem::Kind::add
+                             ? add_request(*api, item->body)
+                             : delete_request(*api, item->memory_id));
+      sent_names.push_back(name);
+      items.push_back(std::move(*item));
+    }
+    if (requests.empty()) continue;
+    // A self-hosted server adds synchronously (its model extracts the facts before it answers):
+    // it gets the rest of the round.
+    const auto responses = ctx.http.run(
+        requests, api->backend() == Backend::selfhosted
+                      ? round_end
+                      : std::min(round_end, SteadyClock::now() + std::chrono::seconds(30)));
+
+    std::vector<Error> failures;
+    long adds = 0;
+    for (std::size_t i = 0; i < responses.size(); ++i) {
+      const OutboxItem &item = items[i];
+      Result<void> outcome;
+      if (!responses[i]) {
+        outcome = unexpected(responses[i].error());
+      } else if (item.kind == OutboxItem::Kind::add) {
+        const auto added = parse_add_response(*responses[i]);
+        if (added) record_import_ids(ctx.state.dir, item, added->ids);
+        outcome = added ? Result<void>{} : unexpected(added.error());
+        if (added) ++adds;
+      } else if (responses[i]->status != 404) { // already gone is as good as deleted
+        outcome = check_status(*responses[i]);
+      }
+      if (outcome) {
+        outbox.remove(sent_names[i]);
+        ++report.delivered;
+      } else if (retryable(outcome.error())) {
+        failures.push_back(outcome.error());
+        report.stopped = outcome.error();
+        ctx.log.warn("sender: " + sent_names[i] + " kept: " + outcome.error().message);
+      } else {
+        ctx.log.warn("sender: " + sent_names[i] + " rejected: " + outcome.error().message);
+        outbox.reject(sent_names[i], outcome.error().status, outcome.error().message);
+        ++report.rejected;
+      }
+    }
+    if (adds > 0) {
+      if (auto counted = ctx.state.usage.add(utc_day(now), {0, adds}); !counted)
+        ctx.log.warn("add count not saved: " + counted.error().message);
+      outbox.delivered(ctx.now());
+    }
+    if (auto noted =
+            ctx.state.backoff.record_run(now, api->server_key(), failures, requests.size());
+        !noted)
+      ctx.log.warn("back-off state not saved: " + noted.error().message);
+    if (report.stopped) break;
+  }
+  ctx.log.debug("sender: " + std::to_string(report.delivered) + " delivered, " +
+                std::to_string(report.rejected) + " rejected");
+  return report;
+}
+
+} // namespace mem0

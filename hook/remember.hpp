@@ -1,0 +1,66 @@
+#pragma once
+#include "hook/runner.hpp"
+#include "mem0/api.hpp"
+#include "store/outbox.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mem0 {
+
+// The write pipeline (docs/capture.md): capture → redact and strip → dedupe → outbox item
+// (atomic) → detached sender → add → delete the item, keep it (retryable) or set it aside
+// (rejected). A hook that captures never talks to the network itself.
+
+// What a hook captures.
+struct Capture {
+  std::vector<AddSpec::Message> messages;
+  std::string type;                                          // metadata.type
+  std::string source;                                        // metadata.source
+  std::vector<std::pair<std::string, std::string>> metadata; // more metadata
+  bool infer = true;
+  std::string expiration_date; // "YYYY-MM-DD", or empty
+  std::string import_file;     // a project-file section: its file and import claim
+  std::string import_claim;
+};
+
+// Text made safe to store: `<system-reminder>`, `<private>` and similar wrapper tags removed
+// with what they wrap, secrets redacted unless `redact` is off, surrounding space trimmed.
+std::string prepare_capture_text(std::string_view text, bool redact);
+
+// Why a capture was not queued, for the log and the tests.
+enum class NotQueued { capture_off, no_key, empty, duplicate, full, io };
+std::string_view to_string(NotQueued why);
+
+// Prepare `capture` (metadata: type, source, session_id, branch; the project's custom
+// instructions from mem0.md) and queue it in the outbox; returns the item's name. No network.
+expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInput &input,
+                                          Capture capture);
+
+// Start the sender in a detached process when items are pending, capture is on and no pause is
+// active; returns at once. `before` runs first in that process (a capture that is too slow for
+// the hook itself).
+void start_sender(const HookContext &ctx, const std::function<void()> &before = {});
+
+// What one sender round did.
+struct SendReport {
+  std::size_t delivered = 0;
+  std::size_t rejected = 0;
+  bool busy = false;            // another sender holds the lock: nothing was done
+  std::optional<Error> stopped; // the retryable failure that ended the round
+};
+
+// One sender round, under the sender lock: items oldest first, k_send_batch at a time, each
+// deleted once the server took it; 429, 5xx, timeouts and transport failures keep the item and
+// end the round (and feed the back-off); other refusals of the item set it aside as rejected.
+// Ends when the outbox is empty, at a pause, at the daily add cap, or after k_send_round.
+SendReport send_round(const HookContext &ctx);
+
+inline constexpr std::size_t k_send_batch = 4;
+inline constexpr std::chrono::seconds k_send_round{60};
+
+} // namespace mem0

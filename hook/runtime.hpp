@@ -1,0 +1,24 @@
+#pragma once
+#include "mem0/config.hpp"
+#include "mem0/http.hpp"
+#include "store/state.hpp"
+#include "util/log.hpp"
+
+#include <string>
+
+namespace mem0 {
+
+// What every executable sets up first, the hooks and the CLI alike: the environment, the
+// configuration, the log (with the key hidden and the debug file when debug is on), the HTTP
+// client (libcurl is loaded only when a request is made) and the state store.
+struct Runtime {
+  explicit Runtime(std::string component);
+
+  Environment env;
+  Config config;
+  Log log;
+  CurlHttpClient http;
+  StateStore state;
+};
+
+} // namespace mem0

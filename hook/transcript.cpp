@@ -1,0 +1,175 @@
+#include "hook/transcript.hpp"
+#include "mem0/format.hpp"
+#include "util/json.hpp"
+#include "util/strings.hpp"
+#include "util/utf8.hpp"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <optional>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::string_view k_replacement = "\xEF\xBF\xBD"; // U+FFFD
+
+// A file descriptor, closed when it goes out of scope.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// The last `window` bytes of the regular file at `path`, without the line the window cuts;
+// nullopt when it is missing, not a regular file (a FIFO is never waited on) or unreadable.
+std::optional<std::string> read_tail(const fs::path &path, std::size_t window) {
+  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  struct stat st {};
+  if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const auto size = static_cast<std::size_t>(st.st_size);
+  // Read from one byte before the window: when that byte ends a line, no line is cut.
+  const std::size_t offset = size > window ? size - window : 0;
+  const std::size_t start = offset > 0 ? offset - 1 : 0;
+  std::string data(size - start, '\0');
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n =
+        ::pread(in.fd, data.data() + done, data.size() - done, static_cast<off_t>(start + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) break; // the file shrank meanwhile
+    done += static_cast<std::size_t>(n);
+  }
+  data.resize(done);
+  if (offset > 0) {
+    const std::size_t nl = data.find('\n');
+    data.erase(0, nl == std::string::npos ? data.size() : nl + 1);
+  }
+  return data;
+}
+
+// `text` with every invalid UTF-8 sequence replaced by U+FFFD (RapidJSON does not validate).
+std::string valid_utf8(std::string_view text) {
+  if (is_valid_utf8(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t len = decode_utf8(text, i, cp);
+    out += len == 0 ? k_replacement : text.substr(i, len);
+    i += len == 0 ? 1 : len;
+  }
+  return out;
+}
+
+// True when the member `name` of `object` is the boolean true (a string "true" is not).
+bool flag(const rapidjson::Value &object, const char *name) {
+  const auto it = object.FindMember(name);
+  return it != object.MemberEnd() && it->value.IsBool() && it->value.GetBool();
+}
+
+// The tools whose calls write a file.
+bool is_file_tool(std::string_view name) {
+  return name == "Write" || name == "Edit" || name == "MultiEdit" || name == "NotebookEdit";
+}
+
+// The file a Write/Edit/MultiEdit/NotebookEdit `tool_use` block writes; nullopt for any other.
+std::optional<std::string> touched_file(const rapidjson::Value &block) {
+  if (string_member(block, "type") != "tool_use" ||
+      !is_file_tool(string_member(block, "name").value_or("")))
+    return std::nullopt;
+  const auto input = block.FindMember("input");
+  if (input == block.MemberEnd() || !input->value.IsObject()) return std::nullopt;
+  auto path = string_member(input->value, "file_path");
+  if (!path) path = string_member(input->value, "notebook_path");
+  // A path that is empty or not UTF-8 names no file we could report faithfully.
+  if (!path || path->empty() || !is_valid_utf8(*path)) return std::nullopt;
+  return std::string(*path);
+}
+
+// Text that is prose for the conversation: not empty, and for Claude not a JSON blob.
+bool is_prose(std::string_view text, bool assistant) {
+  return !text.empty() && !(assistant && trim(text).starts_with('{'));
+}
+
+// Add one transcript line to `out` (messages) and `files` (touched, oldest first); any line that
+// is not a user or assistant entry of the main conversation is ignored.
+void read_line(std::string_view line, Transcript &out, std::vector<std::string> &files) {
+  rapidjson::Document doc;
+  if (!parse_json(doc, line) || !doc.IsObject()) return;
+  const auto type = string_member(doc, "type");
+  if (type != "user" && type != "assistant") return;
+  if (flag(doc, "isSidechain") || flag(doc, "isCompactSummary") || flag(doc, "isMeta")) return;
+  const auto message = doc.FindMember("message");
+  if (message == doc.MemberEnd() || !message->value.IsObject()) return;
+  const auto content = message->value.FindMember("content");
+  if (content == message->value.MemberEnd()) return;
+
+  const bool assistant = type == "assistant";
+  std::vector<std::string> parts;
+  if (content->value.IsString()) {
+    const std::string_view text(content->value.GetString(), content->value.GetStringLength());
+    if (is_prose(text, assistant)) parts.emplace_back(text);
+  } else if (content->value.IsArray()) {
+    for (const auto &block : content->value.GetArray()) {
+      if (!block.IsObject()) continue;
+      if (assistant)
+        if (auto file = touched_file(block)) files.push_back(std::move(*file));
+      if (string_member(block, "type") != "text") continue; // tool_use, tool_result, images...
+      const auto text = string_member(block, "text");
+      if (text && is_prose(*text, assistant)) parts.emplace_back(*text);
+    }
+  }
+  std::string text = valid_utf8(join(parts, "\n"));
+  if (trim(text).empty()) return;
+  out.messages.push_back(
+      {valid_utf8(string_member(doc, "uuid").value_or("")), std::string(*type), std::move(text)});
+}
+
+} // namespace
+
+Transcript read_transcript(const fs::path &path, std::size_t window) {
+  Transcript out;
+  const auto data = read_tail(path, window);
+  if (!data) return out;
+  std::vector<std::string> files; // oldest first, repeats included
+  std::string_view rest = *data;
+  while (!rest.empty()) {
+    const std::size_t nl = std::min(rest.find('\n'), rest.size());
+    read_line(rest.substr(0, nl), out, files); // the `\r` of a CRLF is JSON whitespace
+    rest.remove_prefix(std::min(nl + 1, rest.size()));
+  }
+  std::set<std::string_view> seen;
+  for (auto it = files.rbegin(); it != files.rend(); ++it) {
+    if (out.files_touched.size() == k_max_files_touched) break;
+    if (seen.insert(*it).second) out.files_touched.push_back(*it);
+  }
+  return out;
+}
+
+std::vector<TranscriptMessage> messages_after(const Transcript &transcript, std::string_view after,
+                                              std::size_t max_messages, std::size_t max_chars) {
+  const auto &all = transcript.messages;
+  auto first = all.begin();
+  if (!after.empty()) {
+    const auto found = std::find_if(all.rbegin(), all.rend(),
+                                    [&](const TranscriptMessage &m) { return m.uuid == after; });
+    if (found != all.rend()) first = found.base(); // the one after the match
+  }
+  const auto count = static_cast<std::size_t>(all.end() - first);
+  if (count > max_messages) first += static_cast<std::ptrdiff_t>(count - max_messages);
+  std::vector<TranscriptMessage> out(first, all.end());
+  for (auto &m : out)
+    m.text = truncate_code_points(m.text, max_chars);
+  return out;
+}
+
+} // namespace mem0

@@ -1,0 +1,162 @@
+#pragma once
+#include "mem0/http.hpp"
+#include "mem0/memory.hpp"
+#include "util/error.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mem0 {
+
+// The Mem0 requests the hooks send and the responses they accept (docs/api.md).
+
+enum class Scope { project, session, global };
+
+// Which Mem0 the requests go to (docs/api.md#self-hosted-server): the Mem0 Platform, or the
+// open-source Mem0 REST server (`MEM0_BACKEND=selfhosted`), which has its own paths, header and
+// filters.
+enum class Backend { platform, selfhosted };
+
+// Who is searching or writing: the filters every request carries.
+struct Identity {
+  std::string user_id;
+  std::string project_id;
+  std::string session_id; // used by the session scope only
+  // The project's shared memory as Mem0's newer plugin files it (docs/api.md#shared-memory):
+  // searched next to the user's own in the project scope; empty when that is off.
+  std::string shared_agent_id = {};
+};
+
+// One search of a plan.
+struct SearchSpec {
+  std::string query;
+  std::optional<std::string> type; // metadata.type filter
+  int top_k = 10;
+  Scope scope = Scope::project;
+};
+
+// Where requests go, validated once: only `make` builds one, so every request carries a key and
+// goes to a base URL that keeps the key safe (https://, or http:// to a loopback host).
+class ApiTarget {
+public:
+  // A target for `base_url` (trailing slashes dropped) and `api_key` (may be empty for a
+  // self-hosted server); an error (kind `transport`, or `unauthorized` without a usable key)
+  // says why there is none.
+  static Result<ApiTarget> make(std::string base_url, std::string api_key, bool rerank = true,
+                                double threshold = 0.3, Backend backend = Backend::platform);
+
+  const std::string &base_url() const { return m_base_url; }
+  Backend backend() const { return m_backend; }
+  bool rerank() const { return m_rerank && m_backend == Backend::platform; }
+  double threshold() const { return m_threshold; }
+  // The headers of every request: the key (`Authorization: Token` for the platform,
+  // `X-API-Key` for a self-hosted server, none for one without a key), JSON, and our User-Agent.
+  std::vector<std::string> headers() const;
+  // Names this server and key without revealing the key: the back-off is kept per server key.
+  std::string server_key() const;
+
+private:
+  ApiTarget() = default;
+  std::string m_base_url;
+  std::string m_api_key;
+  bool m_rerank = true;
+  double m_threshold = 0.3;
+  Backend m_backend = Backend::platform;
+};
+
+// "mem0-native-hooks/<version>"
+std::string user_agent();
+
+// The filters of a search or listing (docs/api.md#filters), as JSON: for the platform an `AND`
+// list anchored on the user (an `OR` of the three layouts for the project scope when the identity
+// names shared memory); for a self-hosted server one flat object with `user_id` at the top.
+std::string filters_json(const SearchSpec &spec, const Identity &identity,
+                         Backend backend = Backend::platform);
+
+// The JSON body of a search: query, filters, top_k, threshold, and `"rerank": true` only when
+// rerank is on (never for a self-hosted server).
+std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
+                        double threshold, Backend backend = Backend::platform);
+
+// POST {base}/v3/memories/search/, or POST {base}/search (self-hosted)
+HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity);
+
+// GET {base}/v1/memories/{id}/, or GET {base}/memories/{id} (self-hosted)
+HttpRequest get_memory_request(const ApiTarget &api, std::string_view id);
+
+// GET {base}/v1/ping/: checks the key. A self-hosted server has no ping: nullopt.
+std::optional<HttpRequest> ping_request(const ApiTarget &api);
+
+// One memory to add (docs/api.md#add).
+struct AddSpec {
+  struct Message {
+    std::string role; // "user" or "assistant"
+    std::string content;
+  };
+  std::vector<Message> messages;
+  std::vector<std::pair<std::string, std::string>> metadata; // type, source, session_id, ...
+  bool infer = true;
+  std::string expiration_date;     // "YYYY-MM-DD", or empty
+  std::string custom_instructions; // or empty
+};
+
+// The JSON body of an add: messages, user_id, app_id, metadata, infer, and the optional fields
+// when set. Never a run_id: it would hide the memory from the user + app filters.
+std::string add_body(const AddSpec &spec, const Identity &identity);
+
+// POST {base}/v3/memories/add/ with `body` (add_body's, as queued in the outbox). For a
+// self-hosted server POST {base}/memories, the body carried over to its fields (the project as
+// `agent_id`; docs/api.md#self-hosted-add).
+HttpRequest add_request(const ApiTarget &api, std::string body);
+
+// What an accepted add returned: an event id (asynchronous, infer on) or the ids of the memories
+// stored at once (infer off).
+struct AddResult {
+  std::string event_id;
+  std::vector<std::string> ids;
+};
+Result<AddResult> parse_add_response(const HttpResponse &response);
+
+// POST {base}/v3/memories/?page=1&page_size=N with the project filters: one page of the
+// project's memories, newest first, and their count. A self-hosted server has neither pages nor
+// a count: GET {base}/memories?user_id=U&agent_id=P&top_k=1000, its largest listing.
+HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size);
+inline constexpr long k_selfhosted_list_limit = 1000;
+
+struct MemoryPage {
+  long count = 0;
+  bool at_least = false; // a listing without a count that was cut at its limit
+  std::vector<Memory> memories;
+};
+// A listing with a `count` is used as it is; one without (self-hosted) is sorted newest first and
+// counted.
+Result<MemoryPage> parse_list_response(const HttpResponse &response);
+
+// GET {base}/v1/event/{id}/: how an asynchronous add went.
+HttpRequest event_request(const ApiTarget &api, std::string_view event_id);
+
+// DELETE {base}/v1/memories/{id}/, or DELETE {base}/memories/{id} (self-hosted)
+HttpRequest delete_request(const ApiTarget &api, std::string_view id);
+
+// Classify a non-2xx response into an Error (status, Retry-After and the server's message).
+Error classify_status(const HttpResponse &response);
+
+// Parse a search response: `{"results": [...]}`, `{"memories": [...]}` or a bare array.
+// Malformed items are skipped; a non-2xx status or an unusable body is an Error.
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response);
+
+// Parse a single-memory response; 404, and a self-hosted server's `null`, are "not found"
+// (nullopt), not an error.
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response);
+
+// A response that only needs a 2xx status (delete); otherwise the classified error.
+Result<void> check_status(const HttpResponse &response);
+
+// Refuse base URLs that would send the key in clear text to another machine: only https://, or
+// http:// to a loopback host. Returns the reason when refused.
+std::optional<std::string> refuse_base_url(std::string_view base_url);
+
+} // namespace mem0

@@ -1,0 +1,39 @@
+#pragma once
+#include "mem0/config.hpp"
+#include "util/log.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace mem0 {
+
+struct ProjectId {
+  std::string id;
+  std::string source; // where it came from, for `doctor`
+};
+
+// Resolve the project id for `cwd` (docs/configuration.md#project-id): MEM0_PROJECT_ID,
+// project_map.json[cwd], project_map.json[remote hash] (then add the cwd key to the map, keeping
+// every other entry), the origin remote's slug, the directory name.
+ProjectId resolve_project_id(const Config &config, const Environment &env,
+                             const std::filesystem::path &cwd, const Log &log);
+
+// Who searches from `cwd` in `session`: the configured user, the project id, and the project's
+// shared-memory agent id unless shared memory is off or the server is self-hosted.
+Identity project_identity(const Config &config, const Environment &env,
+                          const std::filesystem::path &cwd, std::string session, const Log &log);
+// The same for a project id already resolved.
+Identity project_identity(const Config &config, std::string project_id,
+                          const std::filesystem::path &cwd, std::string session);
+
+// An origin URL as Mem0's newer plugin identifies a repository (docs/api.md#shared-memory):
+// `git@host:path` becomes `https://host/path`; a trailing `.git` and `/` go; a URL with a scheme
+// loses its user info and has its host lowercased (the port stays).
+std::string normalize_origin(std::string_view url);
+
+// The agent id under which Mem0's newer plugin files the shared memory of project `app_id`:
+// `<app_id>-<sha256(normalised origin)[:10]>`, or without an origin
+// `local-<app_id>-<sha256(real path of the repository root, else of cwd)[:10]>`.
+std::string shared_agent_id(std::string_view app_id, const std::filesystem::path &cwd);
+
+} // namespace mem0

@@ -1,0 +1,205 @@
+#include "store/backoff.hpp"
+#include "util/files.hpp"
+#include "util/json.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string_view>
+
+namespace mem0 {
+namespace {
+
+// Why recall is paused. Stored as a code and shown as a fixed text, so that nothing read from the
+// file reaches the context or stderr.
+enum class Reason { none, rate_limited, unreachable };
+
+struct BackoffState {
+  long long until = 0; // unix seconds; 0: no pause
+  Reason reason = Reason::none;
+  long long failures = 0;
+};
+
+constexpr std::string_view k_rate_limited_text = "rate limited by Mem0";
+
+// `a + b`, held at the largest (or smallest) value instead of overflowing.
+long long add_saturating(long long a, long long b) {
+  long long sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? std::numeric_limits<long long>::max() : std::numeric_limits<long long>::min();
+}
+
+// A stored reason: a code, or the text an older version stored when it is one of the two.
+Reason parse_reason(std::string_view s) {
+  if (s == "rate_limited" || s == k_rate_limited_text) return Reason::rate_limited;
+  if (s == "unreachable") return Reason::unreachable;
+  constexpr std::string_view head = "Mem0 unreachable after ", tail = " failed attempts";
+  if (s.size() <= head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail))
+    return Reason::none;
+  const auto count = s.substr(head.size(), s.size() - head.size() - tail.size());
+  const bool digits =
+      std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? Reason::unreachable : Reason::none;
+}
+
+std::string_view reason_code(Reason reason) {
+  switch (reason) {
+  case Reason::rate_limited: return "rate_limited";
+  case Reason::unreachable: return "unreachable";
+  case Reason::none: break;
+  }
+  return "";
+}
+
+// One server's state as of `now`. A pause that ends more than `k_longest_pause` after `now`
+// (written under a clock that was ahead, or not by us) or has no known reason is no pause.
+BackoffState parse_state(const rapidjson::Value &v, long long now) {
+  BackoffState b;
+  if (!v.IsObject()) return b;
+  b.until = int64_member(v, "until").value_or(0);
+  b.reason = parse_reason(string_member(v, "reason").value_or(""));
+  b.failures = std::max<long long>(int64_member(v, "failures").value_or(0), 0);
+  long long left = 0;
+  if (b.reason == Reason::none || __builtin_sub_overflow(b.until, now, &left) || left <= 0 ||
+      left > BackoffStore::k_longest_pause.count())
+    b.until = 0;
+  if (b.until == 0) b.reason = Reason::none;
+  return b;
+}
+
+// Every server's state as of `now`, by server key; entries with neither a pause nor a failure
+// are dropped. A file in the single-server format of earlier versions holds no entry.
+using Servers = std::map<std::string, BackoffState, std::less<>>;
+Servers parse_servers(std::string_view json, long long now) {
+  Servers servers;
+  rapidjson::Document doc;
+  parse_json(doc, json);
+  if (doc.HasParseError() || !doc.IsObject()) return servers;
+  for (const auto &m : doc.GetObject()) {
+    const BackoffState b = parse_state(m.value, now);
+    if ((b.until != 0 || b.failures != 0) && m.name.GetStringLength() <= 64)
+      servers.emplace(std::string(m.name.GetString(), m.name.GetStringLength()), b);
+  }
+  return servers;
+}
+
+// At most `k_max_servers` entries, the pauses that end last kept first.
+std::string serialize_servers(Servers servers) {
+  while (servers.size() > BackoffStore::k_max_servers)
+    servers.erase(
+        std::min_element(servers.begin(), servers.end(), [](const auto &a, const auto &b) {
+          return std::pair(a.second.until, a.second.failures) <
+                 std::pair(b.second.until, b.second.failures);
+        }));
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  for (const auto &[server, b] : servers) {
+    w.Key(server.data(), static_cast<rapidjson::SizeType>(server.size()));
+    w.StartObject();
+    w.Key("until");
+    w.Int64(b.until);
+    w.Key("reason");
+    const std::string_view code = reason_code(b.reason);
+    w.String(code.data(), static_cast<rapidjson::SizeType>(code.size()));
+    w.Key("failures");
+    w.Int64(b.failures);
+    w.EndObject();
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+} // namespace
+
+BackoffStore::BackoffStore(std::filesystem::path state_dir) : m_file(state_dir / "backoff.json") {}
+
+std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now,
+                                                              std::string_view server) const {
+  const auto text = read_small_file(m_file, 1 << 16);
+  if (!text) return std::nullopt;
+  const long long now_s = unix_seconds(now);
+  const Servers servers = parse_servers(*text, now_s);
+  const auto it = servers.find(server);
+  if (it == servers.end() || it->second.until == 0) return std::nullopt;
+  const BackoffState &b = it->second; // parse_state checked that now_s < until <= now_s + 1 h
+  const std::string reason =
+      b.reason == Reason::rate_limited
+          ? std::string(k_rate_limited_text)
+          : "Mem0 unreachable after " +
+                std::to_string(std::max<long long>(b.failures, k_failures_before_pause)) +
+                " failed attempts";
+  return Pause{std::chrono::seconds(b.until - now_s), reason};
+}
+
+Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server, Outcome outcome,
+                                          std::chrono::seconds retry_after,
+                                          std::chrono::milliseconds wait) {
+  const long long now_s = unix_seconds(now);
+  // An answer from a server with nothing recorded, the common case, costs one read: no lock.
+  if (outcome == Outcome::answered &&
+      !parse_servers(read_small_file(m_file, 1 << 16).value_or(""), now_s).contains(server))
+    return {};
+  if (!ensure_private_dir(m_file.parent_path()))
+    return unexpected(make_error(ErrorKind::io, "cannot create " + m_file.parent_path().string()));
+  const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
+    Servers servers = parse_servers(current, now_s);
+    if (outcome == Outcome::answered) {
+      // Nothing to clear: leave the file alone (the common case costs no write).
+      if (servers.erase(std::string(server)) == 0) return std::nullopt;
+      return serialize_servers(std::move(servers));
+    }
+    BackoffState &b = servers[std::string(server)];
+    if (outcome == Outcome::rate_limited) {
+      b.until = add_saturating(
+          now_s, std::clamp<long long>(retry_after.count(), 1, k_longest_pause.count()));
+      b.reason = Reason::rate_limited;
+    } else {
+      b.failures = add_saturating(b.failures, 1);
+      if (b.failures >= k_failures_before_pause) {
+        b.until = add_saturating(now_s, k_default_pause.count());
+        b.reason = Reason::unreachable;
+      }
+    }
+    return serialize_servers(std::move(servers));
+  };
+  return update_file_locked(m_file, change, wait);
+}
+
+Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
+                                      const std::vector<Error> &failures, std::size_t sent,
+                                      std::chrono::milliseconds wait) {
+  if (sent == 0) return {};
+  std::optional<std::chrono::seconds> retry_after;
+  std::size_t unreachable = 0;
+  for (const auto &e : failures) {
+    if (e.kind == ErrorKind::rate_limited)
+      retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)),
+                             e.retry_after.value_or(k_default_pause));
+    if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout) ++unreachable;
+  }
+  const Outcome outcome = retry_after           ? Outcome::rate_limited
+                          : unreachable == sent ? Outcome::unreachable
+                                                : Outcome::answered;
+  return record_outcome(now, server, outcome, retry_after.value_or(k_default_pause), wait);
+}
+
+Result<std::size_t> BackoffStore::reset(WallTime now) {
+  std::size_t paused = 0;
+  const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
+    for (const auto &[server, b] : parse_servers(current, unix_seconds(now)))
+      paused += b.until != 0;
+    if (current.empty()) return std::nullopt;
+    return std::string("{}");
+  };
+  if (!std::filesystem::exists(m_file)) return paused;
+  if (auto done = update_file_locked(m_file, change, k_lock_wait); !done)
+    return unexpected(done.error());
+  return paused;
+}
+
+} // namespace mem0

@@ -1,0 +1,74 @@
+#pragma once
+#include "util/clock.hpp"
+#include "util/error.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mem0 {
+
+// One queued write (docs/capture.md#the-outbox).
+struct OutboxItem {
+  enum class Kind { add, remove };
+  Kind kind = Kind::add;
+  std::string body;         // add: the request body, a JSON object
+  std::string memory_id;    // remove: the memory to delete
+  std::string import_file;  // add of a project-file section: the file and the import (its
+  std::string import_claim; // claim) it belongs to, so that the ids it gets are recorded
+};
+
+// The durable queue of writes under `<state dir>/outbox/`: one private file per item, named by
+// a sequence number so that the order of capture is the order of sending; rejected items under
+// `outbox/rejected/`; the sequence, the dedupe record and the last delivery in `outbox/state.json`.
+// Queueing is made under `outbox/state.json.lock`; only the one sender (under its own lock)
+// removes or rejects items.
+class Outbox {
+public:
+  explicit Outbox(const std::filesystem::path &state_dir);
+
+  static constexpr std::size_t k_max_items = 1000;
+  static constexpr std::size_t k_max_bytes = 20 * 1024 * 1024;
+  static constexpr auto k_dedupe_window = std::chrono::hours(24 * 30);
+  static constexpr std::size_t k_max_identities = 5000;
+
+  // Why `put` queued nothing.
+  enum class Refusal { duplicate, full, io };
+  // Queue `item` unless `identity` (a content hash; empty for none) was queued within the
+  // dedupe window, or the outbox holds k_max_items items or k_max_bytes already. Stored items
+  // are never dropped to make room. Returns the item's name.
+  expected<std::string, Refusal> put(const OutboxItem &item, const std::string &identity,
+                                     WallTime now);
+
+  // The names of the pending items, oldest first.
+  std::vector<std::string> pending() const;
+  // The item called `name`; nullopt when it is gone or unreadable.
+  std::optional<OutboxItem> load(const std::string &name) const;
+  // Delete a delivered item.
+  void remove(const std::string &name);
+  // Move an item the server refused to `rejected/`, with the status and the server's text.
+  void reject(const std::string &name, long status, const std::string &message);
+  // Note a delivery at `now` (for `doctor`).
+  void delivered(WallTime now);
+
+  struct Stats {
+    std::size_t pending = 0;
+    std::size_t bytes = 0;
+    std::size_t rejected = 0;
+    long long last_delivery = 0; // unix seconds; 0 = never
+  };
+  Stats stats() const;
+
+  const std::filesystem::path &dir() const { return m_dir; }
+
+private:
+  std::filesystem::path m_dir;
+};
+
+// The identity of a capture for dedupe: a hash of its normalised text, type and project.
+std::string capture_identity(std::string_view text, std::string_view type,
+                             std::string_view project);
+
+} // namespace mem0

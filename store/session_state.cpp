@@ -1,0 +1,166 @@
+#include "store/session_state.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+#include "util/json.hpp"
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr auto k_session_lifetime = std::chrono::hours(24 * 7);
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void write_string(Writer &w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+bool safe_name(std::string_view s) { return s.size() <= 128 && all_of_class(s, is_id_char); }
+
+// A temporary file of write_file_atomic (`.<name>.XXXXXX`) that a killed process left behind.
+bool is_leftover_temp(const fs::directory_entry &entry) {
+  const std::string name = entry.path().filename().string();
+  return name.size() > 8 && name.front() == '.' && name[name.size() - 7] == '.';
+}
+
+// Remove session files idle for longer than k_session_lifetime, and temporary files a killed
+// process left (older than an hour) in the state dir, sessions/ and the outbox; at most once a
+// day (the mtime of `.swept` says when), so a new session does not stat every stored one.
+void sweep_state_dir(const fs::path &state_dir) {
+  std::error_code ec;
+  const fs::path sessions = state_dir / "sessions";
+  const auto now = fs::file_time_type::clock::now();
+  const fs::path marker = sessions / ".swept";
+  if (const auto last = fs::last_write_time(marker, ec); !ec && now - last < std::chrono::hours(24))
+    return;
+  const auto cutoff = now - k_session_lifetime;
+  const auto temp_cutoff = now - std::chrono::hours(1); // older than any live writer's
+  for (const auto &entry : fs::directory_iterator(sessions, ec))
+    if (entry.is_regular_file(ec) &&
+        entry.last_write_time(ec) < (is_leftover_temp(entry) ? temp_cutoff : cutoff))
+      fs::remove(entry.path(), ec);
+  // Items (`NNNNNNNNNNNN.json`) never start with a dot: only temporaries go.
+  for (const fs::path &dir : {state_dir, state_dir / "outbox", state_dir / "outbox" / "rejected"})
+    for (const auto &entry : fs::directory_iterator(dir, ec))
+      if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
+          entry.last_write_time(ec) < temp_cutoff)
+        fs::remove(entry.path(), ec);
+  write_file_atomic(marker, "");
+}
+
+} // namespace
+
+bool SessionState::was_injected(std::string_view id) const {
+  return std::find(injected.begin(), injected.end(), id) != injected.end();
+}
+
+SessionState parse_session_state(std::string_view json) {
+  SessionState s;
+  rapidjson::Document doc;
+  parse_json(doc, json);
+  if (doc.HasParseError() || !doc.IsObject()) return s;
+  s.injected = strings_member(doc, "injected");
+  if (const auto it = doc.FindMember("files"); it != doc.MemberEnd() && it->value.IsObject())
+    for (const auto &m : it->value.GetObject())
+      if (m.value.IsString()) s.files[m.name.GetString()] = m.value.GetString();
+  s.errors = strings_member(doc, "errors");
+  if (const auto it = doc.FindMember("rubric_shown"); it != doc.MemberEnd() && it->value.IsBool())
+    s.rubric_shown = it->value.GetBool();
+  if (const auto it = doc.FindMember("limit_notice_shown");
+      it != doc.MemberEnd() && it->value.IsBool())
+    s.limit_notice_shown = it->value.GetBool();
+  s.notices_shown = strings_member(doc, "notices_shown");
+  s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
+  s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
+  return s;
+}
+
+std::string serialize_session_state(const SessionState &s) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("injected");
+  w.StartArray();
+  for (const auto &id : s.injected)
+    write_string(w, id);
+  w.EndArray();
+  w.Key("files");
+  w.StartObject();
+  for (const auto &[path, version] : s.files) {
+    w.Key(path.data(), static_cast<rapidjson::SizeType>(path.size()));
+    write_string(w, version);
+  }
+  w.EndObject();
+  w.Key("errors");
+  w.StartArray();
+  for (const auto &e : s.errors)
+    write_string(w, e);
+  w.EndArray();
+  w.Key("rubric_shown");
+  w.Bool(s.rubric_shown);
+  w.Key("limit_notice_shown");
+  w.Bool(s.limit_notice_shown);
+  w.Key("notices_shown");
+  w.StartArray();
+  for (const auto &kind : s.notices_shown)
+    write_string(w, kind);
+  w.EndArray();
+  w.Key("prompts");
+  w.Int64(s.prompts);
+  w.Key("captured_until");
+  write_string(w, s.captured_until);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+SessionStore::SessionStore(fs::path dir) : m_dir(std::move(dir)) {}
+
+fs::path SessionStore::session_path(std::string_view session) const {
+  const std::string name =
+      safe_name(session) ? std::string(session) : sha256_hex(session).substr(0, 32);
+  return m_dir / "sessions" / (name + ".json");
+}
+
+SessionState SessionStore::load(std::string_view session) const {
+  const auto text = read_small_file(session_path(session), 16 << 20);
+  return text ? parse_session_state(*text) : SessionState{};
+}
+
+Result<SessionState> SessionStore::update(std::string_view session,
+                                          const std::function<void(SessionState &)> &change,
+                                          std::chrono::milliseconds wait) {
+  const fs::path path = session_path(session);
+  std::error_code ec;
+  const bool is_new = !fs::exists(path, ec);
+  if (!ensure_private_dir(path.parent_path()))
+    return unexpected(make_error(ErrorKind::io, "cannot create " + path.parent_path().string()));
+  if (is_new) sweep_state_dir(m_dir);
+  SessionState result;
+  const FileChange apply = [&](const std::string &current) {
+    result = parse_session_state(current);
+    change(result);
+    return std::optional<std::string>(serialize_session_state(result));
+  };
+  auto done = update_file_locked(path, apply, wait);
+  if (!done) return unexpected(done.error());
+  return result;
+}
+
+std::vector<SessionState> SessionStore::all_sessions() const {
+  std::vector<SessionState> out;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec))
+    if (entry.path().extension() == ".json")
+      if (const auto text = read_small_file(entry.path(), 16 << 20))
+        out.push_back(parse_session_state(*text));
+  return out;
+}
+
+} // namespace mem0

@@ -1,0 +1,58 @@
+#pragma once
+#include "util/error.hpp"
+#include "util/files.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mem0 {
+
+// What one Claude Code session has seen (docs/state.md#session-files). The injected ids double as
+// the id8 map: a `[mem0:id8]` citation resolves to the injected id it prefixes.
+struct SessionState {
+  std::vector<std::string> injected;        // full ids, in injection order
+  std::map<std::string, std::string> files; // path → "mtime:size" of the version looked up
+  std::vector<std::string> errors;          // error lines looked up (hashed), oldest first
+  bool rubric_shown = false;
+  bool limit_notice_shown = false;        // the daily-limit notice (kind daily_limit)
+  std::vector<std::string> notices_shown; // the other user notice kinds shown (recall.hpp)
+  long prompts = 0;
+  std::string captured_until; // uuid of the last transcript message auto-captured
+
+  bool was_injected(std::string_view id) const;
+};
+
+// Parse / serialise a session file; unreadable content gives an empty state.
+SessionState parse_session_state(std::string_view json);
+std::string serialize_session_state(const SessionState &state);
+
+// The session files under `<state dir>/sessions/`.
+class SessionStore {
+public:
+  explicit SessionStore(std::filesystem::path state_dir);
+
+  // The state of `session` as stored now (empty when new or unreadable). No lock is taken.
+  SessionState load(std::string_view session) const;
+
+  // Apply `change` to the state of `session` under the session lock and store the result
+  // atomically; returns the state as changed. Waits at most `wait` for the lock (a hook passes
+  // what its deadline leaves). Also removes session files idle for 7 days when it creates a
+  // new one.
+  Result<SessionState> update(std::string_view session,
+                              const std::function<void(SessionState &)> &change,
+                              std::chrono::milliseconds wait = k_lock_wait);
+
+  // Every stored session's state, for resolving citations across sessions.
+  std::vector<SessionState> all_sessions() const;
+
+private:
+  std::filesystem::path session_path(std::string_view session) const;
+  std::filesystem::path m_dir;
+};
+
+} // namespace mem0

@@ -1,0 +1,19 @@
+#include "util/error.hpp"
+
+namespace mem0 {
+
+std::string_view to_string(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::unauthorized: return "unauthorized";
+  case ErrorKind::rate_limited: return "rate_limited";
+  case ErrorKind::server: return "server";
+  case ErrorKind::client: return "client";
+  case ErrorKind::timeout: return "timeout";
+  case ErrorKind::transport: return "transport";
+  case ErrorKind::bad_response: return "bad_response";
+  case ErrorKind::io: return "io";
+  }
+  return "unknown";
+}
+
+} // namespace mem0

@@ -1,0 +1,114 @@
+#include "util/files.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+Error io_error(std::string what, const fs::path &path) {
+  return make_error(ErrorKind::io, what + " " + path.string() + ": " + std::strerror(errno));
+}
+
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+} // namespace
+
+std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO does not wait for a writer. Then only a regular file is read
+  // (never a FIFO, a socket, a device or a directory), and reading one never blocks.
+  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  struct stat st {};
+  if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) return std::nullopt;
+  // Grow as data arrives: small files stay cheap however large the bound.
+  std::string data;
+  char buffer[16384];
+  for (;;) {
+    const ssize_t n = ::read(in.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) return data;
+    data.append(buffer, static_cast<std::size_t>(n));
+    if (data.size() > max_bytes) return std::nullopt; // it grew while being read
+  }
+}
+
+bool ensure_private_dir(const fs::path &dir) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return true;
+  if (dir.has_parent_path() && dir.parent_path() != dir) ensure_private_dir(dir.parent_path());
+  return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
+}
+
+Result<void> write_file_atomic(const fs::path &requested, const std::string &content) {
+  // A symlink of ours (a map kept with the dotfiles) is written through: its final target is
+  // replaced, keeping its mode, and the link stays. One that does not end at a regular file, or
+  // that another user planted (a shared directory), is left alone.
+  fs::path path = requested;
+  std::optional<mode_t> target_mode;
+  struct stat st {};
+  if (::lstat(requested.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    if (st.st_uid == ::geteuid()) path = fs::canonical(requested, ec);
+    if (st.st_uid != ::geteuid() || ec || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return unexpected(make_error(ErrorKind::io, "not replacing symlink " + requested.string() +
+                                                      ": not ours, or not to a regular file"));
+    target_mode = st.st_mode & 07777;
+  }
+  std::string tmp = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
+  Fd out{::mkstemp(tmp.data())}; // mkstemp creates the file 0600
+  if (out.fd < 0) return unexpected(io_error("cannot create temporary file for", path));
+  if (target_mode && ::fchmod(out.fd, *target_mode) != 0) {
+    ::unlink(tmp.c_str());
+    return unexpected(io_error("cannot set the mode of", path));
+  }
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(out.fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::unlink(tmp.c_str());
+      return unexpected(io_error("cannot write", path));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return unexpected(io_error("cannot replace", path));
+  }
+  return {};
+}
+
+Result<void> update_file_locked(const fs::path &path, const FileChange &change,
+                                std::chrono::milliseconds wait) {
+  const fs::path lock_path = path.string() + ".lock";
+  Fd lock{::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)};
+  if (lock.fd < 0) return unexpected(io_error("cannot open lock", lock_path));
+  const auto give_up = std::chrono::steady_clock::now() + wait;
+  while (::flock(lock.fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR)
+      return unexpected(io_error("cannot lock", lock_path));
+    if (std::chrono::steady_clock::now() >= give_up)
+      return unexpected(make_error(ErrorKind::timeout, "lock busy: " + lock_path.string()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const std::string current = read_small_file(path, 16 << 20).value_or("");
+  const auto next = change(current);
+  if (!next || *next == current) return {}; // the lock is released when `lock` closes
+  return write_file_atomic(path, *next);
+}
+
+} // namespace mem0

@@ -1,0 +1,36 @@
+#pragma once
+#include "util/error.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mem0 {
+
+// Read a whole small file; nullopt when it cannot be read, exceeds `max_bytes` or is not a
+// regular file (a FIFO, socket or device is never opened for a blocking read).
+std::optional<std::string> read_small_file(const std::filesystem::path &path,
+                                           std::size_t max_bytes = 1 << 20);
+
+// Create `dir` and its missing parents, each new one private (0700).
+bool ensure_private_dir(const std::filesystem::path &dir);
+
+// Write `content` to `path` atomically: a private (0600) temporary file in the same directory,
+// then rename over the target, so readers see the old or the new file, never a torn one.
+// A symlink is written through to its final target, which keeps its mode; a symlink whose
+// target is missing or not a regular file is left alone (an io error).
+Result<void> write_file_atomic(const std::filesystem::path &path, const std::string &content);
+
+// Read-modify-write `path` under an exclusive lock on `<path>.lock`: `change` receives the
+// current content ("" when missing) and returns the new content, or nullopt to leave the file
+// alone. Gives up (timeout error) when the lock is not free within `wait`; a zero `wait` tries
+// once. Hooks bound `wait` by their run's deadline; `k_lock_wait` is for work without one.
+inline constexpr std::chrono::milliseconds k_lock_wait{1000};
+using FileChange = std::function<std::optional<std::string>(const std::string &current)>;
+Result<void> update_file_locked(const std::filesystem::path &path, const FileChange &change,
+                                std::chrono::milliseconds wait = k_lock_wait);
+
+} // namespace mem0

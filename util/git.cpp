@@ -1,0 +1,131 @@
+#include "util/git.hpp"
+#include "util/files.hpp"
+#include "util/strings.hpp"
+
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+// A git config value: strip an unquoted trailing comment and surrounding quotes.
+std::string config_value(std::string_view raw) {
+  std::string out;
+  bool quoted = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (!quoted && (c == '#' || c == ';')) {
+      break;
+    } else if (c == '\\' && i + 1 < raw.size()) {
+      const char n = raw[++i];
+      out += n == 't' ? '\t' : n == 'n' ? '\n' : n;
+    } else {
+      out += c;
+    }
+  }
+  return std::string(trim(out));
+}
+
+fs::path resolve(const fs::path &base, std::string_view relative) {
+  fs::path p(relative);
+  return (p.is_absolute() ? p : base / p).lexically_normal();
+}
+
+} // namespace
+
+std::optional<GitRepo> find_repo(const fs::path &start) {
+  std::error_code ec;
+  fs::path dir = start.is_absolute() ? start : fs::absolute(start, ec);
+  for (dir = dir.lexically_normal();; dir = dir.parent_path()) {
+    const fs::path dot_git = dir / ".git";
+    const auto status = fs::status(dot_git, ec);
+    if (fs::is_directory(status)) return GitRepo{dir, dot_git, dot_git};
+    if (fs::is_regular_file(status)) {
+      const auto text = read_small_file(dot_git, 4096);
+      if (text && trim(*text).starts_with("gitdir:")) {
+        const fs::path git_dir = resolve(dir, trim(trim(*text).substr(7)));
+        fs::path common = git_dir;
+        if (const auto c = read_small_file(git_dir / "commondir", 4096))
+          common = resolve(git_dir, trim(*c));
+        return GitRepo{dir, git_dir, common};
+      }
+    }
+    if (!dir.has_relative_path()) return std::nullopt; // reached the root
+  }
+}
+
+std::optional<std::string> parse_remote_url(std::string_view text, std::string_view remote) {
+  bool in_section = false;
+  std::istringstream lines{std::string(text)};
+  for (std::string raw; std::getline(lines, raw);) {
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (line.front() == '[') {
+      // [remote "origin"]: the section name is case-insensitive, the subsection is not.
+      const auto close = line.find(']');
+      const std::string_view header = trim(
+          line.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
+      const auto quote = header.find('"');
+      in_section = quote != std::string_view::npos &&
+                   ascii_lower(trim(header.substr(0, quote))) == "remote" &&
+                   header.substr(quote) == "\"" + std::string(remote) + "\"";
+      continue;
+    }
+    if (!in_section) continue;
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    if (ascii_lower(trim(line.substr(0, eq))) == "url") return config_value(line.substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> origin_url(const GitRepo &repo) {
+  const auto text = read_small_file(repo.common_dir / "config");
+  if (!text) return std::nullopt;
+  return parse_remote_url(*text);
+}
+
+std::optional<std::string> current_branch(const GitRepo &repo) {
+  const auto text = read_small_file(repo.git_dir / "HEAD", 4096);
+  if (!text) return std::nullopt;
+  const std::string_view head = trim(*text);
+  constexpr std::string_view ref = "ref: refs/heads/";
+  if (head.starts_with(ref)) return std::string(head.substr(ref.size()));
+  if (head.starts_with("ref: ")) return std::string(head.substr(5));
+  if (head.size() >= 7) return std::string(head.substr(0, 7));
+  return std::nullopt;
+}
+
+std::string remote_slug(std::string_view url) {
+  std::string s(trim(url));
+  while (!s.empty() && s.back() == '/')
+    s.pop_back();
+  if (s.ends_with(".git")) s.resize(s.size() - 4);
+  for (std::string_view scheme : {"https://", "http://", "ssh://", "git://"})
+    if (s.starts_with(scheme)) {
+      s.erase(0, scheme.size());
+      break;
+    }
+  if (s.starts_with("git@")) s.erase(0, 4);
+  if (const auto colon = s.find(':'); colon != std::string::npos) s[colon] = '/';
+  std::vector<std::string> parts;
+  for (std::size_t start = 0; start <= s.size();) {
+    const auto slash = std::min(s.find('/', start), s.size());
+    if (slash > start) parts.push_back(s.substr(start, slash - start));
+    start = slash + 1;
+  }
+  std::string slug;
+  if (parts.size() >= 2)
+    slug = parts[parts.size() - 2] + "-" + parts.back();
+  else if (!parts.empty())
+    slug = parts.back();
+  for (char &c : slug)
+    if (c == '/' || c == ':') c = '-';
+  return slug;
+}
+
+} // namespace mem0
