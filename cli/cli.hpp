@@ -90,10 +90,10 @@ std::optional<std::string> resolve_short_id(std::string_view short_id,
                                             const std::vector<SessionState> &sessions);
 
 // Merge or remove this project's hook entries (the hook table) in Claude Code settings JSON;
-// `exe_dir` holds the executables. Returns the new text, or an error message when `current` is
-// not a JSON object.
-expected<std::string, std::string>
-merge_settings(std::string_view current, const std::filesystem::path &exe_dir, bool remove);
+// `exe_dir` holds the executables. Returns the new text, or an io error saying why when `current`
+// is not a JSON object.
+Result<std::string> merge_settings(std::string_view current, const std::filesystem::path &exe_dir,
+                                   bool remove);
 
 // The commands of the entries of Claude Code settings JSON that run one of our executables;
 // empty when there are none or the text is not a settings object.

@@ -166,19 +166,21 @@ std::set<std::string> our_commands(std::string_view settings) {
   return out;
 }
 
-expected<std::string, std::string> merge_settings(std::string_view current, const fs::path &exe_dir,
-                                                  bool remove) {
+Result<std::string> merge_settings(std::string_view current, const fs::path &exe_dir, bool remove) {
+  const auto unusable = [](std::string message) {
+    return unexpected(make_error(ErrorKind::io, std::move(message)));
+  };
   Document doc;
   if (trim_empty(current))
     doc.SetObject();
   else
     parse_json(doc, current);
-  if (doc.HasParseError()) return unexpected(std::string("not valid JSON"));
-  if (!doc.IsObject()) return unexpected(std::string("not a JSON object"));
+  if (doc.HasParseError()) return unusable("not valid JSON");
+  if (!doc.IsObject()) return unusable("not a JSON object");
   auto &a = doc.GetAllocator();
   auto hooks = doc.FindMember("hooks");
   if (hooks != doc.MemberEnd() && !hooks->value.IsObject())
-    return unexpected(std::string("\"hooks\" is not an object"));
+    return unusable("\"hooks\" is not an object");
   const std::size_t removed = hooks != doc.MemberEnd() ? remove_ours(hooks->value) : 0;
   if (remove && removed == 0) return std::string(current); // nothing of ours: leave it be
   if (!remove) {
@@ -227,7 +229,7 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
   }
   const auto merged = merge_settings(*current, ctx.exe_dir, uninstall);
   if (!merged) {
-    ctx.err << "mem0-hooks " << verb << ": " << target.string() << " is " << merged.error()
+    ctx.err << "mem0-hooks " << verb << ": " << target.string() << " is " << merged.error().message
             << "; left untouched\n";
     return k_failure;
   }

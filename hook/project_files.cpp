@@ -195,8 +195,9 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
     bool claimed = false;
     if (!ensure_private_dir(ctx.state.dir)) return;
     // Claimed under the lock, so that concurrent starts import a file once. What the last
-    // import stored, and what an abandoned one was to replace, is replaced by this one.
-    update_import(ctx.state.dir, key, [&](Import &last) {
+    // import stored, and what an abandoned one was to replace, is replaced by this one. A failed
+    // update leaves `claimed` false: the file waits for the next start.
+    (void)update_import(ctx.state.dir, key, [&](Import &last) {
       if (last.hash == hash && !last.abandoned(now)) return false;
       old_ids = std::move(last.replaced);
       old_ids.insert(old_ids.end(), last.ids.begin(), last.ids.end());
@@ -221,7 +222,7 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       c.import_claim = claim;
       const auto put = remember(ctx, input, std::move(c));
       if (put) queued.push_back(*put);
-      refused = !put && put.error() != NotQueued::empty;
+      refused = !put && put.error().kind != ErrorKind::empty;
       if (refused) break;
     }
     for (std::size_t i = 0; !refused && i < old_ids.size(); ++i) {
@@ -237,7 +238,8 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       continue;
     }
     // Every item is queued: the import is complete (unless a newer one took over meanwhile).
-    update_import(ctx.state.dir, key, [&](Import &entry) {
+    // Best effort: an import left queueing is taken over by the next start.
+    (void)update_import(ctx.state.dir, key, [&](Import &entry) {
       if (entry.claim != claim) return false;
       entry.replaced.clear();
       entry.queueing_since = 0;
@@ -250,7 +252,8 @@ void record_import_ids(const fs::path &state_dir, const OutboxItem &item,
                        const std::vector<std::string> &ids) {
   if (item.import_file.empty() || ids.empty()) return;
   bool superseded = false;
-  update_import(state_dir, item.import_file, [&](Import &entry) {
+  // Best effort: ids that cannot be recorded are not deleted by the next import.
+  (void)update_import(state_dir, item.import_file, [&](Import &entry) {
     // Replaced (or withdrawn) while this item waited in the outbox?
     superseded = entry.items_carry() != item.import_claim;
     if (!superseded) entry.ids.insert(entry.ids.end(), ids.begin(), ids.end());
@@ -264,7 +267,8 @@ void record_import_ids(const fs::path &state_dir, const OutboxItem &item,
     OutboxItem remove;
     remove.kind = OutboxItem::Kind::remove;
     remove.memory_id = id;
-    outbox.put(remove, "", std::chrono::system_clock::now());
+    // Best effort: a deletion the outbox refuses leaves the memory, and no caller is waiting.
+    (void)outbox.put(remove, "", std::chrono::system_clock::now());
   }
 }
 

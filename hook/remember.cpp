@@ -127,27 +127,14 @@ std::string prepare_capture_text(std::string_view text, bool redact) {
   return std::string(trim(stripped));
 }
 
-std::string_view to_string(NotQueued why) {
-  switch (why) {
-  case NotQueued::capture_off: return "capture is off (auto_save)";
-  case NotQueued::no_key: return "no API key";
-  case NotQueued::empty: return "nothing left to capture";
-  case NotQueued::duplicate: return "already captured";
-  case NotQueued::full: return "the outbox is full";
-  case NotQueued::io: return "the outbox cannot be written";
-  }
-  return "unknown";
-}
-
-expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInput &input,
-                                          Capture capture) {
+Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture) {
   const Config &config = ctx.config;
-  auto refuse = [&](NotQueued why) {
-    ctx.log.debug("capture (" + capture.type + ") not queued: " + std::string(to_string(why)));
-    return unexpected(why);
+  auto refuse = [&](ErrorKind why, std::string message) {
+    ctx.log.debug("capture (" + capture.type + ") not queued: " + message);
+    return unexpected(make_error(why, std::move(message)));
   };
-  if (!config.auto_save) return refuse(NotQueued::capture_off);
-  if (!has_access(config)) return refuse(NotQueued::no_key);
+  if (!config.auto_save) return refuse(ErrorKind::disabled, "capture is off (auto_save)");
+  if (!has_access(config)) return refuse(ErrorKind::no_key, "no API key");
 
   std::string all_text;
   std::vector<AddSpec::Message> messages;
@@ -157,7 +144,7 @@ expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInpu
     all_text += content + "\n";
     messages.push_back({m.role, std::move(content)});
   }
-  if (messages.empty()) return refuse(NotQueued::empty);
+  if (messages.empty()) return refuse(ErrorKind::empty, "nothing left to capture");
 
   const fs::path cwd = cwd_of(input, ctx.env);
   const auto repo = find_repo(cwd);
@@ -187,15 +174,15 @@ expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInpu
                                  : std::string();
   const auto queued = Outbox(ctx.state.dir).put(item, dedupe, ctx.now());
   if (!queued) {
-    switch (queued.error()) {
-    case Outbox::Refusal::duplicate: return refuse(NotQueued::duplicate);
-    case Outbox::Refusal::full:
+    switch (queued.error().kind) {
+    case ErrorKind::duplicate: return refuse(ErrorKind::duplicate, "already captured");
+    case ErrorKind::full:
       ctx.log.warn("outbox full (" + std::to_string(Outbox::k_max_items) +
                    " items or 20 MB): capture refused; see mem0-hooks doctor");
-      return unexpected(NotQueued::full);
-    case Outbox::Refusal::io:
+      return unexpected(make_error(ErrorKind::full, "the outbox is full"));
+    default: // io
       ctx.log.warn("outbox not writable: capture lost");
-      return unexpected(NotQueued::io);
+      return unexpected(make_error(ErrorKind::io, "the outbox cannot be written"));
     }
   }
   ctx.log.debug("capture (" + capture.type + ") queued as " + *queued);

@@ -32,14 +32,11 @@ struct Capture {
 // with what they wrap, secrets redacted unless `redact` is off, surrounding space trimmed.
 std::string prepare_capture_text(std::string_view text, bool redact);
 
-// Why a capture was not queued, for the log and the tests.
-enum class NotQueued { capture_off, no_key, empty, duplicate, full, io };
-std::string_view to_string(NotQueued why);
-
 // Prepare `capture` (metadata: type, source, session_id, branch; the project's custom
 // instructions from mem0.md) and queue it in the outbox; returns the item's name. No network.
-expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInput &input,
-                                          Capture capture);
+// When nothing was queued, the error's kind says why: disabled (capture is off), no_key, empty
+// (nothing left to capture), duplicate, full or io (the outbox).
+Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture);
 
 // Start the sender in a detached process when items are pending, capture is on and no pause is
 // active; returns at once. `before` runs first in that process (a capture that is too slow for

@@ -131,11 +131,10 @@ std::optional<OutboxItem> parse_item(std::string_view json) {
 
 Outbox::Outbox(const fs::path &state_dir) : m_dir(state_dir / "outbox") {}
 
-expected<std::string, Outbox::Refusal> Outbox::put(const OutboxItem &item,
-                                                   const std::string &identity, WallTime now) {
-  if (!ensure_private_dir(m_dir)) return unexpected(Refusal::io);
+Result<std::string> Outbox::put(const OutboxItem &item, const std::string &identity, WallTime now) {
+  if (!ensure_private_dir(m_dir)) return unexpected(make_error(ErrorKind::io, "outbox: io"));
   const std::string content = serialize_item(item);
-  std::optional<Refusal> refused;
+  std::optional<ErrorKind> refused;
   std::string name;
   auto done = update_file_locked(
       m_dir / "state.json", [&](const std::string &current) -> std::optional<std::string> {
@@ -143,7 +142,7 @@ expected<std::string, Outbox::Refusal> Outbox::put(const OutboxItem &item,
         const long long t = unix_seconds(now);
         trim_seen(s, t);
         if (!identity.empty() && s.seen.count(identity)) {
-          refused = Refusal::duplicate;
+          refused = ErrorKind::duplicate;
           return std::nullopt;
         }
         const auto names = pending();
@@ -152,7 +151,7 @@ expected<std::string, Outbox::Refusal> Outbox::put(const OutboxItem &item,
         for (const auto &n : names)
           bytes += static_cast<std::size_t>(fs::file_size(m_dir / n, ec));
         if (names.size() >= k_max_items || bytes > k_max_bytes) {
-          refused = Refusal::full;
+          refused = ErrorKind::full;
           return std::nullopt;
         }
         // Never reuse a name, even if the state file was lost or is behind the directory.
@@ -161,17 +160,18 @@ expected<std::string, Outbox::Refusal> Outbox::put(const OutboxItem &item,
         std::snprintf(buffer, sizeof buffer, "%012lld.json", s.next);
         name = buffer;
         if (!write_file_atomic(m_dir / name, content)) {
-          refused = Refusal::io;
+          refused = ErrorKind::io;
           return std::nullopt;
         }
         ++s.next;
         if (!identity.empty()) s.seen[identity] = t;
         return serialize_state(s);
       });
-  if (refused) return unexpected(*refused);
+  if (refused)
+    return unexpected(make_error(*refused, "outbox: " + std::string(to_string(*refused))));
   if (!done) {
     // The item may be written while the state is not: keep it (a duplicate is better than a loss).
-    if (name.empty()) return unexpected(Refusal::io);
+    if (name.empty()) return unexpected(make_error(ErrorKind::io, "outbox: io"));
   }
   return name;
 }
@@ -217,7 +217,8 @@ void Outbox::reject(const std::string &name, long status, const std::string &mes
 }
 
 void Outbox::delivered(WallTime now) {
-  update_file_locked(m_dir / "state.json", [&](const std::string &current) {
+  // Best effort: the last delivery only informs `doctor`.
+  (void)update_file_locked(m_dir / "state.json", [&](const std::string &current) {
     OutboxState s = parse_state(current);
     s.last_delivery = unix_seconds(now);
     return std::optional<std::string>(serialize_state(s));

@@ -34,13 +34,11 @@ public:
   static constexpr auto k_dedupe_window = std::chrono::hours(24 * 30);
   static constexpr std::size_t k_max_identities = 5000;
 
-  // Why `put` queued nothing.
-  enum class Refusal { duplicate, full, io };
   // Queue `item` unless `identity` (a content hash; empty for none) was queued within the
-  // dedupe window, or the outbox holds k_max_items items or k_max_bytes already. Stored items
-  // are never dropped to make room. Returns the item's name.
-  expected<std::string, Refusal> put(const OutboxItem &item, const std::string &identity,
-                                     WallTime now);
+  // dedupe window (a `duplicate` error), or the outbox holds k_max_items items or k_max_bytes
+  // already (`full`). Stored items are never dropped to make room. Returns the item's name; an
+  // `io` error when it could not be written.
+  Result<std::string> put(const OutboxItem &item, const std::string &identity, WallTime now);
 
   // The names of the pending items, oldest first.
   std::vector<std::string> pending() const;

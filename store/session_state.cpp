@@ -52,7 +52,7 @@ void sweep_state_dir(const fs::path &state_dir) {
       if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
           entry.last_write_time(ec) < temp_cutoff)
         fs::remove(entry.path(), ec);
-  write_file_atomic(marker, "");
+  (void)write_file_atomic(marker, ""); // best effort: without it, the next start sweeps again
 }
 
 } // namespace

@@ -12,6 +12,11 @@ std::string_view to_string(ErrorKind kind) {
   case ErrorKind::transport: return "transport";
   case ErrorKind::bad_response: return "bad_response";
   case ErrorKind::io: return "io";
+  case ErrorKind::disabled: return "disabled";
+  case ErrorKind::no_key: return "no_key";
+  case ErrorKind::empty: return "empty";
+  case ErrorKind::duplicate: return "duplicate";
+  case ErrorKind::full: return "full";
   }
   return "unknown";
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace mem0 {
 
@@ -19,6 +20,12 @@ enum class ErrorKind {
   transport,    // connect, DNS, TLS, refused URL
   bad_response, // unparseable, wrong shape, too large, redirect
   io,           // a local file could not be read or written
+  // Refusals: nothing broke, the work was declined by rule (docs/capture.md#the-outbox).
+  disabled,  // turned off by the configuration (auto_save)
+  no_key,    // no API key to act with
+  empty,     // nothing left to do
+  duplicate, // done already (within the dedupe window)
+  full,      // a bounded store is at its limit
 };
 
 struct Error {
@@ -28,7 +35,18 @@ struct Error {
   std::optional<std::chrono::seconds> retry_after;
 };
 
-template <class T> using Result = expected<T, Error>;
+// `expected<T, Error>` that must not be ignored: a dropped Result is a warning (an error under
+// MEM0_WERROR), so a call that drops one on purpose says so with `(void)` and a reason. A class
+// rather than an alias, because neither std::expected nor every tl::expected is [[nodiscard]].
+template <class T> class [[nodiscard]] Result : public expected<T, Error> {
+public:
+  using Base = expected<T, Error>;
+  using Base::Base;
+  using Base::operator=;
+  Result() = default;
+  Result(const Base &other) : Base(other) {}
+  Result(Base &&other) : Base(std::move(other)) {}
+};
 
 // Return the stable lower-case name of `kind` ("rate_limited", ...), used in logs and lines.
 std::string_view to_string(ErrorKind kind);

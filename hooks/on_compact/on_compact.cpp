@@ -23,7 +23,8 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
   c.messages = {{"assistant", summary}};
   c.type = "compact_summary";
   c.source = "compact";
-  remember(ctx, input, std::move(c));
+  // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
+  (void)remember(ctx, input, std::move(c));
   return {};
 }
 

@@ -32,7 +32,8 @@ HookOutput handle(const StopInput &input, const HookContext &ctx) {
     ctx.log.debug("stop: nothing to capture (subagent, or a short message)");
     return {};
   }
-  remember(ctx, input, std::move(*capture));
+  // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
+  (void)remember(ctx, input, std::move(*capture));
   return {};
 }
 

@@ -160,7 +160,8 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
     c.messages.push_back({m.role, std::move(m.text)});
   c.type = "auto_capture";
   c.source = "auto_capture";
-  remember(ctx, input, std::move(c));
+  // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
+  (void)remember(ctx, input, std::move(c));
 }
 
 } // namespace mem0::on_user_prompt

@@ -97,7 +97,7 @@ TEST_CASE("outbox: the same identity is queued once within 30 days", "[capture]"
   REQUIRE(outbox.put(add_item("a"), "same", now));
   const auto again = outbox.put(add_item("a"), "same", now + hours(24 * 29));
   REQUIRE_FALSE(again);
-  CHECK(again.error() == Outbox::Refusal::duplicate);
+  CHECK(again.error().kind == ErrorKind::duplicate);
   CHECK(outbox.put(add_item("a"), "same", now + hours(24 * 31)));
   CHECK(outbox.put(add_item("b"), "other", now));
   CHECK(outbox.pending().size() == 3);
@@ -112,14 +112,14 @@ TEST_CASE("outbox: a full outbox refuses new items and keeps every stored one", 
       REQUIRE(outbox.put(add_item("x"), "", now));
     const auto refused = outbox.put(add_item("one too many"), "", now);
     REQUIRE_FALSE(refused);
-    CHECK(refused.error() == Outbox::Refusal::full);
+    CHECK(refused.error().kind == ErrorKind::full);
     CHECK(outbox.pending().size() == Outbox::k_max_items);
   }
   SECTION("by size") {
     const std::string big(6 * 1024 * 1024, 'b');
     for (int i = 0; i < 3; ++i)
       REQUIRE(outbox.put(add_item(big), "", now));
-    CHECK(outbox.put(add_item(big), "", now).error() == Outbox::Refusal::full);
+    CHECK(outbox.put(add_item(big), "", now).error().kind == ErrorKind::full);
     CHECK(outbox.pending().size() == 3);
   }
 }
@@ -184,19 +184,19 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   CHECK_FALSE(contains(read_file(f.config.state_dir / "outbox" / outbox.pending()[0]), "hunter2"));
 
   SECTION("the same text again is not queued twice") {
-    CHECK(remember(f.context(), in, c) == unexpected(NotQueued::duplicate));
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
   }
   SECTION("capture off, or no key, queues nothing") {
     f.set_env("MEM0_AUTO_SAVE", "false");
-    CHECK(remember(f.context(), in, c) == unexpected(NotQueued::capture_off));
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::disabled);
     f.unset_env("MEM0_AUTO_SAVE");
     f.unset_env("MEM0_API_KEY");
-    CHECK(remember(f.context(), in, c) == unexpected(NotQueued::no_key));
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::no_key);
   }
   SECTION("nothing left after stripping") {
     Capture empty;
     empty.messages = {{"user", "<private>all of it</private>"}};
-    CHECK(remember(f.context(), in, empty) == unexpected(NotQueued::empty));
+    CHECK(error_kind(remember(f.context(), in, empty)) == ErrorKind::empty);
   }
 }
 
@@ -461,7 +461,7 @@ TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, 
   Capture c;
   c.messages = {{"assistant", long_text("A capture that cannot be stored.")}};
   c.type = "session_summary";
-  CHECK(remember(f.context(), stop_input(f, ""), c) == unexpected(NotQueued::io));
+  CHECK(error_kind(remember(f.context(), stop_input(f, ""), c)) == ErrorKind::io);
   CHECK(on_stop::handle(stop_input(f, long_text("Nothing to store it in.")), f.context())
             .context.empty());
   CHECK(send_round(f.context()).delivered == 0);

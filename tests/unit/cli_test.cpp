@@ -317,12 +317,13 @@ TEST_CASE("cli: merge_settings refuses what is not a settings object", "[cli][me
     for (bool remove : {false, true}) {
       const auto result = merge_settings(bad, k_bin, remove);
       REQUIRE_FALSE(result.has_value());
-      CHECK_FALSE(result.error().empty());
+      CHECK_FALSE(result.error().message.empty());
     }
   }
-  CHECK(merge_settings("[1, 2]", k_bin, false).error() == "not a JSON object");
-  CHECK(merge_settings("{\"hooks\": []}", k_bin, false).error() == "\"hooks\" is not an object");
-  CHECK(merge_settings("{", k_bin, false).error() == "not valid JSON");
+  CHECK(merge_settings("[1, 2]", k_bin, false).error().message == "not a JSON object");
+  CHECK(merge_settings("{\"hooks\": []}", k_bin, false).error().message ==
+        "\"hooks\" is not an object");
+  CHECK(merge_settings("{", k_bin, false).error().message == "not valid JSON");
 }
 
 TEST_CASE("cli: a quoted command with spaces is still recognised as ours", "[cli][merge]") {

@@ -63,6 +63,13 @@ private:
     REQUIRE_FALSE(::mem0::find_repo(dir).has_value());                                             \
   } while (false)
 
+// The kind of the error `r` holds; nullopt when it holds a value (so a check against a kind fails
+// on success too).
+template <class T> std::optional<ErrorKind> error_kind(const Result<T> &r) {
+  if (r) return std::nullopt;
+  return r.error().kind;
+}
+
 // Write `content` to `path`, creating missing parent directories.
 inline void write_file(const fs::path &path, std::string_view content) {
   if (path.has_parent_path()) fs::create_directories(path.parent_path());
