@@ -2,11 +2,9 @@
 #include "hook/recall.hpp"
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
+#include "util/json_writer.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <cctype>
@@ -144,30 +142,19 @@ std::optional<ApiTarget> target_or_explain(const CliContext &ctx) {
 }
 
 void write_json(std::ostream &out, const std::vector<Memory> &memories) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  auto str = [&w](const std::string &s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  w.StartArray();
+  JsonWriter w;
+  w.begin_array();
   for (const auto &m : memories) {
-    w.StartObject();
-    w.Key("id");
-    str(m.id);
-    w.Key("type");
-    str(m.type);
-    w.Key("memory");
-    str(clean_text(m.text));
-    w.Key("created_at");
-    str(m.created_at);
-    if (m.score) {
-      w.Key("score");
-      w.Double(*m.score);
-    }
-    w.EndObject();
+    w.begin_object()
+        .member("id", m.id)
+        .member("type", m.type)
+        .member("memory", clean_text(m.text))
+        .member("created_at", m.created_at);
+    if (m.score) w.key("score").number(*m.score);
+    w.end_object();
   }
-  w.EndArray();
-  out << buffer.GetString() << "\n";
+  w.end_array();
+  out << w.text() << "\n";
 }
 
 PlanOutcome run_searches(const CliContext &ctx, const ApiTarget &api, const Identity &identity,

@@ -3,9 +3,8 @@
 #include "util/files.hpp"
 
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -194,11 +193,10 @@ Result<std::string> merge_settings(std::string_view current, const fs::path &exe
   } else if (hooks != doc.MemberEnd() && hooks->value.ObjectEmpty()) {
     doc.RemoveMember("hooks");
   }
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-  w.SetIndent(' ', 2);
-  doc.Accept(w);
-  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  PrettyJsonWriter w;
+  w.base().SetIndent(' ', 2);
+  w.value(doc);
+  return w.text() + "\n";
 }
 
 std::vector<SettingsFile> settings_candidates(const fs::path &claude_dir, const fs::path &cwd) {

@@ -1,9 +1,8 @@
 #include "hook/io.hpp"
 
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cerrno>
 #include <poll.h>
@@ -71,12 +70,7 @@ Result<Input> parse_event(std::string_view json, ReadOwn read_own) {
   return in;
 }
 
-std::string to_json(const rapidjson::Value &value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  value.Accept(w);
-  return {buffer.GetString(), buffer.GetSize()};
-}
+std::string to_json(const rapidjson::Value &value) { return JsonWriter().value(value).text(); }
 
 const rapidjson::Value *object_member(const rapidjson::Value &doc, const char *name) {
   const auto it = doc.FindMember(name);
@@ -151,33 +145,22 @@ std::string render_output(std::string_view event, const HookOutput &output) {
   const bool context = !output.context.empty() && accepts_context(event);
   const bool updated = !output.updated_input.empty() && event == "PreToolUse";
   if (!context && !updated && output.system_message.empty()) return {};
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  auto str = [&w](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  w.StartObject();
+  JsonWriter w;
+  w.begin_object();
   if (context || updated) {
-    w.Key("hookSpecificOutput");
-    w.StartObject();
-    w.Key("hookEventName");
-    str(event);
-    if (context) {
-      w.Key("additionalContext");
-      str(output.context);
-    }
+    w.key("hookSpecificOutput").begin_object().member("hookEventName", event);
+    if (context) w.member("additionalContext", output.context);
     if (updated) {
-      w.Key("updatedInput");
-      w.RawValue(output.updated_input.data(), output.updated_input.size(), rapidjson::kObjectType);
+      // Already JSON (an object the hook built): written as it is.
+      w.key("updatedInput");
+      w.base().RawValue(output.updated_input.data(), output.updated_input.size(),
+                        rapidjson::kObjectType);
     }
-    w.EndObject();
+    w.end_object();
   }
-  if (!output.system_message.empty()) {
-    w.Key("systemMessage");
-    str(output.system_message);
-  }
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  if (!output.system_message.empty()) w.member("systemMessage", output.system_message);
+  w.end_object();
+  return w.text() + "\n";
 }
 
 } // namespace mem0

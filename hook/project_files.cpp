@@ -4,13 +4,12 @@
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <array>
 #include <chrono>
@@ -65,36 +64,25 @@ Imports parse_imports(std::string_view json) {
 }
 
 std::string serialize_imports(const Imports &imports) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  auto str = [&w](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  auto strings = [&](const char *name, const std::vector<std::string> &list) {
-    w.Key(name);
-    w.StartArray();
+  JsonWriter w;
+  auto strings = [&](std::string_view name, const std::vector<std::string> &list) {
+    w.key(name).begin_array();
     for (const auto &s : list)
-      str(s);
-    w.EndArray();
+      w.str(s);
+    w.end_array();
   };
-  w.StartObject();
+  w.begin_object();
   for (const auto &[key, i] : imports) {
-    str(key);
-    w.StartObject();
-    w.Key("hash");
-    str(i.hash);
-    w.Key("claim");
-    str(i.claim);
+    w.key(key).begin_object().member("hash", i.hash).member("claim", i.claim);
     strings("ids", i.ids);
     if (i.queueing_since != 0) {
       strings("replaced", i.replaced);
-      w.Key("queueing_since");
-      w.Int64(i.queueing_since);
+      w.key("queueing_since").int64(i.queueing_since);
     }
-    w.EndObject();
+    w.end_object();
   }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  w.end_object();
+  return w.text();
 }
 
 fs::path imports_path(const fs::path &state_dir) { return state_dir / "imports.json"; }

@@ -2,12 +2,11 @@
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
 #include <chrono>
@@ -37,11 +36,10 @@ void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
     if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str())) return std::nullopt;
     doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
                   rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
-    rapidjson::StringBuffer buffer;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-    w.SetIndent(' ', 2);
-    doc.Accept(w);
-    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+    PrettyJsonWriter w;
+    w.base().SetIndent(' ', 2);
+    w.value(doc);
+    return w.text() + "\n";
   };
   auto done = update_file_locked(map_path, change, wait);
   if (!done) log.warn("project_map.json not updated: " + done.error().message);

@@ -1,10 +1,9 @@
 #include "store/backoff.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <limits>
@@ -95,23 +94,19 @@ std::string serialize_servers(Servers servers) {
           return std::pair(a.second.until, a.second.failures) <
                  std::pair(b.second.until, b.second.failures);
         }));
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.StartObject();
-  for (const auto &[server, b] : servers) {
-    w.Key(server.data(), static_cast<rapidjson::SizeType>(server.size()));
-    w.StartObject();
-    w.Key("until");
-    w.Int64(b.until);
-    w.Key("reason");
-    const std::string_view code = reason_code(b.reason);
-    w.String(code.data(), static_cast<rapidjson::SizeType>(code.size()));
-    w.Key("failures");
-    w.Int64(b.failures);
-    w.EndObject();
-  }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  JsonWriter w;
+  w.begin_object();
+  for (const auto &[server, b] : servers)
+    w.key(server)
+        .begin_object()
+        .key("until")
+        .int64(b.until)
+        .member("reason", reason_code(b.reason))
+        .key("failures")
+        .int64(b.failures)
+        .end_object();
+  w.end_object();
+  return w.text();
 }
 
 } // namespace

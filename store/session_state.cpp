@@ -4,9 +4,8 @@
 #include "util/strings.hpp"
 
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 
@@ -15,12 +14,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr auto k_session_lifetime = std::chrono::hours(24 * 7);
-
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void write_string(Writer &w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
 
 bool safe_name(std::string_view s) { return s.size() <= 128 && all_of_class(s, is_id_char); }
 
@@ -83,41 +76,27 @@ SessionState parse_session_state(std::string_view json) {
 }
 
 std::string serialize_session_state(const SessionState &s) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("injected");
-  w.StartArray();
-  for (const auto &id : s.injected)
-    write_string(w, id);
-  w.EndArray();
-  w.Key("files");
-  w.StartObject();
-  for (const auto &[path, version] : s.files) {
-    w.Key(path.data(), static_cast<rapidjson::SizeType>(path.size()));
-    write_string(w, version);
-  }
-  w.EndObject();
-  w.Key("errors");
-  w.StartArray();
-  for (const auto &e : s.errors)
-    write_string(w, e);
-  w.EndArray();
-  w.Key("rubric_shown");
-  w.Bool(s.rubric_shown);
-  w.Key("limit_notice_shown");
-  w.Bool(s.limit_notice_shown);
-  w.Key("notices_shown");
-  w.StartArray();
-  for (const auto &kind : s.notices_shown)
-    write_string(w, kind);
-  w.EndArray();
-  w.Key("prompts");
-  w.Int64(s.prompts);
-  w.Key("captured_until");
-  write_string(w, s.captured_until);
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  JsonWriter w;
+  const auto strings = [&w](std::string_view key, const std::vector<std::string> &values) {
+    w.key(key).begin_array();
+    for (const auto &v : values)
+      w.str(v);
+    w.end_array();
+  };
+  w.begin_object();
+  strings("injected", s.injected);
+  w.key("files").begin_object();
+  for (const auto &[path, version] : s.files)
+    w.member(path, version);
+  w.end_object();
+  strings("errors", s.errors);
+  w.key("rubric_shown").boolean(s.rubric_shown);
+  w.key("limit_notice_shown").boolean(s.limit_notice_shown);
+  strings("notices_shown", s.notices_shown);
+  w.key("prompts").int64(s.prompts);
+  w.member("captured_until", s.captured_until);
+  w.end_object();
+  return w.text();
 }
 
 SessionStore::SessionStore(fs::path dir) : m_dir(std::move(dir)) {}

@@ -1,10 +1,9 @@
 #include "store/usage.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <charconv>
@@ -89,20 +88,18 @@ Result<void> UsageStore::add(std::string_view day, DailyUsage counts,
       return entry.first != day && (!date || !today || *date < *today - std::chrono::days(30) ||
                                     *date > *today + std::chrono::days(1));
     });
-    rapidjson::StringBuffer buffer;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-    w.StartObject();
-    for (const auto &[d, n] : days) {
-      w.Key(d.data(), static_cast<rapidjson::SizeType>(d.size()));
-      w.StartObject();
-      w.Key("searches");
-      w.Int64(n.searches);
-      w.Key("adds");
-      w.Int64(n.adds);
-      w.EndObject();
-    }
-    w.EndObject();
-    return std::optional<std::string>(std::string(buffer.GetString(), buffer.GetSize()));
+    JsonWriter w;
+    w.begin_object();
+    for (const auto &[d, n] : days)
+      w.key(d)
+          .begin_object()
+          .key("searches")
+          .int64(n.searches)
+          .key("adds")
+          .int64(n.adds)
+          .end_object();
+    w.end_object();
+    return std::optional<std::string>(w.text());
   };
   return update_file_locked(m_file, change, wait);
 }

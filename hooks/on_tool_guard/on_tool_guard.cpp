@@ -3,10 +3,9 @@
 #include "mem0/identity.hpp"
 #include "mem0/memory.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -211,10 +210,9 @@ std::optional<std::string> complete_mcp_call(std::string_view tool_name,
   const bool usable = tool == Mem0Tool::add ? complete_add(doc, identity, changed)
                                             : complete_filters(doc, identity, changed);
   if (!usable || !changed) return std::nullopt;
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  if (!doc.Accept(w)) return std::nullopt;
-  return std::string(buffer.GetString(), buffer.GetSize());
+  JsonWriter w;
+  if (!doc.Accept(w.base())) return std::nullopt;
+  return w.text();
 }
 
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
