@@ -197,10 +197,11 @@ void start_sender(const HookContext &ctx, const std::function<void()> &before) {
   if (!before && (!pending || !api || ctx.state.backoff.active_pause(ctx.now(), api->server_key())))
     return;
   ctx.log.debug("starting the sender");
-  started_here = run_detached([&] {
+  const auto detached = run_detached([&] {
     if (before) before();
     send_round(ctx);
   });
+  started_here = detached.has_value();
   if (!started_here) ctx.log.warn("cannot start the sender: items stay queued");
 }
 

@@ -3,18 +3,22 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace mem0 {
 
-bool run_detached(const std::function<void()> &work) {
+Result<void> run_detached(const std::function<void()> &work) {
   // Buffered output would otherwise be written twice, by the parent and by the child.
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t child = ::fork();
-  if (child < 0) return false;
+  if (child < 0)
+    return unexpected(
+        make_error(ErrorKind::io, "cannot fork: " + std::string(std::strerror(errno))));
   if (child == 0) {
     // The child lets go of the hook's standard streams before anything else, so that they close
     // when the hook exits (the parent waits for this child, not for the worker), starts a new
@@ -36,7 +40,7 @@ bool run_detached(const std::function<void()> &work) {
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  return true;
+  return {};
 }
 
 } // namespace mem0

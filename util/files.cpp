@@ -46,11 +46,14 @@ std::optional<std::string> read_small_file(const fs::path &path, std::size_t max
   }
 }
 
-bool ensure_private_dir(const fs::path &dir) {
+Result<void> ensure_private_dir(const fs::path &dir) {
   std::error_code ec;
-  if (fs::is_directory(dir, ec)) return true;
-  if (dir.has_parent_path() && dir.parent_path() != dir) ensure_private_dir(dir.parent_path());
-  return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
+  if (fs::is_directory(dir, ec)) return {};
+  // A parent that cannot be made fails the mkdir below, which reports it.
+  if (dir.has_parent_path() && dir.parent_path() != dir)
+    (void)ensure_private_dir(dir.parent_path());
+  if (::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) return {};
+  return unexpected(make_error(ErrorKind::io, "cannot create " + dir.string()));
 }
 
 Result<void> write_file_atomic(const fs::path &requested, const std::string &content) {

@@ -15,8 +15,9 @@ namespace mem0 {
 std::optional<std::string> read_small_file(const std::filesystem::path &path,
                                            std::size_t max_bytes = 1 << 20);
 
-// Create `dir` and its missing parents, each new one private (0700).
-bool ensure_private_dir(const std::filesystem::path &dir);
+// Create `dir` and its missing parents, each new one private (0700); an io error when `dir` is
+// not a directory afterwards.
+Result<void> ensure_private_dir(const std::filesystem::path &dir);
 
 // Write `content` to `path` atomically: a private (0600) temporary file in the same directory,
 // then rename over the target, so readers see the old or the new file, never a torn one.
