@@ -16,7 +16,8 @@ std::optional<Memory> lookup_id(const IdQuery &id, const ApiTarget &api, const C
   if (!id.is_uuid) {
     const auto resolved = resolve_short_id(id.hex, ctx.state.sessions.all_sessions());
     if (!resolved) {
-      ctx.log.debug("short id " + id.hex + " not found in any session; searching instead");
+      ctx.log.debug(
+          [&] { return "short id " + id.hex + " not found in any session; searching instead"; });
       return std::nullopt;
     }
     full = *resolved;

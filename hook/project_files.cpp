@@ -193,8 +193,10 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       return claimed = true;
     });
     if (!claimed) continue;
-    ctx.log.debug("importing " + std::string(name) + " (" + std::to_string(old_ids.size()) +
-                  " memories of its last import to delete)");
+    ctx.log.debug([&] {
+      return "importing " + std::string(name) + " (" + std::to_string(old_ids.size()) +
+             " memories of its last import to delete)";
+    });
     // The new sections first, then the deletion of the last import's memories; one refusal (a
     // full or unwritable outbox) withdraws the whole import.
     std::vector<std::string> queued;

@@ -42,18 +42,21 @@ PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &ide
   outcome.sent = requests.size();
   auto responses = http.run(requests, deadline);
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    const std::string label = "search " + std::to_string(i + 1) + "/" +
-                              std::to_string(plan.size()) +
-                              (plan[i].type ? " type=" + *plan[i].type : std::string(" broad"));
+    const auto label = [&] {
+      return "search " + std::to_string(i + 1) + "/" + std::to_string(plan.size()) +
+             (plan[i].type ? " type=" + *plan[i].type : std::string(" broad"));
+    };
     Result<std::vector<Memory>> parsed =
         responses[i] ? parse_search_response(*responses[i]) : unexpected(responses[i].error());
     if (parsed) {
-      log.debug(label + ": HTTP " + std::to_string(responses[i]->status) + ", " +
-                std::to_string(parsed->size()) + " results, " +
-                std::to_string(responses[i]->latency.count()) + " ms");
+      log.debug([&] {
+        return label() + ": HTTP " + std::to_string(responses[i]->status) + ", " +
+               std::to_string(parsed->size()) + " results, " +
+               std::to_string(responses[i]->latency.count()) + " ms";
+      });
       outcome.results[i] = std::move(*parsed);
     } else {
-      log.warn(label + " failed: " + std::string(to_string(parsed.error().kind)) + ": " +
+      log.warn(label() + " failed: " + std::string(to_string(parsed.error().kind)) + ": " +
                parsed.error().message);
       outcome.failures.push_back(parsed.error());
     }

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace mem0 {
 
@@ -20,6 +21,16 @@ public:
 
   void warn(std::string_view message) const;  // stderr, and the file when enabled
   void debug(std::string_view message) const; // the file only, when enabled
+
+  // Whether debug lines are written anywhere (the file is enabled); off in the common case.
+  bool debugging() const { return m_file.has_value(); }
+  // Build the line with `make` only when debugging, so that an off log costs no string:
+  // `log.debug([&] { return "queued " + name; })`.
+  template <class Make>
+  requires std::is_invocable_r_v<std::string, Make &>
+  void debug(Make &&make) const {
+    if (debugging()) debug(std::string_view(make()));
+  }
 
 private:
   void append(std::string_view level, std::string_view message) const;

@@ -158,7 +158,7 @@ std::vector<SearchSpec> build_plan(const std::string &query, const Config &confi
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   auto gated = [&](std::string_view why) {
-    ctx.log.debug("bash output gated: " + std::string(why));
+    ctx.log.debug([&] { return "bash output gated: " + std::string(why); });
     return HookOutput{};
   };
   if (input.tool_name != "Bash") return gated("not a Bash call");

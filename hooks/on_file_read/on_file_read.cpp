@@ -85,7 +85,7 @@ std::string details_line() {
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   auto gated = [&](std::string_view why) {
-    ctx.log.debug("read gated: " + std::string(why));
+    ctx.log.debug([&] { return "read gated: " + std::string(why); });
     return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");

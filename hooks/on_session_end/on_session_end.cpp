@@ -3,8 +3,9 @@
 namespace mem0::on_session_end {
 
 HookOutput handle(const SessionEndInput &input, const HookContext &ctx) {
-  ctx.log.debug("session end (" + (input.reason.empty() ? std::string("no reason") : input.reason) +
-                ")");
+  ctx.log.debug([&] {
+    return "session end (" + (input.reason.empty() ? std::string("no reason") : input.reason) + ")";
+  });
   return {};
 }
 

@@ -112,7 +112,8 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   const Source source = source_of(input.source);
   if (source == Source::other) {
-    ctx.log.debug("session start gated: source \"" + input.source + "\" is not handled");
+    ctx.log.debug(
+        [&] { return "session start gated: source \"" + input.source + "\" is not handled"; });
     return {};
   }
   const std::string session = session_of(input, ctx.env);

@@ -219,7 +219,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   if (is_write_tool(input.tool_name)) {
     if (!ctx.config.block_native_memory || input.file_path.empty()) return {};
     if (!is_native_memory_path(input.file_path, cwd_of(input, ctx.env).string())) return {};
-    ctx.log.debug("blocked a write to " + input.file_path);
+    ctx.log.debug([&] { return "blocked a write to " + input.file_path; });
     return {.block_reason = block_message(input.file_path)};
   }
   const Mem0Tool tool = mem0_tool(input.tool_name);
@@ -231,7 +231,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
       session_of(input, ctx.env)};
   auto updated = complete_mcp_call(input.tool_name, input.tool_input, identity);
   if (!updated) return {};
-  ctx.log.debug("completed " + input.tool_name);
+  ctx.log.debug([&] { return "completed " + input.tool_name; });
   return {.updated_input = std::move(*updated)};
 }
 

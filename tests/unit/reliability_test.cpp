@@ -141,6 +141,24 @@ TEST_CASE("reliability: a FIFO as the debug log is skipped at once", "[reliabili
   CHECK(seconds_since(start) < 1.0);
 }
 
+TEST_CASE("log: a debug line given as a callable is built only when debugging", "[reliability]") {
+  TempDir tmp;
+  Log log("unit-test");
+  int built = 0;
+  const auto line = [&] {
+    ++built;
+    return "line " + std::to_string(built);
+  };
+  CHECK_FALSE(log.debugging());
+  log.debug(line);
+  CHECK(built == 0);
+  log.enable_file(tmp / "hooks.log");
+  CHECK(log.debugging());
+  log.debug(line);
+  CHECK(built == 1);
+  CHECK(read_file(tmp / "hooks.log").find("unit-test debug line 1\n") != std::string::npos);
+}
+
 TEST_CASE("reliability: the sender sets aside an outbox item that is a FIFO, without waiting",
           "[reliability]") {
   HookFixture f;
