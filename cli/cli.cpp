@@ -103,6 +103,43 @@ const CommandSpec *find_command(std::string_view name) {
   return nullptr;
 }
 
+// The words and options after the command name `argv[0]`, checked against `spec`; a client error
+// (the caller's mistake, as a 4xx is) naming the option that is unknown or lacks its value.
+Result<Args> parse_args(const std::vector<std::string> &argv, const CommandSpec &spec) {
+  const auto usage = [](std::string message) {
+    return unexpected(make_error(ErrorKind::client, std::move(message)));
+  };
+  Args args;
+  bool words_only = false;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    std::string a = argv[i];
+    if (words_only || !a.starts_with("--")) {
+      args.words.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      words_only = true;
+      continue;
+    }
+    std::string value;
+    const bool inline_value = a.find('=') != std::string::npos;
+    if (inline_value) {
+      value = a.substr(a.find('=') + 1);
+      a.resize(a.find('='));
+    }
+    if (spec.value_options.count(a)) {
+      if (!inline_value) {
+        if (i + 1 >= argv.size()) return usage(a + " needs a value");
+        value = argv[++i];
+      }
+    } else if (!spec.flags.count(a) || inline_value) {
+      return usage("unknown option " + a);
+    }
+    args.options.emplace_back(a, value);
+  }
+  return args;
+}
+
 } // namespace
 
 bool Args::has(std::string_view name) const {
@@ -200,47 +237,20 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     ctx.out << command_help(*spec);
     return k_ok;
   }
-  Args args;
-  bool words_only = false;
-  for (std::size_t i = 1; i < argv.size(); ++i) {
-    std::string a = argv[i];
-    if (words_only || !a.starts_with("--")) {
-      args.words.push_back(a);
-      continue;
-    }
-    if (a == "--") {
-      words_only = true;
-      continue;
-    }
-    std::string value;
-    const bool inline_value = a.find('=') != std::string::npos;
-    if (inline_value) {
-      value = a.substr(a.find('=') + 1);
-      a.resize(a.find('='));
-    }
-    if (spec->value_options.count(a)) {
-      if (!inline_value) {
-        if (i + 1 >= argv.size()) {
-          ctx.err << "mem0-hooks " << command << ": " << a << " needs a value\n";
-          return k_usage;
-        }
-        value = argv[++i];
-      }
-    } else if (!spec->flags.count(a) || inline_value) {
-      ctx.err << "mem0-hooks " << command << ": unknown option " << a << "\n";
-      return k_usage;
-    }
-    args.options.emplace_back(a, value);
-  }
-  if ((command == "doctor" || command == "install" || command == "uninstall") &&
-      !args.words.empty()) {
-    ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args.words[0] << "'\n";
+  auto args = parse_args(argv, *spec);
+  if (!args) {
+    ctx.err << "mem0-hooks " << command << ": " << args.error().message << "\n";
     return k_usage;
   }
-  if (command == "peek") return peek(args, ctx);
-  if (command == "context") return context(args, ctx);
-  if (command == "doctor") return doctor(args, ctx);
-  return install(args, ctx, command == "uninstall");
+  if ((command == "doctor" || command == "install" || command == "uninstall") &&
+      !args->words.empty()) {
+    ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[0] << "'\n";
+    return k_usage;
+  }
+  if (command == "peek") return peek(*args, ctx);
+  if (command == "context") return context(*args, ctx);
+  if (command == "doctor") return doctor(*args, ctx);
+  return install(*args, ctx, command == "uninstall");
 }
 
 } // namespace mem0::cli

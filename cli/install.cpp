@@ -133,6 +133,34 @@ bool allowed_beside_others(const fs::path &target, const std::set<std::string> &
   return !refused;
 }
 
+// Warn about the executables of the hook table missing from `ctx.exe_dir`.
+void warn_missing_executables(const CliContext &ctx) {
+  for (const HookSpec &spec : k_hooks)
+    if (find_hook(spec.executable) == &spec && !fs::exists(ctx.exe_dir / spec.executable))
+      ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
+              << " does not exist (build or install it first)\n";
+}
+
+// Write `merged` to the settings file `target`, its directory made private when missing. An
+// existing file (`previous`, its content; null when there was none) is first copied to
+// `<target>.bak`, which is announced on ctx.out, and both keep its mode.
+Result<void> write_settings(const fs::path &target, const std::string *previous,
+                            const std::string &merged, const CliContext &ctx) {
+  std::error_code ec;
+  const fs::perms mode = fs::status(target, ec).permissions(); // kept when the file exists
+  if (auto made = ensure_private_dir(target.parent_path()); !made) return made;
+  if (previous) {
+    const fs::path backup = target.string() + ".bak";
+    if (auto saved = write_file_atomic(backup, *previous); !saved)
+      return unexpected(make_error(ErrorKind::io, "cannot back up: " + saved.error().message));
+    fs::permissions(backup, mode, ec);
+    ctx.out << "backup: " << backup.string() << "\n";
+  }
+  if (auto written = write_file_atomic(target, merged); !written) return written;
+  if (previous) fs::permissions(target, mode, ec); // written private, like a new file
+  return {};
+}
+
 } // namespace
 
 std::string command_executable(std::string_view command) {
@@ -212,11 +240,7 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
   if (args.has("--project")) target = ctx.cwd / ".claude" / "settings.json";
   if (auto path = args.value("--settings")) target = fs::absolute(*path);
 
-  if (!uninstall)
-    for (const HookSpec &spec : k_hooks)
-      if (find_hook(spec.executable) == &spec && !fs::exists(ctx.exe_dir / spec.executable))
-        ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
-                << " does not exist (build or install it first)\n";
+  if (!uninstall) warn_missing_executables(ctx);
 
   std::error_code ec;
   const bool existed = fs::exists(target, ec);
@@ -246,25 +270,11 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
             << "\n";
     return k_ok;
   }
-  const fs::perms mode = fs::status(target, ec).permissions(); // kept when the file exists
-  if (!ensure_private_dir(target.parent_path())) {
-    ctx.err << "mem0-hooks " << verb << ": cannot create " << target.parent_path().string() << "\n";
-    return k_failure;
-  }
-  if (existed) {
-    const fs::path backup = target.string() + ".bak";
-    if (auto saved = write_file_atomic(backup, *current); !saved) {
-      ctx.err << "mem0-hooks " << verb << ": cannot back up: " << saved.error().message << "\n";
-      return k_failure;
-    }
-    fs::permissions(backup, mode, ec);
-    ctx.out << "backup: " << backup.string() << "\n";
-  }
-  if (auto written = write_file_atomic(target, *merged); !written) {
+  if (auto written = write_settings(target, existed ? &*current : nullptr, *merged, ctx);
+      !written) {
     ctx.err << "mem0-hooks " << verb << ": " << written.error().message << "\n";
     return k_failure;
   }
-  if (existed) fs::permissions(target, mode, ec); // written private, like a new file
   ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
   if (!uninstall)

@@ -54,6 +54,27 @@ std::string scope_label(Scope scope, const Identity &identity) {
   return "for project " + identity.project_id;
 }
 
+// The scope --scope names, else the configured one; a client error for an unknown name.
+Result<Scope> scope_of(const Args &args, const Config &config) {
+  const auto s = args.value("--scope");
+  if (!s) return config.global_search ? Scope::global : Scope::project;
+  if (*s == "project") return Scope::project;
+  if (*s == "session") return Scope::session;
+  if (*s == "global") return Scope::global;
+  return unexpected(make_error(ErrorKind::client, "--scope must be project, session or global"));
+}
+
+// --top-k, 10 by default; a client error unless it is a number from 1 to 100.
+Result<int> top_k_of(const Args &args) {
+  int top_k = 10;
+  if (auto k = args.value("--top-k")) {
+    const auto [end, ec] = std::from_chars(k->data(), k->data() + k->size(), top_k);
+    if (ec != std::errc() || end != k->data() + k->size() || top_k < 1 || top_k > 100)
+      return unexpected(make_error(ErrorKind::client, "--top-k must be a number from 1 to 100"));
+  }
+  return top_k;
+}
+
 } // namespace
 
 std::optional<IdQuery> detect_id(std::string_view query) {
@@ -91,27 +112,16 @@ int peek(const Args &args, const CliContext &ctx) {
     ctx.err << "What should I search for?\n";
     return k_usage;
   }
-  Scope scope = ctx.config.global_search ? Scope::global : Scope::project;
-  if (auto s = args.value("--scope")) {
-    if (*s == "project")
-      scope = Scope::project;
-    else if (*s == "session")
-      scope = Scope::session;
-    else if (*s == "global")
-      scope = Scope::global;
-    else {
-      ctx.err << "mem0-hooks peek: --scope must be project, session or global\n";
-      return k_usage;
-    }
-  }
-  int top_k = 10;
-  if (auto k = args.value("--top-k")) {
-    const auto [end, ec] = std::from_chars(k->data(), k->data() + k->size(), top_k);
-    if (ec != std::errc() || end != k->data() + k->size() || top_k < 1 || top_k > 100) {
-      ctx.err << "mem0-hooks peek: --top-k must be a number from 1 to 100\n";
-      return k_usage;
-    }
-  }
+  const auto usage = [&](const Error &e) {
+    ctx.err << "mem0-hooks peek: " << e.message << "\n";
+    return k_usage;
+  };
+  const auto scope_option = scope_of(args, ctx.config);
+  if (!scope_option) return usage(scope_option.error());
+  const auto top_k_option = top_k_of(args);
+  if (!top_k_option) return usage(top_k_option.error());
+  const Scope scope = *scope_option;
+  const int top_k = *top_k_option;
   const std::string session = session_for(args, ctx);
   if (scope == Scope::session && session.empty()) {
     ctx.err << "mem0-hooks peek: --scope session needs --session ID (or CLAUDE_CODE_SESSION_ID)\n";
