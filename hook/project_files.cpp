@@ -148,6 +148,45 @@ void withdraw_import(const HookContext &ctx, Outbox &outbox, const std::string &
                (done ? std::string() : " (not recorded: " + done.error().message + ")"));
 }
 
+// What one import queues under: the file's name, its key in imports.json, and its claim.
+struct ImportOf {
+  std::string_view name;
+  const std::string &key;
+  const std::string &claim;
+};
+
+// Queue the sections of `text` first, then the deletion of `old_ids` (the last import's
+// memories), adding the names of the items queued to `queued`; false at the first refusal (a
+// full or unwritable outbox), which withdraws the whole import.
+bool queue_import(const HookContext &ctx, const HookInput &input, Outbox &outbox,
+                  const ImportOf &import, const std::string &text,
+                  const std::vector<std::string> &old_ids, std::vector<std::string> &queued) {
+  for (auto &section : markdown_sections(text)) {
+    Capture c;
+    c.messages = {{"user", std::move(section)}};
+    c.type = "project_profile";
+    c.source = "auto-import";
+    c.metadata = {{"file", std::string(import.name)}};
+    c.infer = false;
+    c.import_file = import.key;
+    c.import_claim = import.claim;
+    const auto put = remember(ctx, input, std::move(c));
+    if (put)
+      queued.push_back(*put);
+    else if (put.error().kind != ErrorKind::empty)
+      return false;
+  }
+  for (const auto &id : old_ids) {
+    OutboxItem remove;
+    remove.kind = OutboxItem::Kind::remove;
+    remove.memory_id = id;
+    const auto put = outbox.put(remove, "", ctx.now());
+    if (!put) return false;
+    queued.push_back(*put);
+  }
+  return true;
+}
+
 // A claim no other import shares, even of the same content.
 std::string new_claim(const std::string &hash) {
   return hash + "-" + std::to_string(::getpid()) + "-" +
@@ -197,33 +236,8 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       return "importing " + std::string(name) + " (" + std::to_string(old_ids.size()) +
              " memories of its last import to delete)";
     });
-    // The new sections first, then the deletion of the last import's memories; one refusal (a
-    // full or unwritable outbox) withdraws the whole import.
     std::vector<std::string> queued;
-    bool refused = false;
-    for (auto &section : markdown_sections(*text)) {
-      Capture c;
-      c.messages = {{"user", std::move(section)}};
-      c.type = "project_profile";
-      c.source = "auto-import";
-      c.metadata = {{"file", std::string(name)}};
-      c.infer = false;
-      c.import_file = key;
-      c.import_claim = claim;
-      const auto put = remember(ctx, input, std::move(c));
-      if (put) queued.push_back(*put);
-      refused = !put && put.error().kind != ErrorKind::empty;
-      if (refused) break;
-    }
-    for (std::size_t i = 0; !refused && i < old_ids.size(); ++i) {
-      OutboxItem remove;
-      remove.kind = OutboxItem::Kind::remove;
-      remove.memory_id = old_ids[i];
-      const auto put = outbox.put(remove, "", ctx.now());
-      if (put) queued.push_back(*put);
-      refused = !put;
-    }
-    if (refused) {
+    if (!queue_import(ctx, input, outbox, {name, key, claim}, *text, old_ids, queued)) {
       withdraw_import(ctx, outbox, key, claim, queued);
       continue;
     }
