@@ -395,7 +395,9 @@ class Peek(CliTest):
     def test_global_scope_keeps_the_user_anchor(self):
         result = self.run_cli("peek", "--scope", "global", QUERY)
         self.assertEqual(result.returncode, 0, result.stderr)
-        for body in self.fake.searches():
+        searches = self.fake.searches()
+        self.assertTrue(searches)
+        for body in searches:
             self.assertEqual(search_terms(body)[:2], [{"user_id": USER}, {"app_id": "*"}])
         self.assertIn("[mem0:55555555]", result.stdout)  # another project of the same user
         self.assertNotIn("[mem0:66666666]", result.stdout)  # never another user
@@ -418,7 +420,9 @@ class Peek(CliTest):
         result = self.run_cli("peek", "--scope", "session", QUERY,
                               env=self.env(CLAUDE_CODE_SESSION_ID="sess-env"))
         self.assertEqual(result.returncode, 0, result.stderr)
-        for body in self.fake.searches():
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 2)  # the broad search and the session-state one
+        for body in searches:
             self.assertIn({"run_id": "sess-env"}, search_terms(body))
 
     def test_nothing_found(self):
