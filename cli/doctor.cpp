@@ -1,4 +1,5 @@
 #include "cli/cli.hpp"
+#include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
 #include "store/outbox.hpp"
@@ -19,10 +20,7 @@ std::string status_line(const Result<HttpResponse> &r) {
 
 std::string fix_for(const Error &e, const Config &c) {
   if (e.kind == ErrorKind::unauthorized)
-    return c.backend == Backend::selfhosted
-               ? "the server rejected the API key: create one in its dashboard and set "
-                 "MEM0_API_KEY"
-               : "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY";
+    return std::string(dialect_for(c.backend).traits().key_rejected_fix);
   if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout)
     return "cannot reach " + c.base_url + ": check MEM0_BASE_URL, the network or the proxy";
   return "Mem0 answered " + e.message + " (" + std::string(to_string(e.kind)) +
@@ -85,7 +83,8 @@ void live_check(const CliContext &ctx, const ApiTarget &api, const Identity &ide
     else if (responses[1]->status < 200 || responses[1]->status >= 300)
       failures.push_back(classify_status(*responses[1]));
   } else {
-    row("ping", "none on a self-hosted server; the search checks the key");
+    row("ping",
+        "none on " + std::string(api.dialect().traits().place) + "; the search checks the key");
   }
   row("search",
       parsed ? status_line(responses[0]) + ", " + count_of(parsed->size(), "result", "results")
@@ -133,14 +132,14 @@ int doctor(const Args &args, const CliContext &ctx) {
   row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
   row("base url", c.base_url + " (" + c.base_url_source + ")");
   row("backend",
-      std::string(c.backend == Backend::selfhosted ? "self-hosted Mem0 server" : "Mem0 Platform") +
-          " (" + c.backend_source + ")");
+      std::string(dialect_for(c.backend).traits().display_name) + " (" + c.backend_source + ")");
   const Identity identity = project_identity(c, project.id, ctx.cwd, "");
   row("shared", !identity.shared_agent_id.empty()
                     ? "project memory of agent " + identity.shared_agent_id + " and " +
                           identity.project_id + " searched too"
-                : c.backend == Backend::selfhosted ? "not on a self-hosted server"
-                                                   : "off (shared_memory)");
+                : !dialect_for(c.backend).traits().shared_memory
+                    ? "not on " + std::string(dialect_for(c.backend).traits().place)
+                    : "off (shared_memory)");
   row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
   if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
     fixes.push_back("make " + (c.mem0_dir / "settings.json").string() +

@@ -1,5 +1,6 @@
 #include "hook/remember.hpp"
 #include "hook/project_files.hpp"
+#include "mem0/dialect.hpp"
 #include "mem0/identity.hpp"
 #include "util/detach.hpp"
 #include "util/files.hpp"
@@ -177,7 +178,7 @@ expected<std::string, NotQueued> remember(const HookContext &ctx, const HookInpu
   spec.custom_instructions = custom_instructions(repo ? repo->top : cwd);
 
   OutboxItem item;
-  item.body = add_body(spec, identity);
+  item.add = queued_add(spec, identity);
   item.import_file = capture.import_file;
   item.import_claim = capture.import_claim;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
@@ -259,16 +260,16 @@ SendReport send_round(const HookContext &ctx) {
         continue;
       }
       requests.push_back(item->kind == OutboxItem::Kind::add
-                             ? add_request(*api, item->body)
+                             ? add_request(*api, item->add)
                              : delete_request(*api, item->memory_id));
       sent_names.push_back(name);
       items.push_back(std::move(*item));
     }
     if (requests.empty()) continue;
-    // A self-hosted server adds synchronously (its model extracts the facts before it answers):
-    // it gets the rest of the round.
+    // A backend that adds synchronously (a self-hosted server's model extracts the facts before
+    // it answers) gets the rest of the round.
     const auto responses = ctx.http.run(
-        requests, api->backend() == Backend::selfhosted
+        requests, api->dialect().traits().synchronous_adds
                       ? round_end
                       : std::min(round_end, SteadyClock::now() + std::chrono::seconds(30)));
 

@@ -1,4 +1,5 @@
 #include "mem0/config.hpp"
+#include "mem0/dialect.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
 
@@ -193,9 +194,9 @@ Config load_config(const Environment &env) {
   if (backend_env && !parse_backend(*backend_env) && !trim(*backend_env).empty())
     c.backend_source += "; MEM0_BACKEND=" + std::string(trim(*backend_env)).substr(0, 40) +
                         " not understood (platform or selfhosted)";
-  if (c.backend == Backend::selfhosted) {
-    c.base_url = "http://localhost:8888"; // where the server's docker set-up listens
-    c.base_url_source = "default for selfhosted";
+  if (const auto &d = dialect_for(c.backend).traits(); d.default_base_url != c.base_url) {
+    c.base_url = std::string(d.default_base_url);
+    c.base_url_source = "default for " + std::string(d.name);
   }
 
   if (auto v = env.get("MEM0_BASE_URL"); v && !trim(*v).empty()) {
@@ -281,7 +282,7 @@ Config load_config(const Environment &env) {
 bool has_access(const Config &config) {
   // A key that was set but refused (control bytes) is not silently replaced by none.
   return config.api_key ||
-         (config.backend == Backend::selfhosted && config.api_key_problem.empty());
+         (!dialect_for(config.backend).traits().requires_key && config.api_key_problem.empty());
 }
 
 Result<ApiTarget> api_target(const Config &config) {

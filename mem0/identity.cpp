@@ -1,13 +1,13 @@
 #include "mem0/identity.hpp"
+#include "mem0/dialect.hpp"
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
 #include <chrono>
@@ -37,11 +37,10 @@ void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
     if (doc.HasParseError() || !doc.IsObject() || doc.HasMember(cwd.c_str())) return std::nullopt;
     doc.AddMember(rapidjson::Value(cwd.c_str(), doc.GetAllocator()),
                   rapidjson::Value(project.c_str(), doc.GetAllocator()), doc.GetAllocator());
-    rapidjson::StringBuffer buffer;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-    w.SetIndent(' ', 2);
-    doc.Accept(w);
-    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+    PrettyJsonWriter w;
+    w.base().SetIndent(' ', 2);
+    w.value(doc);
+    return w.text() + "\n";
   };
   auto done = update_file_locked(map_path, change, wait);
   if (!done) log.warn("project_map.json not updated: " + done.error().message);
@@ -97,7 +96,7 @@ std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {
 Identity project_identity(const Config &config, std::string project_id, const fs::path &cwd,
                           std::string session) {
   Identity identity{config.user_id, std::move(project_id), std::move(session), {}};
-  if (config.shared_memory && config.backend == Backend::platform)
+  if (config.shared_memory && dialect_for(config.backend).traits().shared_memory)
     identity.shared_agent_id = shared_agent_id(identity.project_id, cwd);
   return identity;
 }
