@@ -24,7 +24,7 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
   c.type = "compact_summary";
   c.source = "compact";
   remember(ctx, input, std::move(c));
-  return {};
+  return {.send = true}; // as on_stop: this capture and what earlier runs left
 }
 
 } // namespace mem0::on_compact

@@ -5,7 +5,8 @@ namespace mem0::on_session_end {
 HookOutput handle(const SessionEndInput &input, const HookContext &ctx) {
   ctx.log.debug("session end (" + (input.reason.empty() ? std::string("no reason") : input.reason) +
                 ")");
-  return {};
+  // The session's last chance to deliver what its runs left queued (offline, paused).
+  return {.send = true};
 }
 
 } // namespace mem0::on_session_end

@@ -33,7 +33,9 @@ HookOutput handle(const StopInput &input, const HookContext &ctx) {
     return {};
   }
   remember(ctx, input, std::move(*capture));
-  return {};
+  // The sender takes it, and what earlier runs left (also when this one was refused as a
+  // duplicate or by a full outbox, which only the sender drains).
+  return {.send = true};
 }
 
 } // namespace mem0::on_stop

@@ -384,11 +384,13 @@ struct HookFixture {
     state.emplace(config.state_dir);
   }
 
+  // The dependencies of a run, with the fixture's clock.
+  RunDeps deps() {
+    return RunDeps{env, config, http, log, *state, [this] { return now; }};
+  }
+  // A fresh run's context: its own facts, a 5 s budget.
   HookContext context() {
-    return HookContext{
-        env, config, http, log, *state, SteadyClock::now() + std::chrono::seconds(5), [this] {
-          return now;
-        }};
+    return make_context(deps(), SteadyClock::now() + std::chrono::seconds(5));
   }
   StateStore store() const { return StateStore(config.state_dir); }
   std::string today() const { return utc_day(now); }
