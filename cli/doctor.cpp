@@ -100,11 +100,6 @@ void live_check(const CliContext &ctx, const ApiTarget &api, const Identity &ide
 
 } // namespace
 
-std::string mask_key(std::string_view key) {
-  if (key.size() < 12) return "…";
-  return std::string(key.substr(0, 3)) + "…" + std::string(key.substr(key.size() - 4));
-}
-
 int doctor(const Args &args, const CliContext &ctx) {
   const Config &c = ctx.config;
   std::vector<std::string> fixes;
@@ -117,7 +112,7 @@ int doctor(const Args &args, const CliContext &ctx) {
                          : "back-off state not cleared: " + cleared.error().message);
   }
 
-  row("api key", c.api_key                    ? mask_key(*c.api_key) + " (" + c.api_key_source + ")"
+  row("api key", c.api_key ? mask_key(*c.api_key) + " (" + c.origin("api_key") + ")"
                  : !c.api_key_problem.empty() ? "refused: " + c.api_key_problem
                  : has_access(c) ? "none: requests go without X-API-Key (a server run with "
                                    "AUTH_DISABLED=true)"
@@ -126,15 +121,15 @@ int doctor(const Args &args, const CliContext &ctx) {
     fixes.emplace_back(c.api_key_problem.empty()
                            ? "set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)"
                            : "set MEM0_API_KEY to the key alone, without line breaks");
-  row("user id", c.user_id + " (" + c.user_id_source + ")");
+  row("user id", c.user_id + " (" + c.origin("user_id") + ")");
   const ProjectId project = resolve_project_id(c, ctx.env, ctx.cwd, ctx.log);
   row("project id", project.id + " (" + project.source + ")");
   const auto repo = find_repo(ctx.cwd);
   row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
-  row("base url", c.base_url + " (" + c.base_url_source + ")");
+  row("base url", c.base_url + " (" + c.origin("base_url") + ")");
   row("backend",
       std::string(c.backend == Backend::selfhosted ? "self-hosted Mem0 server" : "Mem0 Platform") +
-          " (" + c.backend_source + ")");
+          " (" + c.origin("backend") + ")");
   const Identity identity = project_identity(c, project.id, ctx.cwd, "");
   row("shared", !identity.shared_agent_id.empty()
                     ? "project memory of agent " + identity.shared_agent_id + " and " +
