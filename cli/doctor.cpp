@@ -4,6 +4,7 @@
 #include "store/outbox.hpp"
 #include "util/git.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 namespace mem0::cli {
@@ -161,11 +162,19 @@ void target(Doctor &d) {
                                                      : "off (shared_memory)");
 }
 
+// The settings file, then every setting of the table with its value and where it came from,
+// indented under it and aligned on the longest name (docs/configuration.md#precedence).
 void settings(Doctor &d) {
   const std::string file = (d.c.mem0_dir / "settings.json").string();
   d.row("settings", file + " (" + d.c.settings_status + ")");
   if (d.c.settings_status == "invalid JSON" || d.c.settings_status == "not an object")
     d.fixes.push_back("make " + file + " a JSON object, or delete it (defaults are in use)");
+  std::size_t width = 0;
+  for (const Setting &s : settings_table())
+    width = std::max(width, s.name.size());
+  for (const Setting &s : settings_table())
+    d.ctx.out << "  " << s.name << std::string(width + 2 - s.name.size(), ' ') << s.parser.show(d.c)
+              << " (" << d.c.origin(s.name) << ")\n";
 }
 
 void state(Doctor &d) {
