@@ -62,7 +62,8 @@ struct Config {
   // environment value that was ignored.
   std::map<std::string, std::string, std::less<>> origins;
 
-  // The origin of setting `name`; empty when it was not resolved (a Config not from load_config).
+  // Return where setting `name` came from; empty when it was not resolved (a Config not from
+  // load_config).
   const std::string &origin(std::string_view name) const;
 };
 
@@ -79,7 +80,7 @@ struct SettingParser {
   bool (*from_env)(Config &config, std::string_view text, std::string_view variable);
   // Take a settings.json value into `config`; false when its type or range is wrong.
   bool (*from_json)(Config &config, const SettingsValue &value);
-  // The value as doctor shows it; never the API key itself.
+  // Show the value as doctor does; the API key masked, never itself.
   std::string (*show)(const Config &config);
 };
 
@@ -91,7 +92,7 @@ struct Setting {
   std::string_view fallback;           // the default, as text for `parser.from_env`
   SettingParser parser;
   // Set the value when neither the environment nor settings.json gave one, and return its
-  // origin; null for `fallback` with origin `default`.
+  // origin; null: `fallback`, with origin `default`.
   std::string (*by_default)(Config &config, const Setting &self) = nullptr;
 };
 
