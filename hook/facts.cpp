@@ -84,7 +84,9 @@ const std::filesystem::path &RunFacts::project_root() {
 
 const std::string &RunFacts::project_id() {
   return once(m_project_id, [&] {
-    return resolve_project_id(m_config, m_env, cwd(), [&] { return origin(); }, m_log).id;
+    return resolve_project_id(
+               m_config, m_env, cwd(), [&] { return origin(); }, m_log)
+        .id;
   });
 }
 

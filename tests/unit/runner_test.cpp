@@ -52,9 +52,9 @@ Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
   ::close(fds[1]);
   Sink out, err;
   Ran ran;
-  ran.result = run_hook_io(executable, handler, f.deps(),
-                           SteadyClock::now() + std::chrono::seconds(5), fds[0], out.file,
-                           err.file);
+  ran.result =
+      run_hook_io(executable, handler, f.deps(), SteadyClock::now() + std::chrono::seconds(5),
+                  fds[0], out.file, err.file);
   ::close(fds[0]);
   ran.out = out.text();
   ran.err = err.text();
@@ -63,8 +63,8 @@ Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
 
 // A handler that names `event` and returns `output`, whatever the input.
 RawHandler returning(HookOutput output, std::string event = "") {
-  return [output = std::move(output), event = std::move(event)](
-             std::string_view, const HookContext &, std::string &named) {
+  return [output = std::move(output),
+          event = std::move(event)](std::string_view, const HookContext &, std::string &named) {
     named = event;
     return output;
   };
@@ -109,9 +109,9 @@ TEST_CASE("runner: a handler's context reaches stdout in the event's shape", "[r
 
 TEST_CASE("runner: a block goes to stderr with status 2", "[runner]") {
   HookFixture f;
-  const Ran ran = run(f, "on_tool_guard",
-                      returning({.context = "ignored", .block_reason = "use mem0, not MEMORY.md"},
-                                "PreToolUse"));
+  const Ran ran = run(
+      f, "on_tool_guard",
+      returning({.context = "ignored", .block_reason = "use mem0, not MEMORY.md"}, "PreToolUse"));
   CHECK(ran.result.status == 2);
   CHECK(ran.err == "use mem0, not MEMORY.md\n");
   CHECK(ran.out.empty());
@@ -145,8 +145,8 @@ TEST_CASE("runner: the typed handler reads the event's input and binds the run's
   CHECK(contains(ran.out, "s-7 " + f.project.string()));
 
   SECTION("input that is not JSON prints nothing") {
-    CHECK(run(f, "on_user_prompt", typed_handler(parse_hook_input, handle), "not json")
-              .out.empty());
+    CHECK(
+        run(f, "on_user_prompt", typed_handler(parse_hook_input, handle), "not json").out.empty());
   }
 }
 
