@@ -152,7 +152,4 @@ std::size_t times_wired(const std::vector<InstallPath> &paths);
 // `1 result`, `2 results`.
 std::string count_of(std::size_t n, std::string_view one, std::string_view many);
 
-// Mask a key for display: `m0-…abcd`.
-std::string mask_key(std::string_view key);
-
 } // namespace mem0::cli

@@ -1,16 +1,37 @@
 #include "cli/cli.hpp"
+#include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
 #include "store/outbox.hpp"
 #include "util/git.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
 namespace {
 
-using Row = std::function<void(std::string_view name, const std::string &value)>;
+// What doctor's checks share: the command's context, what earlier checks found, and the
+// warnings and fixes so far.
+struct Doctor {
+  const Args &args;
+  const CliContext &ctx;
+  const Config &c = ctx.config;
+  ProjectId project = {}; // the project id check's
+  Identity identity = {}; // the shared memory check's
+  DailyUsage today = {};  // the state dir check's
+  std::vector<std::string> warnings = {};
+  std::vector<std::string> fixes = {};
+
+  // Print row `name` (padded to 12 columns) with `value`.
+  void row(std::string_view name, const std::string &value) const {
+    ctx.out << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << value << "\n";
+  }
+};
+
+// One check: its rows, and its warnings and fixes in `d`.
+using Check = void (*)(Doctor &d);
 
 std::string status_line(const Result<HttpResponse> &r) {
   if (!r) return std::string(to_string(r.error().kind)) + ": " + r.error().message;
@@ -19,10 +40,7 @@ std::string status_line(const Result<HttpResponse> &r) {
 
 std::string fix_for(const Error &e, const Config &c) {
   if (e.kind == ErrorKind::unauthorized)
-    return c.backend == Backend::selfhosted
-               ? "the server rejected the API key: create one in its dashboard and set "
-                 "MEM0_API_KEY"
-               : "the API key was rejected: create a new one at app.mem0.ai and set MEM0_API_KEY";
+    return std::string(dialect_for(c.backend).traits().key_rejected_fix);
   if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout)
     return "cannot reach " + c.base_url + ": check MEM0_BASE_URL, the network or the proxy";
   return "Mem0 answered " + e.message + " (" + std::string(to_string(e.kind)) +
@@ -51,27 +69,27 @@ std::string outbox_line(const Outbox::Stats &s, long adds_today, const Config &c
 }
 
 // The pause of this server and key, if any, as a row and a fix.
-void pause_row(const CliContext &ctx, const ApiTarget &api, const Row &row,
-               std::vector<std::string> &fixes, bool was_paused) {
-  const auto now = ctx.now();
-  if (const auto pause = ctx.state.backoff.active_pause(now, api.server_key())) {
+void pause_row(Doctor &d, const ApiTarget &api, bool was_paused) {
+  const auto now = d.ctx.now();
+  if (const auto pause = d.ctx.state.backoff.active_pause(now, api.server_key())) {
     const std::string end =
         utc_time(unix_seconds(now) + pause->remaining.count(), "%Y-%m-%d %H:%M:%S UTC");
-    row("pause", pause->reason + ": recall and capture paused until " + end + " (" +
-                     std::to_string(pause->remaining.count()) + " s)");
-    fixes.push_back("wait until " + end + ", or run `mem0-hooks doctor --reset` to try again now");
+    d.row("pause", pause->reason + ": recall and capture paused until " + end + " (" +
+                       std::to_string(pause->remaining.count()) + " s)");
+    d.fixes.push_back("wait until " + end +
+                      ", or run `mem0-hooks doctor --reset` to try again now");
   } else if (was_paused) {
-    row("pause", "ended early: the server answered");
+    d.row("pause", "ended early: the server answered");
   }
 }
 
 // The live check: the ping (the platform's only) and one search, with their status, then the
 // pause. Their outcome counts like a hook's: an answer ends a pause, a 429 starts one.
-void live_check(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
-                const Row &row, std::vector<std::string> &fixes) {
+void live_check(Doctor &d, const ApiTarget &api) {
+  const CliContext &ctx = d.ctx;
   const bool was_paused = ctx.state.backoff.active_pause(ctx.now(), api.server_key()).has_value();
   std::vector<HttpRequest> requests{
-      search_request(api, {"mem0 doctor check", std::nullopt, 1}, identity)};
+      search_request(api, {"mem0 doctor check", std::nullopt, 1}, d.identity)};
   if (auto ping = ping_request(api)) requests.push_back(std::move(*ping));
   const auto responses = ctx.http.run(requests, ctx.deadline);
   const auto parsed = responses[0] ? parse_search_response(*responses[0])
@@ -79,133 +97,169 @@ void live_check(const CliContext &ctx, const ApiTarget &api, const Identity &ide
   std::vector<Error> failures;
   if (!parsed) failures.push_back(parsed.error());
   if (responses.size() > 1) {
-    row("ping", status_line(responses[1]));
+    d.row("ping", status_line(responses[1]));
     if (!responses[1])
       failures.push_back(responses[1].error());
     else if (responses[1]->status < 200 || responses[1]->status >= 300)
       failures.push_back(classify_status(*responses[1]));
   } else {
-    row("ping", "none on a self-hosted server; the search checks the key");
+    d.row("ping",
+          "none on " + std::string(api.dialect().traits().place) + "; the search checks the key");
   }
-  row("search",
-      parsed ? status_line(responses[0]) + ", " + count_of(parsed->size(), "result", "results")
-             : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
-  if (!failures.empty()) fixes.push_back(fix_for(failures.front(), ctx.config));
+  d.row("search",
+        parsed ? status_line(responses[0]) + ", " + count_of(parsed->size(), "result", "results")
+               : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
+  if (!failures.empty()) d.fixes.push_back(fix_for(failures.front(), ctx.config));
   if (auto noted =
           ctx.state.backoff.record_run(ctx.now(), api.server_key(), failures, requests.size());
       !noted)
     ctx.log.warn("back-off state not saved: " + noted.error().message);
-  pause_row(ctx, api, row, fixes, was_paused);
+  pause_row(d, api, was_paused);
 }
 
-} // namespace
+// The checks, in the order of their rows (docs/cli.md#doctor).
 
-std::string mask_key(std::string_view key) {
-  if (key.size() < 12) return "…";
-  return std::string(key.substr(0, 3)) + "…" + std::string(key.substr(key.size() - 4));
-}
-
-int doctor(const Args &args, const CliContext &ctx) {
-  const Config &c = ctx.config;
-  std::vector<std::string> fixes;
-  const Row row = [&](std::string_view name, const std::string &value) {
-    ctx.out << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << value << "\n";
-  };
-  if (args.has("--reset")) {
-    const auto cleared = ctx.state.backoff.reset(ctx.now());
-    row("reset", cleared ? count_of(*cleared, "pause", "pauses") + " ended"
+void reset(Doctor &d) {
+  if (!d.args.has("--reset")) return;
+  const auto cleared = d.ctx.state.backoff.reset(d.ctx.now());
+  d.row("reset", cleared ? count_of(*cleared, "pause", "pauses") + " ended"
                          : "back-off state not cleared: " + cleared.error().message);
-  }
+}
 
-  row("api key", c.api_key                    ? mask_key(*c.api_key) + " (" + c.api_key_source + ")"
-                 : !c.api_key_problem.empty() ? "refused: " + c.api_key_problem
-                 : has_access(c) ? "none: requests go without X-API-Key (a server run with "
-                                   "AUTH_DISABLED=true)"
-                                 : "missing");
+void api_key(Doctor &d) {
+  const Config &c = d.c;
+  d.row("api key", c.api_key ? mask_key(*c.api_key) + " (" + c.origin("api_key") + ")"
+                   : !c.api_key_problem.empty() ? "refused: " + c.api_key_problem
+                   : has_access(c) ? "none: requests go without X-API-Key (a server run with "
+                                     "AUTH_DISABLED=true)"
+                                   : "missing");
   if (!has_access(c))
-    fixes.emplace_back(c.api_key_problem.empty()
-                           ? "set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)"
-                           : "set MEM0_API_KEY to the key alone, without line breaks");
-  row("user id", c.user_id + " (" + c.user_id_source + ")");
-  const ProjectId project = resolve_project_id(c, ctx.env, ctx.cwd, ctx.log);
-  row("project id", project.id + " (" + project.source + ")");
-  const auto repo = find_repo(ctx.cwd);
-  row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
-  row("base url", c.base_url + " (" + c.base_url_source + ")");
-  row("backend",
-      std::string(c.backend == Backend::selfhosted ? "self-hosted Mem0 server" : "Mem0 Platform") +
-          " (" + c.backend_source + ")");
-  const Identity identity = project_identity(c, project.id, ctx.cwd, "");
-  row("shared", !identity.shared_agent_id.empty()
-                    ? "project memory of agent " + identity.shared_agent_id + " and " +
-                          identity.project_id + " searched too"
-                : c.backend == Backend::selfhosted ? "not on a self-hosted server"
-                                                   : "off (shared_memory)");
-  row("settings", (c.mem0_dir / "settings.json").string() + " (" + c.settings_status + ")");
-  if (c.settings_status == "invalid JSON" || c.settings_status == "not an object")
-    fixes.push_back("make " + (c.mem0_dir / "settings.json").string() +
-                    " a JSON object, or delete it (defaults are in use)");
-  const DailyUsage today = ctx.state.usage.on(utc_day(ctx.now()));
-  row("state dir", c.state_dir.string() + " (" +
-                       count_of(static_cast<std::size_t>(today.searches), "automatic search",
-                                "automatic searches") +
-                       " today" +
-                       (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
-  const Outbox::Stats outbox = Outbox(c.state_dir).stats();
-  row("outbox", outbox_line(outbox, today.adds, c));
-  if (outbox.rejected > 0)
-    fixes.push_back("look at the " +
-                    count_of(outbox.rejected, "rejected capture", "rejected captures") + " in " +
-                    (c.state_dir / "outbox" / "rejected").string() + ", then delete them");
-  row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
-                  (c.rerank ? "on" : "off") + ", threshold " +
-                  std::to_string(c.threshold).substr(0, 4) + ", auto search " +
-                  (c.auto_search ? "on" : "off"));
+    d.fixes.emplace_back(c.api_key_problem.empty()
+                             ? "set MEM0_API_KEY (or a MEM0_API_KEY= line in ~/.bashrc)"
+                             : "set MEM0_API_KEY to the key alone, without line breaks");
+}
 
-  // Every install path that applies here, one row each (docs/cli.md#install-paths).
-  std::vector<InstallPath> paths = find_install_paths(c, ctx.env, ctx.cwd);
+void user_and_project(Doctor &d) {
+  d.row("user id", d.c.user_id + " (" + d.c.origin("user_id") + ")");
+  d.project = resolve_project_id(d.c, d.ctx.env, d.ctx.cwd, d.ctx.log);
+  d.row("project id", d.project.id + " (" + d.project.source + ")");
+  const auto repo = find_repo(d.ctx.cwd);
+  d.row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
+}
+
+void target(Doctor &d) {
+  const Config &c = d.c;
+  d.row("base url", c.base_url + " (" + c.origin("base_url") + ")");
+  const DialectTraits &dialect = dialect_for(c.backend).traits();
+  d.row("backend", std::string(dialect.display_name) + " (" + c.origin("backend") + ")");
+  d.identity = project_identity(c, d.project.id, d.ctx.cwd, "");
+  d.row("shared", !d.identity.shared_agent_id.empty()
+                      ? "project memory of agent " + d.identity.shared_agent_id + " and " +
+                            d.identity.project_id + " searched too"
+                  : !dialect.shared_memory ? "not on " + std::string(dialect.place)
+                                           : "off (shared_memory)");
+}
+
+// The settings file, then every setting of the table with its value and where it came from,
+// indented under it and aligned on the longest name (docs/configuration.md#precedence).
+void settings(Doctor &d) {
+  const std::string file = (d.c.mem0_dir / "settings.json").string();
+  d.row("settings", file + " (" + d.c.settings_status + ")");
+  if (d.c.settings_status == "invalid JSON" || d.c.settings_status == "not an object")
+    d.fixes.push_back("make " + file + " a JSON object, or delete it (defaults are in use)");
+  std::size_t width = 0;
+  for (const Setting &s : settings_table())
+    width = std::max(width, s.name.size());
+  for (const Setting &s : settings_table())
+    d.ctx.out << "  " << s.name << std::string(width + 2 - s.name.size(), ' ') << s.parser.show(d.c)
+              << " (" << d.c.origin(s.name) << ")\n";
+}
+
+void state(Doctor &d) {
+  const Config &c = d.c;
+  d.today = d.ctx.state.usage.on(utc_day(d.ctx.now()));
+  d.row("state dir",
+        c.state_dir.string() + " (" +
+            count_of(static_cast<std::size_t>(d.today.searches), "automatic search",
+                     "automatic searches") +
+            " today" + (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
+  const Outbox::Stats outbox = Outbox(c.state_dir).stats();
+  d.row("outbox", outbox_line(outbox, d.today.adds, c));
+  if (outbox.rejected > 0)
+    d.fixes.push_back("look at the " +
+                      count_of(outbox.rejected, "rejected capture", "rejected captures") + " in " +
+                      (c.state_dir / "outbox" / "rejected").string() + ", then delete them");
+}
+
+void plan(Doctor &d) {
+  const Config &c = d.c;
+  d.row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
+                    (c.rerank ? "on" : "off") + ", threshold " +
+                    std::to_string(c.threshold).substr(0, 4) + ", auto search " +
+                    (c.auto_search ? "on" : "off"));
+}
+
+// Every install path that applies here, one row each (docs/cli.md#install-paths); a warning
+// when they wire the hooks more than once, a fix when none does.
+void hooks(Doctor &d) {
+  std::vector<InstallPath> paths = find_install_paths(d.c, d.ctx.env, d.ctx.cwd);
   std::erase_if(paths, [](const InstallPath &p) { return !p.here; });
   const InstallPath *idle = nullptr; // a marketplace plugin that is disabled or not installed
   for (const auto &p : paths) {
-    row("hooks", describe(p));
+    d.row("hooks", describe(p));
     if (!p.active) idle = &p;
   }
-  if (paths.empty()) row("hooks", "not wired");
-  std::vector<std::string> warnings;
+  if (paths.empty()) d.row("hooks", "not wired");
   if (const std::size_t n = times_wired(paths); n > 1) {
     std::string how;
     for (const auto &p : paths)
       if (p.active) how += (how.empty() ? "" : "; ") + removal(p);
-    warnings.push_back("the hooks are wired " + std::to_string(n) +
-                       " times, so each hook would run, and bill, " +
-                       (n == 2 ? "twice" : std::to_string(n) + " times") +
-                       ": keep one and remove the others (" + how + ")");
+    d.warnings.push_back("the hooks are wired " + std::to_string(n) +
+                         " times, so each hook would run, and bill, " +
+                         (n == 2 ? "twice" : std::to_string(n) + " times") +
+                         ": keep one and remove the others (" + how + ")");
   } else if (n == 0) {
-    fixes.push_back(!idle ? "run `mem0-hooks install` (or install the plugin, or start Claude Code "
-                            "with --plugin-dir <checkout>)"
-                    : idle->dir.empty() ? "install the plugin: claude plugin install " +
-                                              idle->where + " --scope " + idle->scope
-                                        : "enable the plugin: claude plugin enable " + idle->where);
+    d.fixes.push_back(!idle ? "run `mem0-hooks install` (or install the plugin, or start Claude "
+                              "Code with --plugin-dir <checkout>)"
+                      : idle->dir.empty()
+                          ? "install the plugin: claude plugin install " + idle->where +
+                                " --scope " + idle->scope
+                          : "enable the plugin: claude plugin enable " + idle->where);
   }
+}
 
-  if (has_access(c)) {
-    if (const auto api = api_target(c); !api) {
-      row("ping", api.error().message);
-      fixes.emplace_back("use an https:// MEM0_BASE_URL");
-    } else {
-      live_check(ctx, *api, identity, row, fixes);
-    }
+// With access only: a refused base URL, else the live check.
+void live(Doctor &d) {
+  if (!has_access(d.c)) return;
+  if (const auto api = api_target(d.c); !api) {
+    d.row("ping", api.error().message);
+    d.fixes.emplace_back("use an https:// MEM0_BASE_URL");
+  } else {
+    live_check(d, *api);
   }
-  for (const auto &warning : warnings)
+}
+
+// Doctor is these checks, in this order: a later one may use what an earlier one found (the
+// project id, the identity, today's usage).
+constexpr Check k_checks[] = {reset, api_key, user_and_project, target, settings, state, plan,
+                              hooks, live};
+
+} // namespace
+
+int doctor(const Args &args, const CliContext &ctx) {
+  Doctor d{args, ctx};
+  for (const Check check : k_checks)
+    check(d);
+  for (const auto &warning : d.warnings)
     ctx.out << "warning: " << warning << "\n";
-  for (const auto &fix : fixes)
+  for (const auto &fix : d.fixes)
     ctx.out << "fix: " << fix << "\n";
-  if (fixes.empty())
-    ctx.out << (warnings.empty()
+  if (d.fixes.empty())
+    ctx.out << (d.warnings.empty()
                     ? "all checks passed"
-                    : "checks passed, with " + count_of(warnings.size(), "warning", "warnings"))
+                    : "checks passed, with " + count_of(d.warnings.size(), "warning", "warnings"))
             << "\n";
-  return fixes.empty() ? k_ok : k_failure;
+  return d.fixes.empty() ? k_ok : k_failure;
 }
 
 } // namespace mem0::cli

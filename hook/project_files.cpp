@@ -1,8 +1,6 @@
 #include "hook/project_files.hpp"
 #include "hook/remember.hpp"
-#include "mem0/identity.hpp"
 #include "util/files.hpp"
-#include "util/git.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
 #include "util/sha256.hpp"
@@ -113,9 +111,8 @@ namespace {
 
 // The project root (git top level, else the working directory) and the project id of `input`.
 std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookInput &input) {
-  const fs::path cwd = cwd_of(input, ctx.env);
-  const auto repo = find_repo(cwd);
-  return {repo ? repo->top : cwd, resolve_project_id(ctx.config, ctx.env, cwd, ctx.log).id};
+  RunFacts &facts = ctx.facts->bind(input);
+  return {facts.project_root(), facts.project_id()};
 }
 
 // Change the entry `key` of imports.json with `change` (given the entry, true when it changed it).

@@ -91,20 +91,19 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
   const Config &config = ctx.config;
   if (!config.auto_save || !has_access(config)) return notices;
   if (config.daily_add_limit > 0 && !was_shown(seen, notice_kind::add_limit) &&
-      ctx.state.usage.on(utc_day(ctx.now())).adds >= config.daily_add_limit)
+      ctx.facts->usage_today().adds >= config.daily_add_limit)
     notices.push_back(
         {{std::string(notice_kind::add_limit)}, add_limit_line(config.daily_add_limit)});
   if (was_shown(seen, notice_kind::outbox_full) && was_shown(seen, notice_kind::outbox_rejected))
     return notices;
-  const Outbox outbox(ctx.state.dir);
-  const Outbox::Stats stats = outbox.stats();
+  const Outbox::Stats &stats = ctx.facts->outbox_stats();
   if (stats.pending >= Outbox::k_max_items || stats.bytes >= Outbox::k_max_bytes) {
     ctx.log.warn("outbox full: new captures are refused; see mem0-hooks doctor");
     notices.push_back({{std::string(notice_kind::outbox_full)}, outbox_full_line()});
   }
   if (stats.rejected > 0)
     notices.push_back({{std::string(notice_kind::outbox_rejected)},
-                       outbox_rejected_line(stats.rejected, outbox.dir())});
+                       outbox_rejected_line(stats.rejected, Outbox(ctx.state.dir).dir())});
   return notices;
 }
 
@@ -131,9 +130,8 @@ std::size_t planned(const RecallRequest &request) {
 Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   Searches result;
   const auto now = ctx.now();
-  const auto api = api_target(ctx.config);
-  if (const auto pause =
-          api ? ctx.state.backoff.active_pause(now, api->server_key()) : std::nullopt) {
+  const Result<ApiTarget> &api = ctx.facts->api();
+  if (const auto &pause = ctx.facts->pause()) {
     const bool rate_limited = pause->reason.starts_with("rate limited");
     result.paused =
         Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
@@ -144,7 +142,7 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
     return result;
   }
   const std::string today = utc_day(now);
-  if (ctx.config.daily_limit > 0 && ctx.state.usage.on(today).searches >= ctx.config.daily_limit) {
+  if (ctx.config.daily_limit > 0 && ctx.facts->usage_today().searches >= ctx.config.daily_limit) {
     ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
                  ") reached; no search sent");
     result.limit_reached = true;

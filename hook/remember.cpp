@@ -1,16 +1,12 @@
 #include "hook/remember.hpp"
 #include "hook/project_files.hpp"
-#include "mem0/identity.hpp"
-#include "util/detach.hpp"
+#include "mem0/dialect.hpp"
 #include "util/files.hpp"
-#include "util/git.hpp"
 #include "util/json.hpp"
 #include "util/redact.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <array>
 #include <fcntl.h>
@@ -146,25 +142,22 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   }
   if (messages.empty()) return refuse(ErrorKind::empty, "nothing left to capture");
 
-  const fs::path cwd = cwd_of(input, ctx.env);
-  const auto repo = find_repo(cwd);
+  RunFacts &facts = ctx.facts->bind(input);
   // Writes keep the user's own layout (docs/api.md#shared-memory): no shared agent id.
-  const Identity identity{config.user_id, resolve_project_id(config, ctx.env, cwd, ctx.log).id,
-                          session_of(input, ctx.env)};
+  const Identity identity = facts.identity();
   AddSpec spec;
   spec.messages = std::move(messages);
   spec.metadata = {{"type", capture.type}, {"source", capture.source}};
   if (!identity.session_id.empty()) spec.metadata.emplace_back("session_id", identity.session_id);
-  if (const auto branch = repo ? current_branch(*repo) : std::nullopt)
-    spec.metadata.emplace_back("branch", *branch);
+  if (const auto &branch = facts.branch()) spec.metadata.emplace_back("branch", *branch);
   for (auto &kv : capture.metadata)
     spec.metadata.push_back(std::move(kv));
   spec.infer = capture.infer;
   spec.expiration_date = capture.expiration_date;
-  spec.custom_instructions = custom_instructions(repo ? repo->top : cwd);
+  spec.custom_instructions = custom_instructions(facts.project_root());
 
   OutboxItem item;
-  item.body = add_body(spec, identity);
+  item.add = queued_add(spec, identity);
   item.import_file = capture.import_file;
   item.import_claim = capture.import_claim;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
@@ -185,24 +178,20 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
       return unexpected(make_error(ErrorKind::io, "the outbox cannot be written"));
     }
   }
+  facts.note_queued();
   ctx.log.debug("capture (" + capture.type + ") queued as " + *queued);
   return *queued;
 }
 
-void start_sender(const HookContext &ctx, const std::function<void()> &before) {
-  static bool started_here = false; // one sender per hook process is enough
-  if (started_here || !ctx.config.auto_save || !has_access(ctx.config)) return;
-  const bool pending = !Outbox(ctx.state.dir).pending().empty();
-  const auto api = api_target(ctx.config);
-  if (!before && (!pending || !api || ctx.state.backoff.active_pause(ctx.now(), api->server_key())))
-    return;
+std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before) {
+  if (!ctx.config.auto_save || !has_access(ctx.config)) return {};
+  RunFacts &facts = *ctx.facts;
+  if (!before && (!facts.outbox_has_pending() || !facts.api() || facts.pause())) return {};
   ctx.log.debug("starting the sender");
-  const auto detached = run_detached([&] {
+  return [ctx, before] {
     if (before) before();
     send_round(ctx);
-  });
-  started_here = detached.has_value();
-  if (!started_here) ctx.log.warn("cannot start the sender: items stay queued");
+  };
 }
 
 SendReport send_round(const HookContext &ctx) {
@@ -247,16 +236,16 @@ SendReport send_round(const HookContext &ctx) {
         continue;
       }
       requests.push_back(item->kind == OutboxItem::Kind::add
-                             ? add_request(*api, item->body)
+                             ? add_request(*api, item->add)
                              : delete_request(*api, item->memory_id));
       sent_names.push_back(name);
       items.push_back(std::move(*item));
     }
     if (requests.empty()) continue;
-    // A self-hosted server adds synchronously (its model extracts the facts before it answers):
-    // it gets the rest of the round.
+    // A backend that adds synchronously (a self-hosted server's model extracts the facts before
+    // it answers) gets the rest of the round.
     const auto responses = ctx.http.run(
-        requests, api->backend() == Backend::selfhosted
+        requests, api->dialect().traits().synchronous_adds
                       ? round_end
                       : std::min(round_end, SteadyClock::now() + std::chrono::seconds(30)));
 

@@ -35,13 +35,14 @@ std::string prepare_capture_text(std::string_view text, bool redact);
 // Prepare `capture` (metadata: type, source, session_id, branch; the project's custom
 // instructions from mem0.md) and queue it in the outbox; returns the item's name. No network.
 // When nothing was queued, the error's kind says why: disabled (capture is off), no_key, empty
-// (nothing left to capture), duplicate, full or io (the outbox).
+// (nothing left to capture), duplicate, full or io (the outbox). Identity and repository come
+// from the run's facts, bound to `input`; the caller declares the sender start (HookOutput::send).
 Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture);
 
-// Start the sender in a detached process when items are pending, capture is on and no pause is
-// active; returns at once. `before` runs first in that process (a capture that is too slow for
-// the hook itself).
-void start_sender(const HookContext &ctx, const std::function<void()> &before = {});
+// What a declared sender start runs in its detached process: `before` (a capture too slow for
+// the hook itself), then one send_round. Empty, so that no process starts, when capture is off or
+// there is no key, or, without `before`, when the run's facts show nothing pending or a pause.
+std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before = {});
 
 // What one sender round did.
 struct SendReport {

@@ -2,6 +2,7 @@
 #include "hook/remember.hpp"
 #include "hook/runtime.hpp"
 #include "hook/table.hpp"
+#include "util/detach.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -9,28 +10,6 @@
 #include <unistd.h>
 
 namespace mem0 {
-
-std::string session_of(const HookInput &input, const Environment &env) {
-  if (!input.session_id.empty()) return input.session_id;
-  return env.get("CLAUDE_CODE_SESSION_ID").value_or("");
-}
-
-std::filesystem::path cwd_of(const HookInput &input, const Environment &env) {
-  std::filesystem::path cwd;
-  if (!input.cwd.empty())
-    cwd = input.cwd;
-  else if (auto dir = env.get("CLAUDE_PROJECT_DIR"); dir && !dir->empty())
-    cwd = *dir;
-  else {
-    std::error_code ec;
-    cwd = std::filesystem::current_path(ec);
-  }
-  cwd = cwd.lexically_normal();
-  if (cwd.has_relative_path() && !cwd.has_filename())
-    cwd = cwd.parent_path(); // drop a trailing '/'
-  return cwd;
-}
-
 namespace {
 
 // End the process with `status` once everything is written. Outside sanitizer builds (whose
@@ -45,41 +24,84 @@ int finish(int status) {
   return status;
 }
 
+// Run `handler` on `raw`; an exception is logged and yields no output.
+HookOutput handle_safely(const RawHandler &handler, std::string_view raw, const HookContext &ctx,
+                         std::string &event) {
+  try {
+    return handler(raw, ctx, event);
+  } catch (const std::exception &e) {
+    ctx.log.warn(std::string("internal error: ") + e.what());
+  } catch (...) {
+    ctx.log.warn("internal error");
+  }
+  return {};
+}
+
+// Write what `output` shows for `event`: the block reason to `err` (status 2), else the one JSON
+// object to `out`.
+int write_output(std::string_view event, const HookOutput &output, std::FILE *out, std::FILE *err) {
+  if (!output.block_reason.empty()) {
+    std::fprintf(err, "%s\n", output.block_reason.c_str());
+    std::fflush(err);
+    return 2;
+  }
+  if (const std::string text = render_output(event, output); !text.empty())
+    std::fwrite(text.data(), 1, text.size(), out);
+  std::fflush(out);
+  return 0;
+}
+
 } // namespace
+
+HookContext make_context(const RunDeps &deps, Deadline deadline) {
+  return HookContext{
+      deps.env,
+      deps.config,
+      deps.http,
+      deps.log,
+      deps.state,
+      deadline,
+      deps.now,
+      std::make_shared<RunFacts>(deps.env, deps.config, deps.log, deps.state, deps.now)};
+}
+
+RunResult run_hook_io(std::string_view executable, const RawHandler &handler, const RunDeps &deps,
+                      Deadline deadline, int in, std::FILE *out, std::FILE *err) {
+  const HookContext ctx = make_context(deps, deadline);
+  const std::string raw = read_bounded(in, deadline);
+  std::string event;
+  const HookOutput output = handle_safely(handler, raw, ctx, event);
+  if (!hook_handles(executable, event))
+    if (const HookSpec *spec = find_hook(executable)) event = std::string(spec->event);
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      SteadyClock::now() - (deadline - deps.config.timeout));
+  deps.log.debug("done in " + std::to_string(elapsed.count()) + " ms, " +
+                 std::to_string(output.context.size()) + " bytes of context");
+  RunResult result;
+  result.status = write_output(event, output, out, err);
+  // Only a declared start: the handler's slow part, and captures left by earlier runs, go out
+  // with it (docs/capture.md#the-sender).
+  if (output.send) result.detach = sender_work(ctx, output.detached);
+  return result;
+}
 
 int run_hook_raw(std::string_view executable, const RawHandler &handler) {
   const auto started = SteadyClock::now();
   std::signal(SIGPIPE, SIG_IGN); // a reader that went away must not turn exit 0 into a signal
-  int status = 0;
   try {
     Runtime rt{std::string(executable)};
-    const Deadline deadline = started + rt.config.timeout;
-    const std::string raw = read_bounded(STDIN_FILENO, deadline);
-    const HookContext ctx{rt.env, rt.config, rt.http, rt.log, rt.state, deadline};
-    std::string event;
-    const HookOutput output = handler(raw, ctx, event);
-    if (!hook_handles(executable, event))
-      if (const HookSpec *spec = find_hook(executable)) event = std::string(spec->event);
-    const auto elapsed =
-        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - started);
-    rt.log.debug("done in " + std::to_string(elapsed.count()) + " ms, " +
-                 std::to_string(output.context.size()) + " bytes of context");
-    if (!output.block_reason.empty()) {
-      std::fprintf(stderr, "%s\n", output.block_reason.c_str());
-      status = 2;
-    } else if (const std::string out = render_output(event, output); !out.empty()) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
-    }
-    // The handler's slow part, and captures left by an earlier run (offline, paused), go out
-    // with the sender.
-    start_sender(ctx, output.detached);
-    return finish(status);
+    const RunDeps deps{rt.env, rt.config, rt.http, rt.log, rt.state};
+    const RunResult run = run_hook_io(executable, handler, deps, started + rt.config.timeout,
+                                      STDIN_FILENO, stdout, stderr);
+    if (run.detach && !run_detached(run.detach))
+      rt.log.warn("cannot start the sender: items stay queued");
+    return finish(run.status);
   } catch (const std::exception &e) {
     Log{std::string(executable)}.warn(std::string("internal error: ") + e.what());
   } catch (...) {
     Log{std::string(executable)}.warn("internal error");
   }
-  return finish(status);
+  return finish(0);
 }
 
 } // namespace mem0

@@ -1,4 +1,5 @@
 #pragma once
+#include "hook/facts.hpp"
 #include "hook/io.hpp"
 #include "mem0/config.hpp"
 #include "mem0/http.hpp"
@@ -6,14 +7,17 @@
 #include "util/clock.hpp"
 #include "util/log.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace mem0 {
 
-// Everything a hook handler may touch, passed in so tests can substitute fakes.
+// Everything a hook handler may touch, passed in so tests can substitute fakes. Copies share
+// the run's facts.
 struct HookContext {
   const Environment &env;
   const Config &config;
@@ -21,40 +25,70 @@ struct HookContext {
   const Log &log;
   StateStore &state;
   Deadline deadline;
+  WallClock now;
+  std::shared_ptr<RunFacts> facts; // computed once per run, on first use
+};
+
+// What a run takes from its process: the Runtime's parts, or a test's fakes.
+struct RunDeps {
+  const Environment &env;
+  const Config &config;
+  HttpClient &http;
+  const Log &log;
+  StateStore &state;
   WallClock now = std::chrono::system_clock::now;
 };
+
+// The context of one run over `deps`, with facts of its own.
+HookContext make_context(const RunDeps &deps, Deadline deadline);
 
 // A handler: the raw stdin in, the output back; `event` is set to the event the input names.
 using RawHandler =
     std::function<HookOutput(std::string_view raw, const HookContext &ctx, std::string &event)>;
 
-// The one place that turns a handler into process behaviour: set up the runtime, read stdin
-// (bounded, within the deadline), run `handler`, print at most one JSON object with the fields
-// the event accepts, and exit 0 whatever happens (bad input, no key, network and internal errors
-// are logged, never raised), or 2 with the reason on stderr when the output blocks. The event is
-// the input's when the hook table wires `executable` for it, else the table's first.
+// What a run leaves to its process once the output is written.
+struct RunResult {
+  int status = 0; // 0, or 2 when the output blocks
+  // The sender (after the handler's `detached` work) to run in a detached process; empty unless
+  // the handler declared `send` and there is something to do (sender_work).
+  std::function<void()> detach{};
+};
+
+// One run over `deps`: read `in` (bounded, until `deadline`), run `handler`, write at most one
+// JSON object with the fields the event accepts to `out`, or the block reason to `err` with
+// status 2. Never throws: bad input, no key, network and internal errors (a handler that throws
+// included) are logged and the status is 0. The event is the input's when the hook table wires
+// `executable` for it, else the table's first.
+RunResult run_hook_io(std::string_view executable, const RawHandler &handler, const RunDeps &deps,
+                      Deadline deadline, int in, std::FILE *out, std::FILE *err);
+
+// The process around run_hook_io: set up the Runtime, run on the standard streams within the
+// configured budget, start the declared sender detached, and exit with the run's status (0 also
+// when the set-up itself fails; SIGPIPE is ignored).
 int run_hook_raw(std::string_view executable, const RawHandler &handler);
 
-// run_hook_raw for a handler of a typed event input, parsed with `parse`.
+// The raw handler of a typed one: parse the input with `parse`, bind the run's facts to it,
+// and handle it with `handle`.
+template <class Input>
+RawHandler typed_handler(Result<Input> (*parse)(std::string_view),
+                         HookOutput (*handle)(const Input &, const HookContext &)) {
+  return [parse, handle](std::string_view raw, const HookContext &ctx, std::string &event) {
+    auto input = parse(raw);
+    if (!input) {
+      ctx.log.warn("ignoring input: " + input.error().message);
+      return HookOutput{};
+    }
+    event = input->hook_event_name;
+    ctx.facts->bind(*input);
+    return handle(*input, ctx);
+  };
+}
+
+// run_hook_raw for a handler of a typed event input (typed_handler).
 template <class Input>
 int run_hook(std::string_view executable, Result<Input> (*parse)(std::string_view),
              HookOutput (*handle)(const Input &, const HookContext &)) {
-  return run_hook_raw(executable,
-                      [&](std::string_view raw, const HookContext &ctx, std::string &event) {
-                        auto input = parse(raw);
-                        if (!input) {
-                          ctx.log.warn("ignoring input: " + input.error().message);
-                          return HookOutput{};
-                        }
-                        event = input->hook_event_name;
-                        return handle(*input, ctx);
-                      });
+  return run_hook_raw(executable, typed_handler(parse, handle));
 }
-
-// The session a hook belongs to: the input's session_id, else CLAUDE_CODE_SESSION_ID.
-std::string session_of(const HookInput &input, const Environment &env);
-
-// The working directory: the input's cwd, else CLAUDE_PROJECT_DIR, else the process cwd.
-std::filesystem::path cwd_of(const HookInput &input, const Environment &env);
 
 } // namespace mem0

@@ -1,5 +1,6 @@
 #include "mem0/api.hpp"
 
+#include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
 #include "util/json.hpp"
 #include "util/redact.hpp"
@@ -7,8 +8,6 @@
 #include "util/strings.hpp"
 #include "util/version.hpp"
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <cctype>
@@ -53,80 +52,10 @@ std::string server_message(std::string_view body) {
   return {};
 }
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+bool is_success(long status) { return status >= 200 && status < 300; }
 
-void write_string(Writer &w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
+} // namespace
 
-// `{"key": value}`
-void write_leaf(Writer &w, const char *key, std::string_view value) {
-  w.StartObject();
-  w.Key(key);
-  write_string(w, value);
-  w.EndObject();
-}
-
-// The platform's filters: `AND[user, app, …]`, or for the project scope with shared memory
-// `OR[AND[user, app], AND[agent A, app], AND[agent P, app]]` (docs/api.md#shared-memory).
-void write_platform_filters(Writer &w, const SearchSpec &spec, const Identity &identity) {
-  const bool shared =
-      spec.scope == Scope::project && !spec.type && !identity.shared_agent_id.empty();
-  auto anchored = [&](const char *key, std::string_view value) {
-    w.StartObject();
-    w.Key("AND");
-    w.StartArray();
-    write_leaf(w, key, value);
-    write_leaf(w, "app_id", spec.scope == Scope::global ? "*" : identity.project_id);
-    if (spec.scope == Scope::session) write_leaf(w, "run_id", identity.session_id);
-    if (spec.type) {
-      w.StartObject();
-      w.Key("metadata");
-      write_leaf(w, "type", *spec.type);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-  };
-  if (!shared) return anchored("user_id", identity.user_id);
-  w.StartObject();
-  w.Key("OR");
-  w.StartArray();
-  anchored("user_id", identity.user_id);
-  anchored("agent_id", identity.shared_agent_id);
-  anchored("agent_id", identity.project_id);
-  w.EndArray();
-  w.EndObject();
-}
-
-// A self-hosted server's filters: flat, `user_id` at the top, the project as `agent_id`.
-void write_selfhosted_filters(Writer &w, const SearchSpec &spec, const Identity &identity) {
-  w.StartObject();
-  w.Key("user_id");
-  write_string(w, identity.user_id);
-  if (spec.scope != Scope::global) {
-    w.Key("agent_id");
-    write_string(w, identity.project_id);
-  }
-  if (spec.scope == Scope::session) {
-    w.Key("run_id");
-    write_string(w, identity.session_id);
-  }
-  if (spec.type) {
-    w.Key("type");
-    write_string(w, *spec.type);
-  }
-  w.EndObject();
-}
-
-void write_filters(Writer &w, const SearchSpec &spec, const Identity &identity, Backend backend) {
-  if (backend == Backend::selfhosted)
-    write_selfhosted_filters(w, spec, identity);
-  else
-    write_platform_filters(w, spec, identity);
-}
-
-// `value` for a URL's query string: unreserved characters as they are, the rest as %XX.
 std::string url_encode(std::string_view value) {
   static constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
@@ -142,69 +71,21 @@ std::string url_encode(std::string_view value) {
   return out;
 }
 
-// {base}/v1/memories/{id}/, or {base}/memories/{id} on a self-hosted server.
-std::string memory_url(const ApiTarget &api, std::string_view id) {
-  if (api.backend() == Backend::selfhosted) return api.base_url() + "/memories/" + url_encode(id);
-  return api.base_url() + "/v1/memories/" + std::string(id) + "/";
-}
-
-// The self-hosted server's add body, from the platform's as queued (docs/api.md#self-hosted-add):
-// `app_id` travels as `agent_id`; `custom_instructions` has no counterpart and is dropped.
-std::string selfhosted_add_body(std::string body) {
-  rapidjson::Document doc;
-  parse_json(doc, body);
-  if (doc.HasParseError() || !doc.IsObject()) return body; // the server says what is wrong
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  for (const auto &member : doc.GetObject()) {
-    const std::string_view key(member.name.GetString(), member.name.GetStringLength());
-    if (key == "custom_instructions") continue;
-    if (key == "app_id")
-      w.Key("agent_id");
-    else
-      w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-    member.value.Accept(w);
-  }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
-}
-
-bool is_success(long status) { return status >= 200 && status < 300; }
-
-} // namespace
-
 std::string filters_json(const SearchSpec &spec, const Identity &identity, Backend backend) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  write_filters(w, spec, identity, backend);
-  return {buffer.GetString(), buffer.GetSize()};
+  JsonWriter w;
+  dialect_for(backend).write_filters(w, spec, identity);
+  return w.text();
 }
 
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                         double threshold, Backend backend) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("query");
-  write_string(w, spec.query);
-  w.Key("filters");
-  write_filters(w, spec, identity, backend);
-  w.Key("top_k");
-  w.Int(spec.top_k);
-  w.Key("threshold");
-  w.Double(threshold);
-  if (rerank && backend == Backend::platform) {
-    w.Key("rerank");
-    w.Bool(true);
-  }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  return dialect_for(backend).search_body(spec, identity, rerank, threshold);
 }
 
 Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, bool rerank,
                                   double threshold, Backend backend) {
-  if (api_key.empty() && backend == Backend::platform) // a self-hosted server may need none
+  const Dialect &dialect = dialect_for(backend);
+  if (api_key.empty() && dialect.traits().requires_key) // a self-hosted server may need none
     return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
   // A CR or LF would end a header line and start another: never let one reach the wire.
   const auto control = [](std::string_view s) {
@@ -226,18 +107,21 @@ Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, boo
   t.m_rerank = rerank;
   t.m_threshold = threshold;
   t.m_backend = backend;
+  t.m_dialect = &dialect;
   return t;
 }
 
 std::vector<std::string> ApiTarget::headers() const {
-  std::vector<std::string> h{"Content-Type: application/json", "Accept: application/json",
-                             "User-Agent: " + user_agent()};
-  if (m_backend == Backend::platform)
-    h.insert(h.begin(), "Authorization: Token " + m_api_key);
-  else if (!m_api_key.empty())
-    h.insert(h.begin(), "X-API-Key: " + m_api_key);
+  std::vector<std::string> h;
+  h.reserve(4);
+  if (const auto key = m_dialect->key_header(m_api_key)) h.push_back(*key);
+  h.emplace_back("Content-Type: application/json");
+  h.emplace_back("Accept: application/json");
+  h.push_back("User-Agent: " + user_agent());
   return h;
 }
+
+bool ApiTarget::rerank() const { return m_rerank && m_dialect->traits().rerank; }
 
 std::string ApiTarget::server_key() const {
   return sha256_hex(m_base_url + '\n' + m_api_key).substr(0, 16);
@@ -246,68 +130,26 @@ std::string ApiTarget::server_key() const {
 std::string user_agent() { return "mem0-native-hooks/" + std::string(version()); }
 
 HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity) {
-  const bool selfhosted = api.backend() == Backend::selfhosted;
-  return {"POST", api.base_url() + (selfhosted ? "/search" : "/v3/memories/search/"), api.headers(),
-          search_body(spec, identity, api.rerank(), api.threshold(), api.backend())};
+  return api.dialect().search(api, spec, identity);
 }
 
 HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
-  return {"GET", memory_url(api, id), api.headers(), {}};
+  return api.dialect().get(api, id);
 }
 
-std::optional<HttpRequest> ping_request(const ApiTarget &api) {
-  if (api.backend() == Backend::selfhosted) return std::nullopt;
-  return HttpRequest{"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
+std::optional<HttpRequest> ping_request(const ApiTarget &api) { return api.dialect().ping(api); }
+
+QueuedAdd queued_add(const AddSpec &spec, const Identity &identity) {
+  return {spec.messages, identity.user_id,     identity.project_id,     spec.metadata,
+          spec.infer,    spec.expiration_date, spec.custom_instructions};
 }
 
 std::string add_body(const AddSpec &spec, const Identity &identity) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  auto str = [&w](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  w.StartObject();
-  w.Key("messages");
-  w.StartArray();
-  for (const auto &m : spec.messages) {
-    w.StartObject();
-    w.Key("role");
-    str(m.role);
-    w.Key("content");
-    str(m.content);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("user_id");
-  str(identity.user_id);
-  w.Key("app_id");
-  str(identity.project_id);
-  w.Key("metadata");
-  w.StartObject();
-  for (const auto &[key, value] : spec.metadata) {
-    w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-    str(value);
-  }
-  w.EndObject();
-  w.Key("infer");
-  w.Bool(spec.infer);
-  if (!spec.expiration_date.empty()) {
-    w.Key("expiration_date");
-    str(spec.expiration_date);
-  }
-  if (!spec.custom_instructions.empty()) {
-    w.Key("custom_instructions");
-    str(spec.custom_instructions);
-  }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  return platform_dialect().add_body(queued_add(spec, identity));
 }
 
-HttpRequest add_request(const ApiTarget &api, std::string body) {
-  if (api.backend() == Backend::selfhosted)
-    return {"POST", api.base_url() + "/memories", api.headers(),
-            selfhosted_add_body(std::move(body))};
-  return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), std::move(body)};
+HttpRequest add_request(const ApiTarget &api, const QueuedAdd &capture) {
+  return api.dialect().add(api, capture);
 }
 
 Result<AddResult> parse_add_response(const HttpResponse &response) {
@@ -331,45 +173,19 @@ Result<AddResult> parse_add_response(const HttpResponse &response) {
 }
 
 HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size) {
-  if (api.backend() == Backend::selfhosted)
-    return {"GET",
-            api.base_url() + "/memories?user_id=" + url_encode(identity.user_id) +
-                "&agent_id=" + url_encode(identity.project_id) +
-                "&top_k=" + std::to_string(k_selfhosted_list_limit),
-            api.headers(),
-            {}};
-  return {"POST", api.base_url() + "/v3/memories/?page=1&page_size=" + std::to_string(page_size),
-          api.headers(), "{\"filters\":" + filters_json(SearchSpec{}, identity) + "}"};
+  return api.dialect().list(api, identity, page_size);
 }
 
-Result<MemoryPage> parse_list_response(const HttpResponse &response) {
-  auto memories = parse_search_response(response);
-  if (!memories) return unexpected(memories.error());
-  rapidjson::Document doc;
-  parse_json(doc, response.body);
-  MemoryPage page;
-  page.memories = std::move(*memories);
-  page.count = static_cast<long>(page.memories.size());
-  if (const auto count = doc.IsObject() ? int64_member(doc, "count") : std::nullopt) {
-    page.count = static_cast<long>(*count);
-    return page;
-  }
-  // No count: a self-hosted listing, in storage order. Newest first; undated ones last.
-  const auto seconds = [](const Memory &m) {
-    return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
-  };
-  std::stable_sort(page.memories.begin(), page.memories.end(),
-                   [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
-  page.at_least = page.count >= k_selfhosted_list_limit;
-  return page;
+Result<MemoryPage> parse_list_response(const ApiTarget &api, const HttpResponse &response) {
+  return api.dialect().parse_list(response);
 }
 
-HttpRequest event_request(const ApiTarget &api, std::string_view event_id) {
-  return {"GET", api.base_url() + "/v1/event/" + std::string(event_id) + "/", api.headers(), {}};
+std::optional<HttpRequest> event_request(const ApiTarget &api, std::string_view event_id) {
+  return api.dialect().event(api, event_id);
 }
 
 HttpRequest delete_request(const ApiTarget &api, std::string_view id) {
-  return {"DELETE", memory_url(api, id), api.headers(), {}};
+  return api.dialect().remove(api, id);
 }
 
 Result<void> check_status(const HttpResponse &response) {
@@ -396,7 +212,7 @@ Error classify_status(const HttpResponse &response) {
   return e;
 }
 
-Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) {
+Result<Listing> parse_listing(const HttpResponse &response) {
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   parse_json(doc, response.body);
@@ -415,25 +231,39 @@ Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) 
   if (!items)
     return unexpected(
         make_error(ErrorKind::bad_response, "response has no results array", response.status));
-  std::vector<Memory> out;
+  Listing out;
   for (const auto &item : items->GetArray())
-    if (auto m = parse_item(item)) out.push_back(std::move(*m));
+    if (auto m = parse_item(item)) out.memories.push_back(std::move(*m));
+  if (const auto count = doc.IsObject() ? int64_member(doc, "count") : std::nullopt)
+    out.count = static_cast<long>(*count);
   return out;
 }
 
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response) {
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) {
+  auto listing = parse_listing(response);
+  if (!listing) return unexpected(listing.error());
+  return std::move(listing->memories);
+}
+
+Result<std::optional<Memory>> parse_one_memory(const HttpResponse &response,
+                                               bool null_is_not_found) {
   if (response.status == 404) return std::optional<Memory>{};
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   parse_json(doc, response.body);
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
-  if (doc.IsNull()) return std::optional<Memory>{}; // a self-hosted server's "not found"
+  if (doc.IsNull() && null_is_not_found) return std::optional<Memory>{};
   auto m = parse_item(doc);
   if (!m)
     return unexpected(
         make_error(ErrorKind::bad_response, "response is not a memory", response.status));
   return std::optional<Memory>(std::move(*m));
+}
+
+Result<std::optional<Memory>> parse_memory_response(const ApiTarget &api,
+                                                    const HttpResponse &response) {
+  return api.dialect().parse_memory(response);
 }
 
 std::optional<std::string> refuse_base_url(std::string_view url) {

@@ -1,6 +1,7 @@
 #pragma once
 #include "mem0/http.hpp"
 #include "mem0/memory.hpp"
+#include "store/outbox.hpp"
 #include "util/error.hpp"
 
 #include <optional>
@@ -16,9 +17,10 @@ namespace mem0 {
 enum class Scope { project, session, global };
 
 // Which Mem0 the requests go to (docs/api.md#self-hosted-server): the Mem0 Platform, or the
-// open-source Mem0 REST server (`MEM0_BACKEND=selfhosted`), which has its own paths, header and
-// filters.
+// open-source Mem0 REST server (`MEM0_BACKEND=selfhosted`). Each has its dialect
+// (mem0/dialect.hpp): its paths, header, filters, bodies and answers.
 enum class Backend { platform, selfhosted };
+class Dialect;
 
 // Who is searching or writing: the filters every request carries.
 struct Identity {
@@ -50,10 +52,14 @@ public:
 
   const std::string &base_url() const { return m_base_url; }
   Backend backend() const { return m_backend; }
-  bool rerank() const { return m_rerank && m_backend == Backend::platform; }
+  // How this backend spells the requests.
+  const Dialect &dialect() const { return *m_dialect; }
+  // Whether searches ask for rerank: when asked for and the backend has it.
+  bool rerank() const;
   double threshold() const { return m_threshold; }
-  // The headers of every request: the key (`Authorization: Token` for the platform,
-  // `X-API-Key` for a self-hosted server, none for one without a key), JSON, and our User-Agent.
+  // The headers of every request: the key in the dialect's header (`Authorization: Token` for
+  // the platform, `X-API-Key` for a self-hosted server, none for one without a key), JSON, and
+  // our User-Agent.
   std::vector<std::string> headers() const;
   // Names this server and key without revealing the key: the back-off is kept per server key.
   std::string server_key() const;
@@ -65,6 +71,7 @@ private:
   bool m_rerank = true;
   double m_threshold = 0.3;
   Backend m_backend = Backend::platform;
+  const Dialect *m_dialect = nullptr;
 };
 
 // "mem0-native-hooks/<version>"
@@ -92,10 +99,7 @@ std::optional<HttpRequest> ping_request(const ApiTarget &api);
 
 // One memory to add (docs/api.md#add).
 struct AddSpec {
-  struct Message {
-    std::string role; // "user" or "assistant"
-    std::string content;
-  };
+  using Message = QueuedAdd::Message;
   std::vector<Message> messages;
   std::vector<std::pair<std::string, std::string>> metadata; // type, source, session_id, ...
   bool infer = true;
@@ -103,14 +107,18 @@ struct AddSpec {
   std::string custom_instructions; // or empty
 };
 
-// The JSON body of an add: messages, user_id, app_id, metadata, infer, and the optional fields
-// when set. Never a run_id: it would hide the memory from the user + app filters.
+// The Platform's JSON body of an add: messages, user_id, app_id, metadata, infer, and the optional
+// fields when set. Never a run_id: it would hide the memory from the user + app filters. (What an
+// outbox item held before the neutral capture.)
 std::string add_body(const AddSpec &spec, const Identity &identity);
 
-// POST {base}/v3/memories/add/ with `body` (add_body's, as queued in the outbox). For a
-// self-hosted server POST {base}/memories, the body carried over to its fields (the project as
-// `agent_id`; docs/api.md#self-hosted-add).
-HttpRequest add_request(const ApiTarget &api, std::string body);
+// The neutral capture of an add, as the outbox keeps it (docs/capture.md#the-outbox).
+QueuedAdd queued_add(const AddSpec &spec, const Identity &identity);
+
+// POST {base}/v3/memories/add/ with `capture` in the Platform's body (add_body's). For a
+// self-hosted server POST {base}/memories, with its fields (the project as `agent_id`;
+// docs/api.md#self-hosted-add).
+HttpRequest add_request(const ApiTarget &api, const QueuedAdd &capture);
 
 // What an accepted add returned: an event id (asynchronous, infer on) or the ids of the memories
 // stored at once (infer off).
@@ -124,19 +132,19 @@ Result<AddResult> parse_add_response(const HttpResponse &response);
 // project's memories, newest first, and their count. A self-hosted server has neither pages nor
 // a count: GET {base}/memories?user_id=U&agent_id=P&top_k=1000, its largest listing.
 HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size);
-inline constexpr long k_selfhosted_list_limit = 1000;
 
 struct MemoryPage {
   long count = 0;
   bool at_least = false; // a listing without a count that was cut at its limit
   std::vector<Memory> memories;
 };
-// A listing with a `count` is used as it is; one without (self-hosted) is sorted newest first and
-// counted.
-Result<MemoryPage> parse_list_response(const HttpResponse &response);
+// Read a listing from `api`: one with a `count` is used as it is; one without (self-hosted) is
+// sorted newest first and counted.
+Result<MemoryPage> parse_list_response(const ApiTarget &api, const HttpResponse &response);
 
-// GET {base}/v1/event/{id}/: how an asynchronous add went.
-HttpRequest event_request(const ApiTarget &api, std::string_view event_id);
+// GET {base}/v1/event/{id}/: how an asynchronous add went. A self-hosted server adds
+// synchronously and has no events: nullopt.
+std::optional<HttpRequest> event_request(const ApiTarget &api, std::string_view event_id);
 
 // DELETE {base}/v1/memories/{id}/, or DELETE {base}/memories/{id} (self-hosted)
 HttpRequest delete_request(const ApiTarget &api, std::string_view id);
@@ -148,9 +156,10 @@ Error classify_status(const HttpResponse &response);
 // Malformed items are skipped; a non-2xx status or an unusable body is an Error.
 Result<std::vector<Memory>> parse_search_response(const HttpResponse &response);
 
-// Parse a single-memory response; 404, and a self-hosted server's `null`, are "not found"
+// Read a single memory from `api`; 404, and a self-hosted server's `null`, are "not found"
 // (nullopt), not an error.
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response);
+Result<std::optional<Memory>> parse_memory_response(const ApiTarget &api,
+                                                    const HttpResponse &response);
 
 // A response that only needs a 2xx status (delete); otherwise the classified error.
 Result<void> check_status(const HttpResponse &response);

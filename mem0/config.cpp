@@ -1,4 +1,5 @@
 #include "mem0/config.hpp"
+#include "mem0/dialect.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
 
@@ -6,8 +7,10 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <pwd.h>
+#include <type_traits>
 #include <unistd.h>
 
 extern char **environ;
@@ -42,27 +45,31 @@ fs::path home_dir(const Environment &env) {
   return "/";
 }
 
-// settings.json accessors that check every type.
-struct Settings {
+// ~/.mem0/settings.json, read once: the value of a key, whatever its type (the parsers check it).
+struct SettingsFile {
   rapidjson::Document doc;
   bool usable = false;
+  std::string status; // "ok", "not found", "invalid JSON", "not an object"
 
-  const rapidjson::Value *find(const char *key) const {
-    if (!usable) return nullptr;
-    const auto it = doc.FindMember(key);
-    return it == doc.MemberEnd() ? nullptr : &it->value;
+  explicit SettingsFile(const fs::path &path) {
+    const auto text = read_small_file(path);
+    if (!text) {
+      status = "not found";
+      return;
+    }
+    parse_json(doc, *text);
+    usable = !doc.HasParseError() && doc.IsObject();
+    status = doc.HasParseError() ? "invalid JSON" : usable ? "ok" : "not an object";
   }
-  std::optional<bool> boolean(const char *key) const {
-    const auto *v = find(key);
-    return v && v->IsBool() ? std::optional<bool>(v->GetBool()) : std::nullopt;
-  }
-  std::optional<std::string> string(const char *key) const {
-    const auto *v = find(key);
-    return v && v->IsString() ? std::optional<std::string>(v->GetString()) : std::nullopt;
-  }
-  std::optional<double> number(const char *key) const {
-    const auto *v = find(key);
-    return v && v->IsNumber() ? std::optional<double>(v->GetDouble()) : std::nullopt;
+  SettingsValue value(std::string_view key) const {
+    if (!usable) return {};
+    const auto it = doc.FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
+    if (it == doc.MemberEnd()) return {};
+    const rapidjson::Value &v = it->value;
+    if (v.IsBool()) return v.GetBool();
+    if (v.IsNumber()) return v.GetDouble();
+    if (v.IsString()) return std::string(v.GetString());
+    return {};
   }
 };
 
@@ -73,6 +80,8 @@ std::optional<Backend> parse_backend(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view backend_name(Backend b) { return dialect_for(b).traits().name; }
+
 std::optional<SearchPlan> parse_plan(std::string_view s) {
   const std::string v = ascii_lower(trim(s));
   if (v == "lean") return SearchPlan::lean;
@@ -80,30 +89,295 @@ std::optional<SearchPlan> parse_plan(std::string_view s) {
   return std::nullopt;
 }
 
-// The first key found wins, from the environment, else the shell profiles. A key with control
-// bytes (a CR/LF would end the Authorization header and start another) is no key at all, not a
-// reason to try the next source: the problem names where it came from, never the value.
-void resolve_api_key(Config &c, const Environment &env) {
-  auto take = [&c](std::string key, std::string source, std::string label) {
-    const bool control =
-        std::any_of(key.begin(), key.end(), [](unsigned char b) { return b < 0x20 || b == 0x7F; });
-    if (control) {
-      c.api_key_problem = label + " contains control characters (such as a line break): "
-                                  "ignored, so there is no API key";
-      return;
-    }
-    c.api_key = std::move(key);
-    c.api_key_source = std::move(source);
+std::string_view plan_name(SearchPlan p) { return p == SearchPlan::lean ? "lean" : "thorough"; }
+
+// The parsers of the settings table, one per kind of value, each for one field of Config. An
+// environment value arrives trimmed; settings.json values are checked for their JSON type.
+
+bool no_json(Config &, const SettingsValue &) { return false; }
+
+std::string on_off(bool b) { return b ? "on" : "off"; }
+
+constexpr std::string_view k_bool_words = "1, true, yes, on, 0, false, no or off";
+
+// `1,true,yes,on` / `0,false,no,off`; a JSON boolean.
+template <bool Config::*Field> constexpr SettingParser flag() {
+  return {k_bool_words,
+          [](Config &c, std::string_view text, std::string_view) {
+            const auto b = parse_bool(text);
+            if (b) c.*Field = *b;
+            return b.has_value();
+          },
+          [](Config &c, const SettingsValue &v) {
+            const bool *b = std::get_if<bool>(&v);
+            if (b) c.*Field = *b;
+            return b != nullptr;
+          },
+          [](const Config &c) { return on_off(c.*Field); }};
+}
+
+// Off for `0,false,no,off` and the empty string, on for anything else: once set, it decides.
+template <bool Config::*Field> constexpr SettingParser loose_flag() {
+  SettingParser p = flag<Field>();
+  p.accepts = "";
+  p.from_env = [](Config &c, std::string_view text, std::string_view) {
+    c.*Field = !text.empty() && parse_bool(text) != std::optional<bool>(false);
+    return true;
   };
-  for (const char *name :
-       {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY", "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"})
-    if (auto v = env.get(name); v && !trim(*v).empty())
-      return take(std::string(trim(*v)), std::string("env ") + name, name);
+  return p;
+}
+
+// Decimal digits; a JSON number ≥ 0 (a fraction truncated).
+template <long Config::*Field> constexpr SettingParser count() {
+  return {"decimal digits",
+          [](Config &c, std::string_view text, std::string_view) {
+            const auto n = parse_long(text);
+            if (n) c.*Field = *n;
+            return n.has_value();
+          },
+          [](Config &c, const SettingsValue &v) {
+            const double *n = std::get_if<double>(&v);
+            if (!n || !(*n >= 0 && *n < 1e12)) return false;
+            c.*Field = static_cast<long>(*n);
+            return true;
+          },
+          [](const Config &c) { return std::to_string(c.*Field); }};
+}
+
+// A number from 0 to 1, as text or as a JSON number.
+template <double Config::*Field> constexpr SettingParser fraction() {
+  return {"a number from 0 to 1",
+          [](Config &c, std::string_view text, std::string_view) {
+            const auto v = parse_double(text);
+            if (v) c.*Field = *v;
+            return v.has_value();
+          },
+          [](Config &c, const SettingsValue &v) {
+            const double *n = std::get_if<double>(&v);
+            if (!n || !(*n >= 0.0 && *n <= 1.0)) return false;
+            c.*Field = *n;
+            return true;
+          },
+          [](const Config &c) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%g", c.*Field);
+            return std::string(text);
+          }};
+}
+
+// Decimal digits, clamped to 100..30000 ms.
+template <std::chrono::milliseconds Config::*Field> constexpr SettingParser clamped_ms() {
+  return {"decimal digits",
+          [](Config &c, std::string_view text, std::string_view) {
+            const auto ms = parse_long(text);
+            if (ms) c.*Field = std::chrono::milliseconds(std::clamp(*ms, 100L, 30000L));
+            return ms.has_value();
+          },
+          no_json, [](const Config &c) { return std::to_string((c.*Field).count()); }};
+}
+
+// One of the names `parse` knows, in any case; the same as a JSON string.
+template <auto Field, auto parse, auto name>
+constexpr SettingParser choice(std::string_view names) {
+  return {names,
+          [](Config &c, std::string_view text, std::string_view) {
+            const auto v = parse(text);
+            if (v) c.*Field = *v;
+            return v.has_value();
+          },
+          [](Config &c, const SettingsValue &v) {
+            const std::string *s = std::get_if<std::string>(&v);
+            const auto parsed = s ? parse(*s) : std::nullopt;
+            if (parsed) c.*Field = *parsed;
+            return parsed.has_value();
+          },
+          [](const Config &c) { return std::string(name(c.*Field)); }};
+}
+
+// Any non-empty text (a blank variable counts as unset); a non-empty JSON string.
+template <auto Field> constexpr SettingParser nonempty() {
+  return {"",
+          [](Config &c, std::string_view text, std::string_view) {
+            if (text.empty()) return false;
+            c.*Field = std::string(text);
+            return true;
+          },
+          [](Config &c, const SettingsValue &v) {
+            const std::string *s = std::get_if<std::string>(&v);
+            if (!s || s->empty()) return false;
+            c.*Field = *s;
+            return true;
+          },
+          [](const Config &c) -> std::string {
+            using T = std::remove_cvref_t<decltype(c.*Field)>;
+            if constexpr (std::is_same_v<T, fs::path>)
+              return (c.*Field).string();
+            else if constexpr (std::is_same_v<T, std::string>)
+              return c.*Field;
+            else
+              return (c.*Field).value_or("none");
+          }};
+}
+
+// Set `field` to the URL `text` without its trailing slashes; false when `text` is empty.
+bool set_url(std::string &field, std::string_view text) {
+  if (text.empty()) return false;
+  field = std::string(text);
+  while (field.ends_with('/'))
+    field.pop_back();
+  return true;
+}
+
+// A URL as text, without its trailing slashes; a JSON string.
+template <std::string Config::*Field> constexpr SettingParser url() {
+  SettingParser p = nonempty<Field>();
+  p.from_env = [](Config &c, std::string_view text, std::string_view) {
+    return set_url(c.*Field, text);
+  };
+  p.from_json = [](Config &c, const SettingsValue &v) {
+    const std::string *s = std::get_if<std::string>(&v);
+    return s && set_url(c.*Field, *s);
+  };
+  return p;
+}
+
+// Take `key` as the API key. A key with control bytes (a CR/LF would end the Authorization header
+// and start another) is no key at all, not a reason to try the next source: the problem names
+// `label`, where it came from, never the value.
+void take_api_key(Config &c, std::string key, std::string_view label) {
+  const bool control =
+      std::any_of(key.begin(), key.end(), [](unsigned char b) { return b < 0x20 || b == 0x7F; });
+  if (control) {
+    c.api_key_problem = std::string(label) + " contains control characters (such as a line "
+                                             "break): ignored, so there is no API key";
+    return;
+  }
+  c.api_key = std::move(key);
+}
+
+// Any non-empty text; shown masked.
+constexpr SettingParser api_key() {
+  return {"",
+          [](Config &c, std::string_view text, std::string_view variable) {
+            if (text.empty()) return false;
+            take_api_key(c, std::string(text), variable);
+            return true;
+          },
+          no_json,
+          [](const Config &c) {
+            return c.api_key                    ? mask_key(*c.api_key)
+                   : !c.api_key_problem.empty() ? std::string("refused")
+                                                : std::string("none");
+          }};
+}
+
+// The defaults that are not a fixed text.
+
+// No key in the environment: the first shell profile with one (read, never run).
+std::string api_key_from_profiles(Config &c, const Setting &) {
   for (const char *profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
     if (const auto text = read_small_file(c.home / profile))
-      if (auto key = api_key_from_profile(*text))
-        return take(std::move(*key), std::string("~/") + profile,
-                    std::string("MEM0_API_KEY in ~/") + profile);
+      if (auto key = api_key_from_profile(*text)) {
+        take_api_key(c, std::move(*key), std::string("MEM0_API_KEY in ~/") + profile);
+        return std::string("~/") + profile;
+      }
+  return "default";
+}
+
+std::string default_base_url(Config &c, const Setting &self) {
+  self.parser.from_env(c, self.fallback, "");
+  if (const auto &d = dialect_for(c.backend).traits(); d.default_base_url != c.base_url) {
+    c.base_url = std::string(d.default_base_url);
+    return "default for " + std::string(d.name);
+  }
+  return "default";
+}
+
+std::string default_state_dir(Config &c, const Setting &) {
+  c.state_dir = c.mem0_dir / "state";
+  return "default";
+}
+
+// The table (docs/configuration.md#settings), a row on two lines: where the value comes from
+// (name, environment variables, settings.json key, default), then how it is read (the parser, for
+// a field of Config) and a default computed instead of the fixed one. `backend` comes before
+// `base_url`, whose default depends on it.
+// clang-format off
+constexpr Setting k_settings[] = {
+    {"api_key", {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY",
+                 "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"}, "", "",
+        api_key(), api_key_from_profiles},
+    {"user_id", {"MEM0_USER_ID", "USER", "USERNAME"}, "", "default",
+        nonempty<&Config::user_id>()},
+    {"backend", {"MEM0_BACKEND"}, "backend", "platform",
+        choice<&Config::backend, parse_backend, backend_name>("platform or selfhosted")},
+    {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "https://api.mem0.ai",
+        url<&Config::base_url>(), default_base_url},
+    {"shared_memory", {"MEM0_SHARED_MEMORY"}, "shared_memory", "on",
+        flag<&Config::shared_memory>()},
+    {"auto_search", {"MEM0_AUTO_SEARCH"}, "auto_search", "on",
+        flag<&Config::auto_search>()},
+    {"prefetch", {"MEM0_PREFETCH"}, "", "on",
+        flag<&Config::prefetch>()},
+    {"rerank", {"MEM0_RERANK"}, "", "on",
+        loose_flag<&Config::rerank>()},
+    {"confidence_threshold", {"MEM0_CONFIDENCE_THRESHOLD"}, "confidence_threshold", "0.3",
+        fraction<&Config::threshold>()},
+    {"global_search", {"MEM0_GLOBAL_SEARCH"}, "global_search", "off",
+        flag<&Config::global_search>()},
+    {"search_plan", {"MEM0_SEARCH_PLAN"}, "search_plan", "lean",
+        choice<&Config::plan, parse_plan, plan_name>("lean or thorough")},
+    {"daily_search_limit", {"MEM0_DAILY_SEARCH_LIMIT"}, "daily_search_limit", "0",
+        count<&Config::daily_limit>()},
+    {"auto_save", {"MEM0_AUTO_SAVE"}, "auto_save", "on",
+        flag<&Config::auto_save>()},
+    {"daily_add_limit", {"MEM0_DAILY_ADD_LIMIT"}, "daily_add_limit", "0",
+        count<&Config::daily_add_limit>()},
+    {"retention_session_days", {"MEM0_RETENTION_SESSION_DAYS"}, "retention_session_days", "90",
+        count<&Config::retention_session_days>()},
+    {"block_native_memory", {"MEM0_BLOCK_NATIVE_MEMORY"}, "block_native_memory", "on",
+        flag<&Config::block_native_memory>()},
+    {"show_recall", {"MEM0_SHOW_RECALL"}, "show_recall", "off",
+        flag<&Config::show_recall>()},
+    {"timeout_ms", {"MEM0_TIMEOUT_MS"}, "", "5000",
+        clamped_ms<&Config::timeout>()},
+    {"redact", {"MEM0_REDACT"}, "", "on",
+        flag<&Config::redact>()},
+    {"debug", {"MEM0_DEBUG"}, "debug", "off",
+        loose_flag<&Config::debug>()},
+    {"state_dir", {"MEM0_STATE_DIR"}, "", "~/.mem0/state",
+        nonempty<&Config::state_dir>(), default_state_dir},
+    {"ca_bundle", {"MEM0_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"}, "", "",
+        nonempty<&Config::ca_bundle>()},
+};
+// clang-format on
+
+// What an environment value that was set but not understood adds to the origin of the value
+// used instead.
+std::string not_understood(std::string_view variable, std::string_view text,
+                           std::string_view accepts) {
+  return "; " + std::string(variable) + "=" + std::string(text).substr(0, 40) +
+         " not understood (" + std::string(accepts) + ")";
+}
+
+// Resolve `row` into `c`: its first valid variable, else settings.json, else its default.
+// Returns where the value came from.
+std::string resolve(Config &c, const Setting &row, const Environment &env,
+                    const SettingsFile &file) {
+  std::string ignored;
+  for (const std::string_view variable : row.env) {
+    if (variable.empty()) break;
+    const auto value = env.get(variable);
+    if (!value) continue;
+    const std::string_view text = trim(*value);
+    if (row.parser.from_env(c, text, variable)) return "env " + std::string(variable) + ignored;
+    if (!text.empty()) ignored += not_understood(variable, text, row.parser.accepts);
+  }
+  if (!row.key.empty() && row.parser.from_json(c, file.value(row.key)))
+    return "settings.json" + ignored;
+  if (row.by_default) return row.by_default(c, row) + ignored;
+  row.parser.from_env(c, row.fallback, "");
+  return "default" + ignored;
 }
 
 } // namespace
@@ -155,133 +429,34 @@ std::optional<std::string> api_key_from_profile(std::string_view text) {
   return found;
 }
 
+std::string mask_key(std::string_view key) {
+  if (key.size() < 12) return "…";
+  return std::string(key.substr(0, 3)) + "…" + std::string(key.substr(key.size() - 4));
+}
+
+const std::string &Config::origin(std::string_view name) const {
+  static const std::string unresolved;
+  const auto it = origins.find(name);
+  return it == origins.end() ? unresolved : it->second;
+}
+
+std::span<const Setting> settings_table() { return k_settings; }
+
 Config load_config(const Environment &env) {
   Config c;
   c.home = home_dir(env);
   c.mem0_dir = c.home / ".mem0";
-
-  Settings s;
-  if (const auto text = read_small_file(c.mem0_dir / "settings.json")) {
-    parse_json(s.doc, *text);
-    s.usable = !s.doc.HasParseError() && s.doc.IsObject();
-    c.settings_status = s.doc.HasParseError() ? "invalid JSON" : s.usable ? "ok" : "not an object";
-  } else {
-    c.settings_status = "not found";
-  }
-
-  resolve_api_key(c, env);
-
-  for (const char *name : {"MEM0_USER_ID", "USER", "USERNAME"})
-    if (auto v = env.get(name); v && !trim(*v).empty()) {
-      c.user_id = std::string(trim(*v));
-      c.user_id_source = std::string("env ") + name;
-      break;
-    }
-  if (c.user_id.empty()) {
-    c.user_id = "default";
-    c.user_id_source = "default";
-  }
-
-  const auto backend_env = env.get("MEM0_BACKEND");
-  if (const auto b = backend_env ? parse_backend(*backend_env) : std::nullopt) {
-    c.backend = *b;
-    c.backend_source = "env MEM0_BACKEND";
-  } else if (const auto from_settings = parse_backend(s.string("backend").value_or(""))) {
-    c.backend = *from_settings;
-    c.backend_source = "settings.json";
-  }
-  if (backend_env && !parse_backend(*backend_env) && !trim(*backend_env).empty())
-    c.backend_source += "; MEM0_BACKEND=" + std::string(trim(*backend_env)).substr(0, 40) +
-                        " not understood (platform or selfhosted)";
-  if (c.backend == Backend::selfhosted) {
-    c.base_url = "http://localhost:8888"; // where the server's docker set-up listens
-    c.base_url_source = "default for selfhosted";
-  }
-
-  if (auto v = env.get("MEM0_BASE_URL"); v && !trim(*v).empty()) {
-    c.base_url = std::string(trim(*v));
-    c.base_url_source = "env MEM0_BASE_URL";
-  } else if (auto h = env.get("MEM0_HOST"); h && !trim(*h).empty()) {
-    c.base_url = std::string(trim(*h));
-    c.base_url_source = "env MEM0_HOST";
-  } else if (auto b = s.string("base_url"); b && !b->empty()) {
-    c.base_url = *b;
-    c.base_url_source = "settings.json";
-  }
-  while (c.base_url.ends_with('/'))
-    c.base_url.pop_back();
-
-  auto flag = [&](const char *env_name, const char *key, bool fallback) {
-    if (auto v = env.get(env_name))
-      if (auto b = parse_bool(*v)) return *b;
-    if (key)
-      if (auto b = s.boolean(key)) return *b;
-    return fallback;
-  };
-  c.auto_search = flag("MEM0_AUTO_SEARCH", "auto_search", true);
-  c.prefetch = flag("MEM0_PREFETCH", nullptr, true);
-  c.global_search = flag("MEM0_GLOBAL_SEARCH", "global_search", false);
-  c.redact = flag("MEM0_REDACT", nullptr, true);
-  c.shared_memory = flag("MEM0_SHARED_MEMORY", "shared_memory", true);
-
-  if (auto v = env.get("MEM0_RERANK")) {
-    const std::string r = ascii_lower(trim(*v));
-    c.rerank = !(r.empty() || r == "0" || r == "false" || r == "no" || r == "off");
-  }
-  if (auto v = env.get("MEM0_DEBUG")) {
-    const std::string d = ascii_lower(trim(*v));
-    c.debug = !(d.empty() || d == "0" || d == "false" || d == "no" || d == "off");
-  } else {
-    c.debug = s.boolean("debug").value_or(false);
-  }
-
-  if (auto v = env.get("MEM0_CONFIDENCE_THRESHOLD"); v && parse_double(*v)) {
-    c.threshold = *parse_double(*v);
-  } else if (auto t = s.number("confidence_threshold"); t && *t >= 0.0 && *t <= 1.0) {
-    c.threshold = *t;
-  }
-
-  if (auto v = env.get("MEM0_TIMEOUT_MS"))
-    if (auto ms = parse_long(*v))
-      c.timeout = std::chrono::milliseconds(std::clamp(*ms, 100L, 30000L));
-
-  if (auto v = env.get("MEM0_SEARCH_PLAN"); v && parse_plan(*v)) {
-    c.plan = *parse_plan(*v);
-  } else if (auto p = s.string("search_plan"); p && parse_plan(*p)) {
-    c.plan = *parse_plan(*p);
-  }
-
-  // A count: the environment, else a non-negative number in settings.json, else `fallback`.
-  auto count = [&](const char *env_name, const char *key, long fallback) {
-    if (auto v = env.get(env_name))
-      if (auto n = parse_long(*v)) return *n;
-    if (auto n = s.number(key); n && *n >= 0 && *n < 1e12) return static_cast<long>(*n);
-    return fallback;
-  };
-  c.daily_limit = count("MEM0_DAILY_SEARCH_LIMIT", "daily_search_limit", 0);
-  c.daily_add_limit = count("MEM0_DAILY_ADD_LIMIT", "daily_add_limit", 0);
-  c.retention_session_days = count("MEM0_RETENTION_SESSION_DAYS", "retention_session_days", 90);
-  c.auto_save = flag("MEM0_AUTO_SAVE", "auto_save", true);
-  c.block_native_memory = flag("MEM0_BLOCK_NATIVE_MEMORY", "block_native_memory", true);
-  c.show_recall = flag("MEM0_SHOW_RECALL", "show_recall", false);
-
-  if (auto v = env.get("MEM0_STATE_DIR"); v && !trim(*v).empty())
-    c.state_dir = std::string(trim(*v));
-  else
-    c.state_dir = c.mem0_dir / "state";
-
-  for (const char *name : {"MEM0_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"})
-    if (auto v = env.get(name); v && !trim(*v).empty()) {
-      c.ca_bundle = std::string(trim(*v));
-      break;
-    }
+  const SettingsFile file(c.mem0_dir / "settings.json");
+  c.settings_status = file.status;
+  for (const Setting &row : k_settings)
+    c.origins.insert_or_assign(std::string(row.name), resolve(c, row, env, file));
   return c;
 }
 
 bool has_access(const Config &config) {
   // A key that was set but refused (control bytes) is not silently replaced by none.
   return config.api_key ||
-         (config.backend == Backend::selfhosted && config.api_key_problem.empty());
+         (!dialect_for(config.backend).traits().requires_key && config.api_key_problem.empty());
 }
 
 Result<ApiTarget> api_target(const Config &config) {

@@ -1,13 +1,16 @@
 #pragma once
 #include "mem0/api.hpp"
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace mem0 {
 
@@ -23,21 +26,18 @@ struct Environment {
 enum class SearchPlan { lean, thorough };
 
 // Everything configurable (docs/configuration.md#precedence): environment > ~/.mem0/settings.json >
-// default.
+// default. The settings table (below) says where each value comes from; the initialisers here are
+// its defaults for a Config built without load_config.
 struct Config {
   std::filesystem::path home;
   std::filesystem::path mem0_dir; // ~/.mem0
   std::optional<std::string> api_key;
-  std::string api_key_source;
   // Why the key that was set is not used (control bytes in it), naming its variable and source
   // but never the value; empty when there is none. Logged once by the Runtime, shown by doctor.
   std::string api_key_problem;
   std::string user_id;
-  std::string user_id_source;
   std::string base_url = "https://api.mem0.ai"; // http://localhost:8888 for a self-hosted server
-  std::string base_url_source = "default";
   Backend backend = Backend::platform;
-  std::string backend_source = "default";
   bool shared_memory = true; // search the project's shared memory too (docs/api.md#shared-memory)
   bool auto_search = true;
   bool prefetch = true;
@@ -57,10 +57,51 @@ struct Config {
   std::filesystem::path state_dir;
   std::optional<std::string> ca_bundle; // a PEM file or a hashed directory
   std::string settings_status;          // "ok", "not found", "invalid JSON", "not an object"
+  // Where each value came from, by setting name: `env MEM0_X`, `settings.json`, `default`,
+  // `~/.bashrc`, `default for selfhosted`, with `; MEM0_X=… not understood (…)` after it for an
+  // environment value that was ignored.
+  std::map<std::string, std::string, std::less<>> origins;
+
+  // Return where setting `name` came from; empty when it was not resolved (a Config not from
+  // load_config).
+  const std::string &origin(std::string_view name) const;
 };
 
-// Resolve the configuration. Reads settings.json and, only when no key is in the environment,
-// the shell profiles; never spawns a process.
+// A value of ~/.mem0/settings.json as the settings table sees it: a boolean, a number, a string,
+// or anything else (monostate), which no setting accepts.
+using SettingsValue = std::variant<std::monostate, bool, double, std::string>;
+
+// How one kind of value is read and shown, for one field of Config.
+struct SettingParser {
+  // What an environment value must be, named in the origin of one that is not.
+  std::string_view accepts;
+  // Take the trimmed text of variable `variable` (or the default's text) into `config`; false when
+  // it is not a valid value, so the next source applies.
+  bool (*from_env)(Config &config, std::string_view text, std::string_view variable);
+  // Take a settings.json value into `config`; false when its type or range is wrong.
+  bool (*from_json)(Config &config, const SettingsValue &value);
+  // Show the value as doctor does; the API key masked, never itself.
+  std::string (*show)(const Config &config);
+};
+
+// One row of the settings table (docs/configuration.md#settings).
+struct Setting {
+  std::string_view name;               // the settings.json key where there is one
+  std::array<std::string_view, 3> env; // the variables, first valid one wins; "" ends the list
+  std::string_view key;                // the settings.json key; "" when the file cannot set it
+  std::string_view fallback;           // the default, as text for `parser.from_env`
+  SettingParser parser;
+  // Set the value when neither the environment nor settings.json gave one, and return its
+  // origin; null: `fallback`, with origin `default`.
+  std::string (*by_default)(Config &config, const Setting &self) = nullptr;
+};
+
+// Every setting, in the order load_config resolves them (a default may depend on an earlier row).
+std::span<const Setting> settings_table();
+
+// Resolve every row of the settings table, recording where each value came from. Reads
+// settings.json and, only when no key is in the environment, the shell profiles; never spawns a
+// process.
 Config load_config(const Environment &env);
 
 // `1,true,yes,on` → true, `0,false,no,off` → false (case-insensitive); nullopt otherwise.
@@ -69,6 +110,9 @@ std::optional<bool> parse_bool(std::string_view value);
 // The value of the last literal `MEM0_API_KEY=` line of a shell profile (optional `export`,
 // quotes and trailing comment stripped); values starting with `$` are ignored.
 std::optional<std::string> api_key_from_profile(std::string_view text);
+
+// Mask a key for display: `m0-…abcd`; a key shorter than 12 characters shows nothing of itself.
+std::string mask_key(std::string_view key);
 
 // Whether requests can be made at all: with a key, or to a self-hosted server, which may run
 // without authentication (docs/configuration.md#api-key).

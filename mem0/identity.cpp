@@ -1,4 +1,5 @@
 #include "mem0/identity.hpp"
+#include "mem0/dialect.hpp"
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
@@ -83,7 +84,13 @@ std::string normalize_origin(std::string_view url) {
 
 std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {
   const auto repo = find_repo(cwd);
-  if (const auto url = repo ? origin_url(*repo) : std::nullopt; url && !url->empty())
+  return shared_agent_id(app_id, cwd, repo, repo ? origin_url(*repo) : std::nullopt);
+}
+
+std::string shared_agent_id(std::string_view app_id, const fs::path &cwd,
+                            const std::optional<GitRepo> &repo,
+                            const std::optional<std::string> &url) {
+  if (url && !url->empty())
     return std::string(app_id) + "-" + sha256_hex(normalize_origin(*url)).substr(0, 10);
   std::error_code ec;
   const fs::path root = repo ? repo->top : cwd;
@@ -92,10 +99,14 @@ std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {
          sha256_hex((ec ? root : real).string()).substr(0, 10);
 }
 
+bool searches_shared_memory(const Config &config) {
+  return config.shared_memory && dialect_for(config.backend).traits().shared_memory;
+}
+
 Identity project_identity(const Config &config, std::string project_id, const fs::path &cwd,
                           std::string session) {
   Identity identity{config.user_id, std::move(project_id), std::move(session), {}};
-  if (config.shared_memory && config.backend == Backend::platform)
+  if (searches_shared_memory(config))
     identity.shared_agent_id = shared_agent_id(identity.project_id, cwd);
   return identity;
 }
@@ -107,6 +118,16 @@ Identity project_identity(const Config &config, const Environment &env, const fs
 }
 
 ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
+                             const Log &log) {
+  const auto origin = [&]() -> std::optional<std::string> {
+    const auto repo = find_repo(cwd);
+    return repo ? origin_url(*repo) : std::nullopt;
+  };
+  return resolve_project_id(config, env, cwd, origin, log);
+}
+
+ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
+                             const std::function<std::optional<std::string>()> &origin,
                              const Log &log) {
   if (auto v = env.get("MEM0_PROJECT_ID"); v && !trim(*v).empty())
     return {std::string(trim(*v)), "env MEM0_PROJECT_ID"};
@@ -125,8 +146,7 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
   const std::string cwd_key = cwd.string();
   if (auto id = lookup(cwd_key)) return {*id, "project_map.json (cwd)"};
 
-  const auto repo = find_repo(cwd);
-  const auto url = repo ? origin_url(*repo) : std::nullopt;
+  const auto url = origin();
   if (url && !url->empty()) {
     if (auto id = lookup(project_map_key(*url))) {
       self_heal_project_map(map_path, cwd_key, *id, std::min(config.timeout / 4, k_heal_wait), log);

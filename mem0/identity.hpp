@@ -1,8 +1,11 @@
 #pragma once
 #include "mem0/config.hpp"
+#include "util/git.hpp"
 #include "util/log.hpp"
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 
 namespace mem0 {
@@ -17,6 +20,15 @@ struct ProjectId {
 // every other entry), the origin remote's slug, the directory name.
 ProjectId resolve_project_id(const Config &config, const Environment &env,
                              const std::filesystem::path &cwd, const Log &log);
+// The same with the origin url of the repository around `cwd` from `origin`, asked at most once
+// and only when the map has no key for `cwd` (a hook run passes the fact it has memoised).
+ProjectId resolve_project_id(const Config &config, const Environment &env,
+                             const std::filesystem::path &cwd,
+                             const std::function<std::optional<std::string>()> &origin,
+                             const Log &log);
+
+// True when searches also cover the project's shared memory: shared memory on, platform server.
+bool searches_shared_memory(const Config &config);
 
 // Who searches from `cwd` in `session`: the configured user, the project id, and the project's
 // shared-memory agent id unless shared memory is off or the server is self-hosted.
@@ -35,5 +47,9 @@ std::string normalize_origin(std::string_view url);
 // `<app_id>-<sha256(normalised origin)[:10]>`, or without an origin
 // `local-<app_id>-<sha256(real path of the repository root, else of cwd)[:10]>`.
 std::string shared_agent_id(std::string_view app_id, const std::filesystem::path &cwd);
+// The same with the repository around `cwd` and its origin url already found.
+std::string shared_agent_id(std::string_view app_id, const std::filesystem::path &cwd,
+                            const std::optional<GitRepo> &repo,
+                            const std::optional<std::string> &origin);
 
 } // namespace mem0

@@ -1,12 +1,11 @@
 #include "store/outbox.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -15,8 +14,6 @@
 namespace mem0 {
 namespace fs = std::filesystem;
 namespace {
-
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr std::size_t k_name_digits = 12;
 
@@ -47,22 +44,13 @@ OutboxState parse_state(std::string_view json) {
 }
 
 std::string serialize_state(const OutboxState &s) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("next");
-  w.Int64(s.next);
-  w.Key("last_delivery");
-  w.Int64(s.last_delivery);
-  w.Key("seen");
-  w.StartObject();
-  for (const auto &[identity, when] : s.seen) {
-    w.Key(identity.data(), static_cast<rapidjson::SizeType>(identity.size()));
-    w.Int64(when);
-  }
-  w.EndObject();
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  JsonWriter w;
+  w.begin_object().key("next").int64(s.next).key("last_delivery").int64(s.last_delivery);
+  w.key("seen").begin_object();
+  for (const auto &[identity, when] : s.seen)
+    w.key(identity).int64(when);
+  w.end_object().end_object();
+  return w.text();
 }
 
 // Forget identities older than the window, then the oldest beyond the bound.
@@ -76,30 +64,81 @@ void trim_seen(OutboxState &s, long long now) {
     }));
 }
 
+// The neutral capture of an add item (docs/capture.md#the-outbox).
+void write_capture(JsonWriter &w, const QueuedAdd &add) {
+  w.begin_object().key("messages").begin_array();
+  for (const auto &m : add.messages)
+    w.begin_object().member("role", m.role).member("content", m.content).end_object();
+  w.end_array().member("user_id", add.user_id).member("project_id", add.project_id);
+  w.key("metadata").begin_object();
+  for (const auto &[key, value] : add.metadata)
+    w.member(key, value);
+  w.end_object().key("infer").boolean(add.infer);
+  if (!add.expiration_date.empty()) w.member("expiration_date", add.expiration_date);
+  if (!add.custom_instructions.empty()) w.member("custom_instructions", add.custom_instructions);
+  w.end_object();
+}
+
 std::string serialize_item(const OutboxItem &item) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  auto str = [&w](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  w.StartObject();
-  w.Key("kind");
-  str(item.kind == OutboxItem::Kind::add ? "add" : "remove");
+  JsonWriter w;
+  w.begin_object().member("kind", item.kind == OutboxItem::Kind::add ? "add" : "remove");
   if (item.kind == OutboxItem::Kind::add) {
-    w.Key("body");
-    w.RawValue(item.body.data(), item.body.size(), rapidjson::kObjectType);
+    w.key("capture");
+    write_capture(w, item.add);
   } else {
-    w.Key("id");
-    str(item.memory_id);
+    w.member("id", item.memory_id);
   }
-  if (!item.import_file.empty()) {
-    w.Key("import_file");
-    str(item.import_file);
-    w.Key("import_hash"); // the name from before claims, when it held the file's hash
-    str(item.import_claim);
+  // `import_hash`: the name from before claims, when it held the file's hash.
+  if (!item.import_file.empty())
+    w.member("import_file", item.import_file).member("import_hash", item.import_claim);
+  w.end_object();
+  return w.text();
+}
+
+// The messages of a capture; nullopt when one is not an object of two strings.
+std::optional<std::vector<QueuedAdd::Message>> read_messages(const rapidjson::Value &object) {
+  std::vector<QueuedAdd::Message> out;
+  const auto it = object.FindMember("messages");
+  if (it == object.MemberEnd()) return out;
+  if (!it->value.IsArray()) return std::nullopt;
+  for (const auto &m : it->value.GetArray()) {
+    const auto role = m.IsObject() ? string_member(m, "role") : std::nullopt;
+    const auto content = m.IsObject() ? string_member(m, "content") : std::nullopt;
+    if (!role || !content) return std::nullopt;
+    out.push_back({std::string(*role), std::string(*content)});
   }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  return out;
+}
+
+// A capture from its neutral shape, or from the Platform add body that items queued before the
+// neutral capture held (`project_key` "app_id"); missing members take their defaults.
+std::optional<QueuedAdd> read_capture(const rapidjson::Value &v, const char *project_key) {
+  if (!v.IsObject()) return std::nullopt;
+  auto messages = read_messages(v);
+  if (!messages) return std::nullopt;
+  QueuedAdd add;
+  add.messages = std::move(*messages);
+  add.user_id = std::string(string_member(v, "user_id").value_or(""));
+  add.project_id = std::string(string_member(v, project_key).value_or(""));
+  if (const auto it = v.FindMember("metadata"); it != v.MemberEnd() && it->value.IsObject())
+    for (const auto &m : it->value.GetObject())
+      if (m.value.IsString())
+        add.metadata.emplace_back(std::string(m.name.GetString(), m.name.GetStringLength()),
+                                  std::string(m.value.GetString(), m.value.GetStringLength()));
+  if (const auto it = v.FindMember("infer"); it != v.MemberEnd() && it->value.IsBool())
+    add.infer = it->value.GetBool();
+  add.expiration_date = std::string(string_member(v, "expiration_date").value_or(""));
+  add.custom_instructions = std::string(string_member(v, "custom_instructions").value_or(""));
+  return add;
+}
+
+// The capture of an add item: `capture`, or a legacy `body`.
+std::optional<QueuedAdd> read_add(const rapidjson::Document &doc) {
+  if (const auto it = doc.FindMember("capture"); it != doc.MemberEnd())
+    return read_capture(it->value, "project_id");
+  if (const auto it = doc.FindMember("body"); it != doc.MemberEnd())
+    return read_capture(it->value, "app_id");
+  return std::nullopt;
 }
 
 std::optional<OutboxItem> parse_item(std::string_view json) {
@@ -109,12 +148,9 @@ std::optional<OutboxItem> parse_item(std::string_view json) {
   OutboxItem item;
   const auto kind = string_member(doc, "kind").value_or("");
   if (kind == "add") {
-    const auto body = doc.FindMember("body");
-    if (body == doc.MemberEnd() || !body->value.IsObject()) return std::nullopt;
-    rapidjson::StringBuffer buffer;
-    Writer w(buffer);
-    body->value.Accept(w);
-    item.body.assign(buffer.GetString(), buffer.GetSize());
+    auto add = read_add(doc);
+    if (!add) return std::nullopt;
+    item.add = std::move(*add);
   } else if (kind == "remove") {
     item.kind = OutboxItem::Kind::remove;
     item.memory_id = std::string(string_member(doc, "id").value_or(""));
@@ -199,20 +235,12 @@ void Outbox::remove(const std::string &name) {
 
 void Outbox::reject(const std::string &name, long status, const std::string &message) {
   const std::string item = read_small_file(m_dir / name, k_max_bytes).value_or("");
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("status");
-  w.Int64(status);
-  w.Key("error");
-  w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
-  w.Key("item");
-  w.String(item.data(), static_cast<rapidjson::SizeType>(item.size()));
-  w.EndObject();
+  JsonWriter w;
+  w.begin_object().key("status").int64(status).member("error", message).member("item", item);
+  w.end_object();
   // The item moves only once its copy is safely written: nothing is lost if this fails.
   if (ensure_private_dir(m_dir / "rejected") &&
-      write_file_atomic(m_dir / "rejected" / name,
-                        std::string(buffer.GetString(), buffer.GetSize())))
+      write_file_atomic(m_dir / "rejected" / name, w.text()))
     remove(name);
 }
 

@@ -6,15 +6,33 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mem0 {
+
+// A capture as the outbox keeps it: what to add and for whom, in no backend's shape
+// (docs/capture.md#the-outbox). The backend's dialect (mem0/dialect.hpp) turns it into its add
+// request when it is sent, so a queued capture survives a change of backend.
+struct QueuedAdd {
+  struct Message {
+    std::string role; // "user" or "assistant"
+    std::string content;
+  };
+  std::vector<Message> messages;
+  std::string user_id;
+  std::string project_id;
+  std::vector<std::pair<std::string, std::string>> metadata; // type, source, session_id, ...
+  bool infer = true;
+  std::string expiration_date;     // "YYYY-MM-DD", or empty
+  std::string custom_instructions; // or empty
+};
 
 // One queued write (docs/capture.md#the-outbox).
 struct OutboxItem {
   enum class Kind { add, remove };
   Kind kind = Kind::add;
-  std::string body;         // add: the request body, a JSON object
+  QueuedAdd add;            // add: the capture
   std::string memory_id;    // remove: the memory to delete
   std::string import_file;  // add of a project-file section: the file and the import (its
   std::string import_claim; // claim) it belongs to, so that the ids it gets are recorded

@@ -1,7 +1,6 @@
 #include "hooks/on_bash_output/on_bash_output.hpp"
 #include "hook/recall.hpp"
 #include "mem0/format.hpp"
-#include "mem0/identity.hpp"
 #include "mem0/search.hpp"
 #include "util/detect.hpp"
 #include "util/sha256.hpp"
@@ -164,14 +163,15 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   if (input.tool_name != "Bash") return gated("not a Bash call");
   if (!has_access(config)) {
     ctx.log.debug("bash output gated: no API key");
-    return {.system_message = no_key_notice(ctx, session_of(input, ctx.env))};
+    return {.system_message = no_key_notice(ctx, ctx.facts->bind(input).session())};
   }
   if (!config.auto_search) return gated("auto_search is off");
   if (skipped_command(input.command)) return gated("git commit, merge or rebase");
   const ErrorLookup lookup = analyze(input, config.redact);
   if (lookup.query.empty()) return gated("no error in the output");
 
-  const std::string session = session_of(input, ctx.env);
+  RunFacts &facts = ctx.facts->bind(input);
+  const std::string &session = facts.session();
   auto looked_up = [&](const SessionState &s) {
     return std::find(s.errors.begin(), s.errors.end(), lookup.key) != s.errors.end();
   };
@@ -180,7 +180,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
 
   RecallRequest request;
   request.plan = build_plan(lookup.query, config);
-  request.identity = project_identity(config, ctx.env, cwd_of(input, ctx.env), session, ctx.log);
+  request.identity = facts.search_identity();
   request.cap = k_max_memories;
   request.types_first = {memory_type::anti_pattern, memory_type::bug_fix,
                          memory_type::task_learning};

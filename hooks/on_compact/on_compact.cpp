@@ -25,7 +25,7 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
   c.source = "compact";
   // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
   (void)remember(ctx, input, std::move(c));
-  return {};
+  return {.send = true}; // as on_stop: this capture and what earlier runs left
 }
 
 } // namespace mem0::on_compact

@@ -11,8 +11,8 @@ inline constexpr std::size_t k_min_chars = 100;
 std::string_view summary_part(std::string_view text);
 
 // Handle one PostCompact event: queue the compact summary (the scratchpad left out)
-// (docs/capture.md#what-is-captured), deduplicated by content; the runner then starts the sender.
-// No output.
+// (docs/capture.md#what-is-captured), deduplicated by content, and declare the sender start
+// (`send`). No output.
 HookOutput handle(const CompactInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_compact

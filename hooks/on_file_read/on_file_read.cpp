@@ -1,7 +1,6 @@
 #include "hooks/on_file_read/on_file_read.hpp"
 #include "hook/recall.hpp"
 #include "mem0/format.hpp"
-#include "mem0/identity.hpp"
 #include "util/git.hpp"
 #include "util/platform.hpp"
 #include "util/strings.hpp"
@@ -59,7 +58,12 @@ FileVersion stat_file(const fs::path &path) {
 }
 
 std::string relative_to_project(const fs::path &file, const fs::path &cwd) {
-  if (const auto repo = find_repo(cwd))
+  return relative_to_project(file, cwd, find_repo(cwd));
+}
+
+std::string relative_to_project(const fs::path &file, const fs::path &cwd,
+                                const std::optional<GitRepo> &repo) {
+  if (repo)
     if (const auto rel = inside(file, repo->top)) return rel->string();
   if (const auto rel = inside(file, cwd)) return rel->string();
   return file.string();
@@ -89,23 +93,24 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");
+  RunFacts &facts = ctx.facts->bind(input);
   if (!has_access(config)) {
     ctx.log.debug("read gated: no API key");
-    return {.system_message = no_key_notice(ctx, session_of(input, ctx.env))};
+    return {.system_message = no_key_notice(ctx, facts.session())};
   }
   if (!config.auto_search) return gated("auto_search is off");
 
-  const fs::path cwd = cwd_of(input, ctx.env);
+  const fs::path &cwd = facts.cwd();
   fs::path file(input.file_path);
   if (file.is_relative()) file = cwd / file;
   file = file.lexically_normal();
   // Judge the path within the project: a checkout under ~/build/ is not a build directory.
-  const std::string rel = relative_to_project(file, cwd);
+  const std::string rel = relative_to_project(file, cwd, facts.repo());
   if (const auto why = skipped_by_name(rel)) return gated(*why);
   const FileVersion version = stat_file(file);
   if (!version.gated.empty()) return gated(version.gated);
 
-  const std::string session = session_of(input, ctx.env);
+  const std::string &session = facts.session();
   const std::string key = file.string();
   if (!session.empty()) {
     const SessionState seen = ctx.state.sessions.load(session);
@@ -117,7 +122,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const std::string shown_rel = clean_text(rel); // the path as query and heading
   RecallRequest request;
   request.plan = build_plan(shown_rel, config);
-  request.identity = project_identity(config, ctx.env, cwd, session, ctx.log);
+  request.identity = facts.search_identity();
   request.cap = k_max_memories;
   request.types_first = {memory_type::convention, memory_type::decision};
   // Remember this version only when a search answered, so a failed lookup is tried again.

@@ -3,6 +3,7 @@
 #include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
+#include "util/git.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +32,9 @@ FileVersion stat_file(const std::filesystem::path &path);
 // when the file lies outside both.
 std::string relative_to_project(const std::filesystem::path &file,
                                 const std::filesystem::path &cwd);
+// The same with the repository around `cwd` already found.
+std::string relative_to_project(const std::filesystem::path &file, const std::filesystem::path &cwd,
+                                const std::optional<GitRepo> &repo);
 
 // The searches for a file (docs/hooks.md#read-plans): query "rel base" (just rel when equal).
 std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config);

@@ -2,9 +2,7 @@
 #include "hook/project_files.hpp"
 #include "hook/recall.hpp"
 #include "mem0/format.hpp"
-#include "mem0/identity.hpp"
 #include "mem0/search.hpp"
-#include "util/git.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -37,7 +35,7 @@ std::string shown_name(std::string_view name) {
 
 // startup, clear: the project's count and its most recent memories of the recent types, from one
 // listing that recall() gates, counts and feeds back like a search.
-HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &identity) {
+HookOutput recent(const HookContext &ctx, const Identity &identity) {
   std::optional<long> count;
   bool at_least = false;
   RecallRequest request;
@@ -49,8 +47,8 @@ HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &i
     outcome.sent = 1;
     const auto responses =
         ctx.http.run({list_request(api, identity, k_list_page_size)}, ctx.deadline);
-    const Result<MemoryPage> page =
-        responses.at(0) ? parse_list_response(*responses[0]) : unexpected(responses[0].error());
+    const Result<MemoryPage> page = responses.at(0) ? parse_list_response(api, *responses[0])
+                                                    : unexpected(responses[0].error());
     if (!page) {
       ctx.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
                    page.error().message);
@@ -67,9 +65,8 @@ HookOutput recent(const HookContext &ctx, const fs::path &cwd, const Identity &i
 
   std::vector<std::string> head, lines;
   if (count) {
-    const auto repo = find_repo(cwd);
-    const auto branch = repo ? current_branch(*repo) : std::nullopt;
-    head.push_back(header_line(*count, identity.project_id, identity.user_id, branch, at_least));
+    head.push_back(
+        header_line(*count, identity.project_id, identity.user_id, ctx.facts->branch(), at_least));
     if (!found.memories.empty()) head.emplace_back();
     const auto now = ctx.now();
     for (const auto &m : found.memories)
@@ -116,7 +113,8 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
         [&] { return "session start gated: source \"" + input.source + "\" is not handled"; });
     return {};
   }
-  const std::string session = session_of(input, ctx.env);
+  RunFacts &facts = ctx.facts->bind(input);
+  const std::string &session = facts.session();
   if (!has_access(config)) {
     ctx.log.debug("no API key; recall and capture are off");
     return {.system_message = no_key_notice(ctx, session)};
@@ -130,13 +128,15 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
     request.identity.session_id = session;
     output.system_message = join(recall(ctx, request).user_notices, "\n");
   } else {
-    const fs::path cwd = cwd_of(input, ctx.env);
-    const Identity identity = project_identity(config, ctx.env, cwd, session, ctx.log);
-    output = fresh ? recent(ctx, cwd, identity) : resumed(ctx, identity);
+    const Identity &identity = facts.search_identity();
+    output = fresh ? recent(ctx, identity) : resumed(ctx, identity);
   }
-  // Queued in the detached sender, after the output is printed, and only when a file changed:
-  // a startup with nothing new starts no process. The context is copied (its references are to
-  // the runner's runtime, which outlives the call), and so is the input.
+  // A new session delivers what earlier ones left queued (the sender starts only when items are
+  // pending), and queues the import in the sender's process, after the output is printed, when a
+  // file changed: a startup with nothing new and nothing pending starts no process. The context
+  // is copied (its references are to the runner's runtime, which outlives the call), and so is
+  // the input.
+  output.send = true;
   if (fresh && config.auto_save && project_files_changed(ctx, input))
     output.detached = [ctx, input] { import_project_files(ctx, input); };
   return output;

@@ -34,9 +34,10 @@ std::string header_line(long count, std::string_view project, std::string_view u
                         const std::optional<std::string> &branch, bool at_least = false);
 
 // Handle one SessionStart event: gate, then for startup and clear the project's count and recent
-// memories (one list request), for resume and compact the resume plan (recall). Never forks:
-// for startup and clear, with a key and auto_save on, the output's `detached` queues the
-// project-file import, and the runner runs it in the detached sender after printing.
+// memories (one list request), for resume and compact the resume plan (recall). Never forks: it
+// declares the sender start (`send`, for what earlier sessions left), and for startup and clear,
+// with a key and auto_save on, the output's `detached` queues the project-file import, which the
+// runner runs in the detached sender after printing.
 HookOutput handle(const SessionStartInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_session_start

@@ -32,9 +32,11 @@ HookOutput handle(const StopInput &input, const HookContext &ctx) {
     ctx.log.debug("stop: nothing to capture (subagent, or a short message)");
     return {};
   }
-  // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
+  // Best effort: remember logs why a capture was not queued.
   (void)remember(ctx, input, std::move(*capture));
-  return {};
+  // The sender takes it, and what earlier runs left (also when this one was refused as a
+  // duplicate or by a full outbox, which only the sender drains).
+  return {.send = true};
 }
 
 } // namespace mem0::on_stop

@@ -15,7 +15,8 @@ inline constexpr std::size_t k_max_chars = 20000;
 // subagent's Stop or a message under 100 characters once stripped.
 std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now);
 
-// Handle one Stop event: queue the summary; the runner then starts the sender. No output.
+// Handle one Stop event: queue the summary and declare the sender start (`send`), unless there
+// is nothing to capture. No output.
 HookOutput handle(const StopInput &input, const HookContext &ctx);
 
 } // namespace mem0::on_stop

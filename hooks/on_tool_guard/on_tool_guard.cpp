@@ -1,6 +1,5 @@
 #include "hooks/on_tool_guard/on_tool_guard.hpp"
 #include "mem0/format.hpp"
-#include "mem0/identity.hpp"
 #include "mem0/memory.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
@@ -216,19 +215,17 @@ std::optional<std::string> complete_mcp_call(std::string_view tool_name,
 }
 
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
+  RunFacts &facts = ctx.facts->bind(input);
   if (is_write_tool(input.tool_name)) {
     if (!ctx.config.block_native_memory || input.file_path.empty()) return {};
-    if (!is_native_memory_path(input.file_path, cwd_of(input, ctx.env).string())) return {};
+    if (!is_native_memory_path(input.file_path, facts.cwd().string())) return {};
     ctx.log.debug([&] { return "blocked a write to " + input.file_path; });
     return {.block_reason = block_message(input.file_path)};
   }
   const Mem0Tool tool = mem0_tool(input.tool_name);
   if (tool != Mem0Tool::add && tool != Mem0Tool::search && tool != Mem0Tool::list) return {};
   if (input.tool_input.empty()) return {}; // tool_input missing or not an object
-  const GuardIdentity identity{
-      ctx.config.user_id,
-      resolve_project_id(ctx.config, ctx.env, cwd_of(input, ctx.env), ctx.log).id,
-      session_of(input, ctx.env)};
+  const GuardIdentity identity{ctx.config.user_id, facts.project_id(), facts.session()};
   auto updated = complete_mcp_call(input.tool_name, input.tool_input, identity);
   if (!updated) return {};
   ctx.log.debug([&] { return "completed " + input.tool_name; });

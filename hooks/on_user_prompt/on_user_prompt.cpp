@@ -3,7 +3,6 @@
 #include "hook/remember.hpp"
 #include "hook/transcript.hpp"
 #include "mem0/format.hpp"
-#include "mem0/identity.hpp"
 #include "util/detect.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
@@ -83,7 +82,8 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     ctx.log.debug("prompt gated (short or slash command)");
     return {};
   }
-  const std::string session = session_of(input, ctx.env);
+  RunFacts &facts = ctx.facts->bind(input);
+  const std::string &session = facts.session();
   if (!has_access(config)) {
     ctx.log.debug("no API key; nothing to search");
     return {.system_message = no_key_notice(ctx, session)};
@@ -94,9 +94,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   request.cap = k_max_memories;
   if (config.auto_search) {
     request.plan = build_plan(analysis, config);
-    if (!request.plan.empty())
-      request.identity =
-          project_identity(config, ctx.env, cwd_of(input, ctx.env), session, ctx.log);
+    if (!request.plan.empty()) request.identity = facts.search_identity();
     if (config.plan == SearchPlan::lean && analysis.error && !analysis.resume)
       request.types_first = {memory_type::anti_pattern, memory_type::task_learning};
   } else {
@@ -128,8 +126,11 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   if (analysis.error) tail.push_back(error_line());
   if (!analysis.paths.empty()) tail.push_back("File paths detected: " + join(analysis.paths, ", "));
   HookOutput out = recall_output(found, head, lines, tail);
-  if (capture && config.auto_save && !input.transcript_path.empty())
-    out.detached = [&ctx, input] { capture_conversation(ctx, input); };
+  // The context is copied: the runner returns before the detached process runs it.
+  if (capture && config.auto_save && !input.transcript_path.empty()) {
+    out.send = true;
+    out.detached = [ctx, input] { capture_conversation(ctx, input); };
+  }
   return out;
 }
 
@@ -148,7 +149,7 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
     }
     s.captured_until = messages.back().uuid;
   };
-  const std::string session = session_of(input, ctx.env);
+  const std::string &session = ctx.facts->bind(input).session();
   if (session.empty()) return; // without a session there is no telling what was captured
   if (auto claimed = ctx.state.sessions.update(session, claim); !claimed) {
     ctx.log.warn("auto-capture skipped: " + claimed.error().message);

@@ -187,7 +187,11 @@ class SelfHosted(BackendTest):
         """Sanity of the stand-in: without MEM0_BACKEND the hooks speak the platform's API."""
         result = self.cli("doctor", env=self.env(MEM0_BACKEND="platform"))
         self.assertEqual(result.returncode, 1)
-        self.assertTrue(all(c["status"] in (404, 401) for c in self.fake.requests()))
+        # The platform's paths reached this server, and it refused each of them.
+        self.assertEqual(sorted((c["method"], c["path"], c["status"]) for c in self.fake.requests()),
+                         [("GET", "/v1/ping/", 404), ("POST", "/v3/memories/search/", 404)])
+        self.assertIn("ping        HTTP 404", result.stdout)
+        self.assertIn("search      client: HTTP 404", result.stdout)
 
 
 class SharedProjectMemory(BackendTest):

@@ -395,7 +395,9 @@ class Peek(CliTest):
     def test_global_scope_keeps_the_user_anchor(self):
         result = self.run_cli("peek", "--scope", "global", QUERY)
         self.assertEqual(result.returncode, 0, result.stderr)
-        for body in self.fake.searches():
+        searches = self.fake.searches()
+        self.assertTrue(searches)
+        for body in searches:
             self.assertEqual(search_terms(body)[:2], [{"user_id": USER}, {"app_id": "*"}])
         self.assertIn("[mem0:55555555]", result.stdout)  # another project of the same user
         self.assertNotIn("[mem0:66666666]", result.stdout)  # never another user
@@ -418,7 +420,9 @@ class Peek(CliTest):
         result = self.run_cli("peek", "--scope", "session", QUERY,
                               env=self.env(CLAUDE_CODE_SESSION_ID="sess-env"))
         self.assertEqual(result.returncode, 0, result.stderr)
-        for body in self.fake.searches():
+        searches = self.fake.searches()
+        self.assertEqual(len(searches), 2)  # the broad search and the session-state one
+        for body in searches:
             self.assertIn({"run_id": "sess-env"}, search_terms(body))
 
     def test_nothing_found(self):
@@ -745,6 +749,37 @@ class Doctor(CliTest):
         self.assertEqual(result.lines()[-1], "all checks passed")
         self.assertIn("/v1/ping/", self.gets())
         self.assertEqual(len(self.fake.searches()), 1)
+
+    def setting(self, result, name):
+        """The value and origin on the row of setting `name`, indented under `settings`."""
+        for line in result.lines():
+            if line.startswith("  " + name + " "):
+                return line[len(name) + 2:].strip()
+        self.fail(f"no {name!r} setting row in:\n{result.stdout}")
+
+    # Every setting is a row under `settings`: its value and where it came from.
+    def test_each_setting_shows_its_value_and_origin(self):
+        self.install_hooks()
+        settings = os.path.join(self.home, ".mem0", "settings.json")
+        os.makedirs(os.path.dirname(settings), exist_ok=True)
+        with open(settings, "w") as f:
+            json.dump({"search_plan": "thorough", "show_recall": True}, f)
+        result = self.run_cli("doctor", env=self.env(MEM0_DAILY_SEARCH_LIMIT="9"))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(self.setting(result, "daily_search_limit"),
+                         "9 (env MEM0_DAILY_SEARCH_LIMIT)")
+        self.assertEqual(self.setting(result, "base_url"), f"{self.fake.url} (env MEM0_BASE_URL)")
+        self.assertEqual(self.setting(result, "user_id"), f"{USER} (env USER)")
+        self.assertEqual(self.setting(result, "search_plan"), "thorough (settings.json)")
+        self.assertEqual(self.setting(result, "show_recall"), "on (settings.json)")
+        self.assertEqual(self.setting(result, "auto_save"), "on (default)")
+        self.assertEqual(self.setting(result, "retention_session_days"), "90 (default)")
+        self.assertEqual(self.setting(result, "api_key"), MASKED_KEY + " (env MEM0_API_KEY)")
+        self.assertNotIn(self.fake.api_key, result.stdout + result.stderr)
+        # The rows already there keep their place and texts.
+        self.assertEqual(self.row(result, "api key"), MASKED_KEY + " (env MEM0_API_KEY)")
+        self.assertTrue(self.row(result, "plan").startswith("thorough plan"), result.stdout)
+        self.assertEqual(result.lines()[-1], "all checks passed")
 
     def test_project_and_branch_of_a_checkout_and_of_its_linked_worktree(self):
         main = os.path.join(self.home, "repos", "billing")

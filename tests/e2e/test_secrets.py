@@ -170,7 +170,9 @@ class ApiKeyNeverWritten(SecretsTest):
                 self.assertNotIn(API_KEY.encode(), f.read(), path)
             scanned += 1
         self.assertGreater(scanned, 5)
-        for request in self.fake.requests():
+        requests = self.fake.requests()
+        self.assertTrue(requests)
+        for request in requests:
             self.assertNotIn(API_KEY, json.dumps(request.get("body")))
 
     def test_api_key_echoed_in_an_error_body_is_not_logged(self):

@@ -23,7 +23,8 @@ namespace {
 
 OutboxItem add_item(std::string text) {
   OutboxItem item;
-  item.body = R"({"messages":[{"role":"user","content":")" + text + R"("}],"user_id":"u"})";
+  item.add.messages = {{"user", std::move(text)}};
+  item.add.user_id = "u";
   return item;
 }
 
@@ -69,7 +70,7 @@ TEST_CASE("outbox: items keep the order of capture and read back", "[capture]") 
     names.push_back(outbox.put(add_item("item " + std::to_string(i)), "", now).value());
   CHECK(outbox.pending() == names);
   CHECK(std::is_sorted(names.begin(), names.end()));
-  CHECK(first_content(outbox.load(names[3])->body) == "item 3");
+  CHECK(first_content(platform_body(outbox.load(names[3]))) == "item 3");
   CHECK(mode_of(tmp / "outbox") == 0700);
   CHECK(mode_of(tmp / "outbox" / names[0]) == 0600);
 
@@ -87,6 +88,97 @@ TEST_CASE("outbox: items keep the order of capture and read back", "[capture]") 
     const auto later = outbox.put(add_item("after the loss"), "", now).value();
     CHECK(later > name);
     CHECK(outbox.pending().size() == 14);
+  }
+}
+
+namespace {
+
+// A capture with every field set, and the Platform's add body of it as the outbox stored it
+// before the neutral capture (docs/capture.md#the-outbox), and a self-hosted server's.
+QueuedAdd full_capture() {
+  QueuedAdd add;
+  add.messages = {{"user", "we chose \"postgres\""}, {"assistant", "noted"}};
+  add.user_id = "alice";
+  add.project_id = "proj";
+  add.metadata = {{"type", "decision"}, {"source", "stop"}};
+  add.infer = false;
+  add.expiration_date = "2027-03-01";
+  add.custom_instructions = "keep decisions";
+  return add;
+}
+constexpr const char *k_legacy_body =
+    R"({"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+    R"({"role":"assistant","content":"noted"}],"user_id":"alice","app_id":"proj",)"
+    R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+    R"("expiration_date":"2027-03-01","custom_instructions":"keep decisions"})";
+constexpr const char *k_selfhosted_body =
+    R"({"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+    R"({"role":"assistant","content":"noted"}],"user_id":"alice","agent_id":"proj",)"
+    R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+    R"("expiration_date":"2027-03-01"})";
+
+} // namespace
+
+TEST_CASE("outbox: an add is stored as a neutral capture in the documented shape", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  OutboxItem item;
+  item.add = full_capture();
+  item.import_file = "proj/CLAUDE.md";
+  item.import_claim = "h-1";
+  const auto name = outbox.put(item, "", fixed_now()).value();
+  CHECK(read_file(outbox.dir() / name) ==
+        R"({"kind":"add","capture":{"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+        R"({"role":"assistant","content":"noted"}],"user_id":"alice","project_id":"proj",)"
+        R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+        R"("expiration_date":"2027-03-01","custom_instructions":"keep decisions"},)"
+        R"("import_file":"proj/CLAUDE.md","import_hash":"h-1"})");
+  const auto back = outbox.load(name);
+  REQUIRE(back);
+  CHECK(back->kind == OutboxItem::Kind::add);
+  CHECK(platform_body(back) == k_legacy_body); // every field came back, in order
+  CHECK(back->import_file == "proj/CLAUDE.md");
+  CHECK(back->import_claim == "h-1");
+
+  // Optional fields are left out when empty; an item of the neutral shape needs no other.
+  item.add.expiration_date.clear();
+  item.add.custom_instructions.clear();
+  item.import_file.clear();
+  CHECK(read_file(outbox.dir() / outbox.put(item, "", fixed_now()).value()) ==
+        R"({"kind":"add","capture":{"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+        R"({"role":"assistant","content":"noted"}],"user_id":"alice","project_id":"proj",)"
+        R"("metadata":{"type":"decision","source":"stop"},"infer":false}})");
+}
+
+TEST_CASE("sender: an item queued with the Platform's body goes to each backend as it did",
+          "[capture][backend]") {
+  for (const std::string backend : {"platform", "selfhosted"}) {
+    CAPTURE(backend);
+    HookFixture f;
+    f.set_env("MEM0_BACKEND", backend);
+    Outbox outbox(f.config.state_dir);
+    fs::create_directories(outbox.dir());
+    write_file(outbox.dir() / "000000000001.json",
+               std::string(R"({"kind":"add","body":)") + k_legacy_body + "}");
+    // A body that is not a JSON object was never sent: the item is set aside as unreadable.
+    int n = 2;
+    for (const std::string body : {"[1,2,3]", R"("text")", "null"})
+      write_file(outbox.dir() / ("00000000000" + std::to_string(n++) + ".json"),
+                 R"({"kind":"add","body":)" + body + "}");
+    f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
+    const SendReport report = send_round(f.context());
+    CHECK(report.delivered == 1);
+    CHECK(report.rejected == 3);
+    CHECK(outbox.pending().empty());
+    REQUIRE(f.http.requests.size() == 1);
+    const HttpRequest &sent = f.http.requests[0];
+    if (backend == "platform") {
+      CHECK(sent.url == "https://api.mem0.ai/v3/memories/add/");
+      CHECK(sent.body == k_legacy_body);
+    } else {
+      CHECK(sent.url == "http://localhost:8888/memories");
+      CHECK(sent.body == k_selfhosted_body);
+    }
   }
 }
 
@@ -170,7 +262,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   REQUIRE(remember(f.context(), in, c).has_value());
   Outbox outbox(f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
-  const auto body = parsed(outbox.load(outbox.pending()[0])->body);
+  const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
   CHECK(std::string(body["user_id"].GetString()) == "alice");
   CHECK(std::string(body["app_id"].GetString()) == "proj");
   CHECK_FALSE(body.HasMember("run_id"));
@@ -282,7 +374,7 @@ TEST_CASE("sender: delivered at least once when a crash came between send and de
   Outbox outbox(f.config.state_dir);
   const auto name = outbox.put(add_item("sent, then the sender died"), "", f.now).value();
   // The request went out, but the process died before removing the item: it is still pending.
-  f.http.run({add_request(target("https://api.mem0.ai", "k"), outbox.load(name)->body)},
+  f.http.run({add_request(target("https://api.mem0.ai", "k"), outbox.load(name)->add)},
              SteadyClock::now());
   f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
   CHECK(send_round(f.context()).delivered == 1);
@@ -380,7 +472,7 @@ TEST_CASE("on_compact: the summary, once per content", "[capture]") {
   CHECK(on_compact::handle(in, f.context()).context.empty());
   Outbox outbox(f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
-  CHECK(contains(outbox.load(outbox.pending()[0])->body, R"("type":"compact_summary")"));
+  CHECK(contains(platform_body(outbox.load(outbox.pending()[0])), R"("type":"compact_summary")"));
   in.compact_summary = "short";
   on_compact::handle(in, f.context());
   CHECK(outbox.pending().size() == 1);
@@ -391,7 +483,7 @@ TEST_CASE("on_compact: the summary, once per content", "[capture]") {
                          "</summary>";
     on_compact::handle(in, f.context());
     REQUIRE(outbox.pending().size() == 2);
-    const auto body = parsed(outbox.load(outbox.pending()[1])->body);
+    const auto body = parsed(platform_body(outbox.load(outbox.pending()[1])));
     const std::string stored = body["messages"][0]["content"].GetString();
     CHECK(stored.starts_with("The billing work is done."));
     CHECK_FALSE(contains(stored, "scratch"));
@@ -425,7 +517,7 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
   third.detached();
   Outbox outbox(f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
-  const auto body = parsed(outbox.load(outbox.pending()[0])->body);
+  const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
   REQUIRE(body["messages"].Size() == 2);
   CHECK(std::string(body["messages"][0]["role"].GetString()) == "user");
   CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
@@ -441,7 +533,7 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
             line("a2", "assistant", "Added full jitter with a 30 s ceiling, and a test for it."));
     third.detached();
     REQUIRE(outbox.pending().size() == 2);
-    const auto next = parsed(outbox.load(outbox.pending()[1])->body);
+    const auto next = parsed(platform_body(outbox.load(outbox.pending()[1])));
     REQUIRE(next["messages"].Size() == 2);
     CHECK(contains(next["messages"][0]["content"].GetString(), "jittered backoff"));
   }

@@ -668,6 +668,12 @@ std::string row(std::string_view name, std::string_view value) {
   return std::string(name) + std::string(12 - name.size(), ' ') + std::string(value);
 }
 
+// A settings row: `name` indented by two and padded to 24 columns (the longest name of the table,
+// `retention_session_days`, and two spaces), then `value`.
+std::string setting_row(std::string_view name, std::string_view value) {
+  return "  " + std::string(name) + std::string(24 - name.size(), ' ') + std::string(value);
+}
+
 const std::string k_reset_fix =
     "fix: wait until 2025-03-10 12:02:00 UTC, or run `mem0-hooks doctor --reset` to try again now";
 
@@ -703,6 +709,67 @@ TEST_CASE("doctor: shared memory off is shown, and the check searches without it
   REQUIRE_FALSE(c.f.http.requests.empty());
   CHECK(mt::filters_of(c.f.http.requests[0]) ==
         R"({"AND":[{"user_id":"alice"},{"app_id":"proj"}]})");
+}
+
+TEST_CASE("doctor: every setting is a row under settings, with its value and its origin",
+          "[cli][doctor][origin]") {
+  CliFixture c;
+  mt::write_file(c.f.home / ".mem0/settings.json", R"({"search_plan": "thorough"})");
+  c.f.set_env("MEM0_DAILY_SEARCH_LIMIT", "7");
+  CHECK(c.run({"doctor"}) == k_ok);
+  const std::string text = c.text();
+  // From the environment, from settings.json, unset.
+  CHECK(mt::has_line(text, setting_row("daily_search_limit", "7 (env MEM0_DAILY_SEARCH_LIMIT)")));
+  CHECK(mt::has_line(text, setting_row("user_id", "alice (env MEM0_USER_ID)")));
+  CHECK(mt::has_line(text, setting_row("search_plan", "thorough (settings.json)")));
+  CHECK(mt::has_line(text, setting_row("show_recall", "off (default)")));
+  CHECK(mt::has_line(text, setting_row("confidence_threshold", "0.3 (default)")));
+  CHECK(mt::has_line(text, setting_row("backend", "platform (default)")));
+  CHECK(mt::has_line(
+      text, setting_row("state_dir", (c.f.home / "state").string() + " (env MEM0_STATE_DIR)")));
+  // The key masked, as on the api key row; never the key itself.
+  CHECK(mt::has_line(text, setting_row("api_key", "m0-" + k_ell + "1234 (env MEM0_API_KEY)")));
+  CHECK_FALSE(mt::contains(text, "m0-test-key-1234"));
+  // One row per setting, in the table's order, right after the settings row.
+  const auto lines = mt::lines_of(text);
+  const auto at = std::find_if(lines.begin(), lines.end(),
+                               [](const std::string &l) { return l.starts_with("settings "); });
+  REQUIRE(at != lines.end());
+  const auto table = settings_table();
+  REQUIRE(static_cast<std::size_t>(lines.end() - at) > table.size());
+  for (std::size_t i = 0; i < table.size(); ++i)
+    CHECK(at[1 + i].starts_with(setting_row(table[i].name, "")));
+  CHECK(at[1 + table.size()].starts_with("state dir "));
+  // The rows already there keep their texts.
+  CHECK(
+      mt::has_line(text, row("plan", "thorough plan, rerank on, threshold 0.30, auto search on")));
+  CHECK(c.rows("settings").size() == 1);
+}
+
+TEST_CASE("doctor: a setting's row names an environment value it did not understand",
+          "[cli][doctor][origin]") {
+  CliFixture c;
+  mt::write_file(c.f.home / ".mem0/settings.json", R"({"search_plan": "thorough"})");
+  c.f.set_env("MEM0_SEARCH_PLAN", "fast");
+  c.f.set_env("MEM0_TIMEOUT_MS", "2s");
+  CHECK(c.run({"doctor"}) == k_ok);
+  CHECK(mt::has_line(c.text(), setting_row("search_plan",
+                                           "thorough (settings.json; MEM0_SEARCH_PLAN=fast not "
+                                           "understood (lean or thorough))")));
+  CHECK(mt::has_line(c.text(),
+                     setting_row("timeout_ms",
+                                 "5000 (default; MEM0_TIMEOUT_MS=2s not understood (decimal "
+                                 "digits))")));
+}
+
+TEST_CASE("doctor: a refused key's row says refused, with its origin and nothing of the key",
+          "[cli][doctor][origin]") {
+  CliFixture c;
+  c.f.set_env("MEM0_API_KEY", "m0-abc\r\nX-Evil: 1");
+  CHECK(c.run({"doctor"}) == k_failure);
+  CHECK(mt::has_line(c.text(), setting_row("api_key", "refused (env MEM0_API_KEY)")));
+  CHECK_FALSE(mt::contains(c.text(), "m0-abc"));
+  CHECK_FALSE(mt::contains(c.text(), "X-Evil"));
 }
 
 TEST_CASE("doctor: a pause the check renews is a row and a fix; not all checks passed",

@@ -7,6 +7,8 @@
 
 #include <rapidjson/document.h>
 
+#include <set>
+
 using namespace mem0;
 using namespace mem0::testing;
 namespace fs = std::filesystem;
@@ -531,13 +533,13 @@ TEST_CASE("config: MEM0_BACKEND picks the backend, in any case; the platform by 
   TempDir home;
   const Config plain = load_config(env_in(home));
   CHECK(plain.backend == Backend::platform);
-  CHECK(plain.backend_source == "default");
+  CHECK(plain.origin("backend") == "default");
 
   for (const char *platform : {"platform", "PLATFORM", " Platform\n"}) {
     CAPTURE(platform);
     const Config c = load_config(env_in(home, {{"MEM0_BACKEND", platform}}));
     CHECK(c.backend == Backend::platform);
-    CHECK(c.backend_source == "env MEM0_BACKEND");
+    CHECK(c.origin("backend") == "env MEM0_BACKEND");
     CHECK(c.base_url == "https://api.mem0.ai");
   }
   for (const char *selfhosted :
@@ -545,20 +547,20 @@ TEST_CASE("config: MEM0_BACKEND picks the backend, in any case; the platform by 
     CAPTURE(selfhosted);
     const Config c = load_config(env_in(home, {{"MEM0_BACKEND", selfhosted}}));
     CHECK(c.backend == Backend::selfhosted);
-    CHECK(c.backend_source == "env MEM0_BACKEND");
+    CHECK(c.origin("backend") == "env MEM0_BACKEND");
   }
   for (const char *neither : {"self_hosted", "oss", "local", "self hosted"}) {
     CAPTURE(neither);
     const Config c = load_config(env_in(home, {{"MEM0_BACKEND", neither}}));
     CHECK(c.backend == Backend::platform);
-    CHECK(contains(c.backend_source, "not understood"));
-    CHECK(contains(c.backend_source, std::string("MEM0_BACKEND=") + neither));
-    CHECK(c.backend_source.starts_with("default"));
+    CHECK(contains(c.origin("backend"), "not understood"));
+    CHECK(contains(c.origin("backend"), std::string("MEM0_BACKEND=") + neither));
+    CHECK(c.origin("backend").starts_with("default"));
   }
   // Set but empty: the default, and nothing to complain about.
   const Config empty = load_config(env_in(home, {{"MEM0_BACKEND", "  "}}));
   CHECK(empty.backend == Backend::platform);
-  CHECK(empty.backend_source == "default");
+  CHECK(empty.origin("backend") == "default");
 }
 
 TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherwise", "[backend]") {
@@ -566,22 +568,22 @@ TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherw
   write_settings(home, R"({"backend": "self-hosted"})");
   const Config from_settings = load_config(env_in(home));
   CHECK(from_settings.backend == Backend::selfhosted);
-  CHECK(from_settings.backend_source == "settings.json");
+  CHECK(from_settings.origin("backend") == "settings.json");
 
   const Config env_wins = load_config(env_in(home, {{"MEM0_BACKEND", "platform"}}));
   CHECK(env_wins.backend == Backend::platform);
-  CHECK(env_wins.backend_source == "env MEM0_BACKEND");
+  CHECK(env_wins.origin("backend") == "env MEM0_BACKEND");
   CHECK(env_wins.base_url == "https://api.mem0.ai");
 
   // A value the environment does not understand falls through to settings.json, and says so.
   const Config unknown = load_config(env_in(home, {{"MEM0_BACKEND", "cloud"}}));
   CHECK(unknown.backend == Backend::selfhosted);
-  CHECK(unknown.backend_source.starts_with("settings.json"));
-  CHECK(contains(unknown.backend_source, "MEM0_BACKEND=cloud not understood"));
+  CHECK(unknown.origin("backend").starts_with("settings.json"));
+  CHECK(contains(unknown.origin("backend"), "MEM0_BACKEND=cloud not understood"));
 
   write_settings(home, R"({"backend": "Platform"})");
   CHECK(load_config(env_in(home)).backend == Backend::platform);
-  CHECK(load_config(env_in(home)).backend_source == "settings.json");
+  CHECK(load_config(env_in(home)).origin("backend") == "settings.json");
   CHECK(load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}})).backend == Backend::selfhosted);
 
   for (const std::string_view junk : {R"({"backend": "mars"})", R"({"backend": 1})"}) {
@@ -589,7 +591,7 @@ TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherw
     write_settings(home, junk);
     const Config c = load_config(env_in(home));
     CHECK(c.backend == Backend::platform);
-    CHECK(c.backend_source == "default");
+    CHECK(c.origin("backend") == "default");
   }
 }
 
@@ -597,19 +599,19 @@ TEST_CASE("config: a self-hosted server defaults to http://localhost:8888", "[ba
   TempDir home;
   const Config c = load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}}));
   CHECK(c.base_url == "http://localhost:8888");
-  CHECK(c.base_url_source == "default for selfhosted");
+  CHECK(c.origin("base_url") == "default for selfhosted");
 
   SECTION("MEM0_BASE_URL overrides it") {
     const Config o = load_config(env_in(
         home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_BASE_URL", "https://mem0.internal/"}}));
     CHECK(o.base_url == "https://mem0.internal");
-    CHECK(o.base_url_source == "env MEM0_BASE_URL");
+    CHECK(o.origin("base_url") == "env MEM0_BASE_URL");
   }
   SECTION("MEM0_HOST overrides it") {
     const Config o = load_config(
         env_in(home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_HOST", "http://127.0.0.1:9000"}}));
     CHECK(o.base_url == "http://127.0.0.1:9000");
-    CHECK(o.base_url_source == "env MEM0_HOST");
+    CHECK(o.origin("base_url") == "env MEM0_HOST");
   }
   SECTION("settings.json base_url overrides it") {
     write_settings(home,
@@ -617,12 +619,12 @@ TEST_CASE("config: a self-hosted server defaults to http://localhost:8888", "[ba
     const Config o = load_config(env_in(home));
     CHECK(o.backend == Backend::selfhosted);
     CHECK(o.base_url == "https://settings.example.com");
-    CHECK(o.base_url_source == "settings.json");
+    CHECK(o.origin("base_url") == "settings.json");
   }
   SECTION("the platform's default stays the platform's") {
     const Config p = load_config(env_in(home, {{"MEM0_BACKEND", "platform"}}));
     CHECK(p.base_url == "https://api.mem0.ai");
-    CHECK(p.base_url_source == "default");
+    CHECK(p.origin("base_url") == "default");
   }
 }
 
@@ -689,4 +691,125 @@ TEST_CASE("config: shared memory is on by default; the environment beats setting
 
   write_settings(home, R"({"shared_memory": "no"})"); // not a boolean: the default
   CHECK(load_config(env_in(home)).shared_memory);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The settings table: every value's origin (docs/configuration.md#precedence)
+
+namespace {
+
+// A valid environment value of `row`: its default's text, or any text when it has none.
+std::string valid_text(const Setting &row) {
+  return row.fallback.empty() ? "x" : std::string(row.fallback);
+}
+
+// A settings.json object with a valid value of the right type for every key of the table.
+constexpr std::string_view k_every_key = R"({
+  "backend": "selfhosted", "base_url": "https://settings.example.com", "shared_memory": false,
+  "auto_search": false, "confidence_threshold": 0.5, "global_search": true,
+  "search_plan": "thorough", "daily_search_limit": 3, "auto_save": false, "daily_add_limit": 4,
+  "retention_session_days": 7, "block_native_memory": false, "show_recall": true, "debug": true
+})";
+
+} // namespace
+
+TEST_CASE("config: every setting is a row with a name and at least one variable", "[origin]") {
+  std::set<std::string_view> names;
+  for (const Setting &row : settings_table()) {
+    CAPTURE(row.name);
+    CHECK(names.insert(row.name).second);
+    CHECK(row.env[0].starts_with("MEM0_"));
+    CHECK((row.key.empty() || row.key == row.name));
+    CHECK(row.parser.from_env);
+    CHECK(row.parser.from_json);
+    CHECK(row.parser.show);
+  }
+  CHECK(names.size() == 22);
+}
+
+TEST_CASE("config: with nothing set, every value's origin is default", "[origin]") {
+  TempDir home;
+  const Config c = load_config(env_in(home));
+  for (const Setting &row : settings_table()) {
+    CAPTURE(row.name);
+    CHECK(c.origin(row.name) == "default");
+  }
+  CHECK(c.origin("no such setting").empty());
+}
+
+TEST_CASE("config: the table's defaults are Config's own", "[origin]") {
+  TempDir home;
+  const Config loaded = load_config(env_in(home));
+  const Config plain;
+  for (const Setting &row : settings_table()) {
+    if (row.name == "user_id" || row.name == "state_dir") continue; // found at run time
+    CAPTURE(row.name);
+    CHECK(row.parser.show(loaded) == row.parser.show(plain));
+  }
+}
+
+TEST_CASE("config: a value from the environment has the origin of its variable", "[origin]") {
+  TempDir home;
+  write_settings(home, k_every_key);
+  for (const Setting &row : settings_table())
+    for (const std::string_view variable : row.env) {
+      if (variable.empty()) break;
+      CAPTURE(row.name, variable);
+      const Config c = load_config(env_in(home, {{std::string(variable), valid_text(row)}}));
+      CHECK(c.origin(row.name) == "env " + std::string(variable));
+    }
+}
+
+TEST_CASE("config: a value from settings.json has the origin settings.json", "[origin]") {
+  TempDir home;
+  write_settings(home, k_every_key);
+  const Config c = load_config(env_in(home));
+  rapidjson::Document every;
+  every.Parse(k_every_key.data(), k_every_key.size());
+  std::size_t keys = 0;
+  for (const Setting &row : settings_table()) {
+    CAPTURE(row.name);
+    if (row.key.empty()) {
+      CHECK(c.origin(row.name) == "default");
+      continue;
+    }
+    CHECK(every.HasMember(std::string(row.key).c_str()));
+    CHECK(c.origin(row.name) == "settings.json");
+    ++keys;
+  }
+  CHECK(keys == every.MemberCount());
+  CHECK(c.origin("base_url") == "settings.json"); // not the self-hosted default
+}
+
+TEST_CASE("config: an environment value not understood is named in the origin of the value used",
+          "[origin]") {
+  TempDir home;
+  const Config c = load_config(env_in(home, {{"MEM0_TIMEOUT_MS", "12ms"},
+                                             {"MEM0_AUTO_SEARCH", "maybe"},
+                                             {"MEM0_CONFIDENCE_THRESHOLD", "2"},
+                                             {"MEM0_SEARCH_PLAN", " "}}));
+  CHECK(c.timeout == std::chrono::milliseconds(5000));
+  CHECK(c.origin("timeout_ms") == "default; MEM0_TIMEOUT_MS=12ms not understood (decimal digits)");
+  CHECK(c.origin("auto_search") ==
+        "default; MEM0_AUTO_SEARCH=maybe not understood (1, true, yes, on, 0, false, no or off)");
+  CHECK(c.origin("confidence_threshold") ==
+        "default; MEM0_CONFIDENCE_THRESHOLD=2 not understood (a number from 0 to 1)");
+  CHECK(c.origin("search_plan") == "default"); // blank: unset, nothing to complain about
+}
+
+TEST_CASE("config: the origins of the API key and the user id", "[origin]") {
+  TempDir home;
+  CHECK(load_config(env_in(home, {{"CLAUDE_PLUGIN_OPTION_API_KEY", "m0-plugin"}}))
+            .origin("api_key") == "env CLAUDE_PLUGIN_OPTION_API_KEY");
+  write_file(home / ".bashrc", "export MEM0_API_KEY=m0-profile\n");
+  CHECK(load_config(env_in(home)).origin("api_key") == "~/.bashrc");
+  // A refused key keeps its origin; its value is never shown.
+  const Config refused = load_config(env_in(home, {{"MEM0_API_KEY", "m0-abc\r\nX: 1"}}));
+  CHECK(refused.origin("api_key") == "env MEM0_API_KEY");
+  const Setting &key_row = settings_table().front();
+  REQUIRE(key_row.name == "api_key");
+  CHECK(key_row.parser.show(refused) == "refused");
+  const Config with_key = load_config(env_in(home, {{"MEM0_API_KEY", "m0-abcdefghijklmnop"}}));
+  CHECK(key_row.parser.show(with_key) == "m0-…mnop");
+  CHECK(load_config(env_in(home, {{"USER", " unix-user "}})).origin("user_id") == "env USER");
 }

@@ -225,7 +225,7 @@ TEST_CASE("on_session_start: the detached work queues the project files once", "
     CHECK(item->kind == OutboxItem::Kind::add);
     CHECK(item->import_file == "proj/CLAUDE.md");
     rapidjson::Document body;
-    body.Parse(item->body.c_str());
+    body.Parse(platform_body(item).c_str());
     REQUIRE(body.IsObject());
     CHECK_FALSE(body["infer"].GetBool());
     CHECK(std::string(body["metadata"]["type"].GetString()) == "project_profile");
@@ -690,7 +690,7 @@ TEST_CASE("on_session_start: an import whose process died while queueing is take
                  R"(","ids":[],"replaced":["id-v1"],"queueing_since":)" +
                  std::to_string(unix_seconds(f.now)) + "}}");
   OutboxItem dead;
-  dead.body = R"({"messages":[{"role":"user","content":"## Build"}]})";
+  dead.add.messages = {{"user", "## Build"}};
   dead.import_file = "proj/CLAUDE.md";
   dead.import_claim = hash;
   REQUIRE(outbox.put(dead, "", f.now));

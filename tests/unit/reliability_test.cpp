@@ -164,7 +164,8 @@ TEST_CASE("reliability: the sender sets aside an outbox item that is a FIFO, wit
   HookFixture f;
   Outbox outbox(f.config.state_dir);
   OutboxItem item;
-  item.body = R"({"messages":[{"role":"user","content":"a real item"}],"user_id":"u"})";
+  item.add.messages = {{"user", "a real item"}};
+  item.add.user_id = "u";
   REQUIRE(outbox.put(item, "", f.now));
   const fs::path fifo = outbox.dir() / "000000000099.json";
   make_fifo(fifo);

@@ -7,7 +7,9 @@
 #include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
+#include "mem0/dialect.hpp"
 #include "mem0/http.hpp"
+#include "store/outbox.hpp"
 #include "store/state.hpp"
 #include "util/error.hpp"
 #include "util/git.hpp"
@@ -105,6 +107,12 @@ inline std::vector<std::string> lines_of(std::string_view text) {
     start = nl + 1;
   }
   return lines;
+}
+
+// The Platform's add body of a queued item (empty when there is none): the tests read what a
+// capture holds from the body it is sent as.
+inline std::string platform_body(const std::optional<OutboxItem> &item) {
+  return item ? platform_dialect().add_body(item->add) : std::string();
 }
 
 inline bool contains(std::string_view haystack, std::string_view needle) {
@@ -383,11 +391,13 @@ struct HookFixture {
     state.emplace(config.state_dir);
   }
 
+  // The dependencies of a run, with the fixture's clock.
+  RunDeps deps() {
+    return RunDeps{env, config, http, log, *state, [this] { return now; }};
+  }
+  // A fresh run's context: its own facts, a 5 s budget.
   HookContext context() {
-    return HookContext{
-        env, config, http, log, *state, SteadyClock::now() + std::chrono::seconds(5), [this] {
-          return now;
-        }};
+    return make_context(deps(), SteadyClock::now() + std::chrono::seconds(5));
   }
   StateStore store() const { return StateStore(config.state_dir); }
   std::string today() const { return utc_day(now); }

@@ -1,0 +1,86 @@
+#pragma once
+#include "hook/io.hpp"
+#include "mem0/api.hpp"
+#include "mem0/config.hpp"
+#include "store/outbox.hpp"
+#include "store/state.hpp"
+#include "util/clock.hpp"
+#include "util/git.hpp"
+#include "util/log.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace mem0 {
+
+// The session a hook belongs to: the input's session_id, else CLAUDE_CODE_SESSION_ID.
+std::string session_of(const HookInput &input, const Environment &env);
+
+// The working directory: the input's cwd, else CLAUDE_PROJECT_DIR, else the process cwd.
+std::filesystem::path cwd_of(const HookInput &input, const Environment &env);
+
+// What one hook run knows about its world (docs/contributing.md#a-runs-facts): where it runs,
+// who it is, the API target, and the back-off, today's counts and the outbox as the run first
+// found them. Each is computed at most once, when first asked, so a gated-out run reads nothing;
+// the run's own later writes do not change them.
+class RunFacts {
+public:
+  RunFacts(const Environment &env, const Config &config, const Log &log, const StateStore &state,
+           WallClock now);
+
+  // Take the working directory and session from `input`; the facts that follow from them are
+  // forgotten when they change. Unbound facts are those of an input without cwd and session.
+  RunFacts &bind(const HookInput &input);
+
+  const std::string &session();                // session_of
+  const std::filesystem::path &cwd();          // cwd_of
+  const std::optional<GitRepo> &repo();        // the repository around cwd
+  const std::optional<std::string> &origin();  // its origin url
+  const std::optional<std::string> &branch();  // its checked-out branch
+  const std::filesystem::path &project_root(); // the repository's top level, else cwd
+  const std::string &project_id();             // resolve_project_id
+  // Who writes: the user, the project and the session (no shared agent id).
+  Identity identity();
+  // Who searches: the same, with the project's shared-memory agent when searched.
+  const Identity &search_identity();
+
+  const Result<ApiTarget> &api(); // api_target(config)
+  // The back-off pause in force for the target's server and key; none without a target.
+  const std::optional<BackoffStore::Pause> &pause();
+  const DailyUsage &usage_today(); // today's counts (UTC)
+  const Outbox::Stats &outbox_stats();
+  // True when the outbox holds pending items: one this run queued, else as outbox_stats found
+  // it when known, else from one listing.
+  bool outbox_has_pending();
+  // Note that this run queued an outbox item.
+  void note_queued();
+
+private:
+  void forget_place();
+
+  const Environment &m_env;
+  const Config &m_config;
+  const Log &m_log;
+  const StateStore &m_state;
+  WallClock m_now;
+  HookInput m_input; // cwd and session_id only
+
+  std::optional<std::string> m_session;
+  std::optional<std::filesystem::path> m_cwd;
+  std::optional<std::optional<GitRepo>> m_repo;
+  std::optional<std::optional<std::string>> m_origin;
+  std::optional<std::optional<std::string>> m_branch;
+  std::optional<std::filesystem::path> m_project_root;
+  std::optional<std::string> m_project_id;
+  std::optional<Identity> m_search_identity;
+  std::optional<Result<ApiTarget>> m_api;
+  std::optional<std::optional<BackoffStore::Pause>> m_pause;
+  std::optional<DailyUsage> m_usage;
+  std::optional<Outbox::Stats> m_outbox;
+  std::optional<bool> m_pending;
+  bool m_queued = false;
+};
+
+} // namespace mem0

@@ -1,0 +1,92 @@
+#pragma once
+#include "mem0/api.hpp"
+#include "store/outbox.hpp"
+#include "util/json_writer.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mem0 {
+
+// What a backend is called, and what it has and lacks: plain facts the generic code reads
+// instead of asking which backend it talks to.
+struct DialectTraits {
+  std::string_view name;             // its value of MEM0_BACKEND and settings `backend`
+  std::string_view display_name;     // doctor's `backend` row
+  std::string_view place;            // doctor's notes: "not on <place>"
+  std::string_view default_base_url; // where it listens when no base URL is set
+  std::string_view key_rejected_fix; // doctor's advice when the key is refused
+  bool requires_key = true;          // false: it may run without authentication
+  bool rerank = false;               // a search may ask for rerank
+  bool shared_memory = false;        // the project's shared memory (docs/api.md#shared-memory)
+  bool synchronous_adds = false;     // it answers an add once stored: the sender waits longer
+  long list_limit = 0;               // a listing's most items without a count; 0: pages and a count
+};
+
+// How one Mem0 backend spells the requests and its answers (docs/api.md; the self-hosted
+// differences in docs/api.md#self-hosted-server). One implementation per backend, each in its own
+// file (mem0/platform_dialect.cpp, mem0/selfhosted_dialect.cpp); recall, remember, the sender,
+// doctor and configuration ask the dialect and never branch on the backend.
+class Dialect {
+public:
+  explicit Dialect(DialectTraits traits) : m_traits(traits) {}
+  virtual ~Dialect() = default;
+  Dialect(const Dialect &) = delete;
+  Dialect &operator=(const Dialect &) = delete;
+
+  const DialectTraits &traits() const { return m_traits; }
+
+  // The header that carries `key`; nullopt to send none.
+  virtual std::optional<std::string> key_header(std::string_view key) const = 0;
+  // Write the filters of a search or a listing (docs/api.md#filters).
+  virtual void write_filters(JsonWriter &w, const SearchSpec &spec,
+                             const Identity &identity) const = 0;
+  // The body of a search; `rerank` only where the backend has it.
+  virtual std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
+                                  double threshold) const = 0;
+  // The body of an add of `capture` (docs/api.md#add, docs/api.md#self-hosted-add).
+  virtual std::string add_body(const QueuedAdd &capture) const = 0;
+
+  // The requests, with `api`'s base URL and headers.
+  virtual HttpRequest search(const ApiTarget &api, const SearchSpec &spec,
+                             const Identity &identity) const = 0;
+  virtual HttpRequest get(const ApiTarget &api, std::string_view id) const = 0;
+  virtual HttpRequest remove(const ApiTarget &api, std::string_view id) const = 0;
+  virtual HttpRequest add(const ApiTarget &api, const QueuedAdd &capture) const = 0;
+  virtual HttpRequest list(const ApiTarget &api, const Identity &identity, int page_size) const = 0;
+  // nullopt where the backend has no such call.
+  virtual std::optional<HttpRequest> event(const ApiTarget &api,
+                                           std::string_view event_id) const = 0;
+  virtual std::optional<HttpRequest> ping(const ApiTarget &api) const = 0;
+
+  // Read a listing's answer: one page and its count.
+  virtual Result<MemoryPage> parse_list(const HttpResponse &response) const = 0;
+  // Read a single memory's answer; "not found" is nullopt, not an error.
+  virtual Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const = 0;
+
+private:
+  DialectTraits m_traits;
+};
+
+// The dialect of `backend`: one instance per backend, alive for the whole process.
+const Dialect &dialect_for(Backend backend);
+const Dialect &platform_dialect();
+const Dialect &selfhosted_dialect();
+
+// Shared by the dialects (mem0/api.cpp).
+
+// `value` for a URL: unreserved characters as they are, the rest as %XX.
+std::string url_encode(std::string_view value);
+// The memories of a search or listing answer, and its `count` when it has one; a non-2xx status
+// or an unusable body is an Error.
+struct Listing {
+  std::vector<Memory> memories;
+  std::optional<long> count;
+};
+Result<Listing> parse_listing(const HttpResponse &response);
+// A single memory's answer: 404 is not found, and so is a JSON `null` when `null_is_not_found`.
+Result<std::optional<Memory>> parse_one_memory(const HttpResponse &response,
+                                               bool null_is_not_found);
+
+} // namespace mem0

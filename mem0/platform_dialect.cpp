@@ -1,0 +1,145 @@
+// The Mem0 Platform's dialect (docs/api.md): `Authorization: Token`, versioned paths with a
+// trailing slash, `AND`/`OR` filters, rerank, shared memory, pages with a count, events.
+#include "mem0/dialect.hpp"
+
+namespace mem0 {
+namespace {
+
+class PlatformDialect final : public Dialect {
+public:
+  PlatformDialect()
+      : Dialect({.name = "platform",
+                 .display_name = "Mem0 Platform",
+                 .place = "the Mem0 Platform",
+                 .default_base_url = "https://api.mem0.ai",
+                 .key_rejected_fix =
+                     "the API key was rejected: create a new one at app.mem0.ai and set "
+                     "MEM0_API_KEY",
+                 .requires_key = true,
+                 .rerank = true,
+                 .shared_memory = true,
+                 .synchronous_adds = false,
+                 .list_limit = 0}) {}
+
+  std::optional<std::string> key_header(std::string_view key) const override {
+    return "Authorization: Token " + std::string(key);
+  }
+
+  // `AND[user, app, …]`, or for the project scope with shared memory
+  // `OR[AND[user, app], AND[agent A, app], AND[agent P, app]]` (docs/api.md#shared-memory).
+  void write_filters(JsonWriter &w, const SearchSpec &spec,
+                     const Identity &identity) const override {
+    const bool shared =
+        spec.scope == Scope::project && !spec.type && !identity.shared_agent_id.empty();
+    auto anchored = [&](std::string_view key, std::string_view value) {
+      w.begin_object().key("AND").begin_array();
+      w.begin_object().member(key, value).end_object();
+      w.begin_object()
+          .member("app_id", spec.scope == Scope::global ? "*" : identity.project_id)
+          .end_object();
+      if (spec.scope == Scope::session)
+        w.begin_object().member("run_id", identity.session_id).end_object();
+      if (spec.type)
+        w.begin_object()
+            .key("metadata")
+            .begin_object()
+            .member("type", *spec.type)
+            .end_object()
+            .end_object();
+      w.end_array().end_object();
+    };
+    if (!shared) return anchored("user_id", identity.user_id);
+    w.begin_object().key("OR").begin_array();
+    anchored("user_id", identity.user_id);
+    anchored("agent_id", identity.shared_agent_id);
+    anchored("agent_id", identity.project_id);
+    w.end_array().end_object();
+  }
+
+  std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
+                          double threshold) const override {
+    JsonWriter w;
+    w.begin_object().member("query", spec.query).key("filters");
+    write_filters(w, spec, identity);
+    w.key("top_k").int64(spec.top_k).key("threshold").number(threshold);
+    if (rerank) w.key("rerank").boolean(true);
+    w.end_object();
+    return w.text();
+  }
+
+  std::string add_body(const QueuedAdd &capture) const override {
+    JsonWriter w;
+    w.begin_object().key("messages").begin_array();
+    for (const auto &m : capture.messages)
+      w.begin_object().member("role", m.role).member("content", m.content).end_object();
+    w.end_array().member("user_id", capture.user_id).member("app_id", capture.project_id);
+    w.key("metadata").begin_object();
+    for (const auto &[key, value] : capture.metadata)
+      w.member(key, value);
+    w.end_object().key("infer").boolean(capture.infer);
+    if (!capture.expiration_date.empty()) w.member("expiration_date", capture.expiration_date);
+    if (!capture.custom_instructions.empty())
+      w.member("custom_instructions", capture.custom_instructions);
+    w.end_object();
+    return w.text();
+  }
+
+  HttpRequest search(const ApiTarget &api, const SearchSpec &spec,
+                     const Identity &identity) const override {
+    return {"POST", api.base_url() + "/v3/memories/search/", api.headers(),
+            search_body(spec, identity, api.rerank(), api.threshold())};
+  }
+  HttpRequest get(const ApiTarget &api, std::string_view id) const override {
+    return {"GET", memory_url(api, id), api.headers(), {}};
+  }
+  HttpRequest remove(const ApiTarget &api, std::string_view id) const override {
+    return {"DELETE", memory_url(api, id), api.headers(), {}};
+  }
+  HttpRequest add(const ApiTarget &api, const QueuedAdd &capture) const override {
+    return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), add_body(capture)};
+  }
+  // One page of the project's memories, newest first, with the filters of an untyped project
+  // search (with shared memory, the OR of the three layouts).
+  HttpRequest list(const ApiTarget &api, const Identity &identity, int page_size) const override {
+    JsonWriter w;
+    w.begin_object().key("filters");
+    write_filters(w, SearchSpec{}, identity);
+    w.end_object();
+    return {"POST", api.base_url() + "/v3/memories/?page=1&page_size=" + std::to_string(page_size),
+            api.headers(), w.text()};
+  }
+  std::optional<HttpRequest> event(const ApiTarget &api, std::string_view event_id) const override {
+    return HttpRequest{
+        "GET", api.base_url() + "/v1/event/" + std::string(event_id) + "/", api.headers(), {}};
+  }
+  std::optional<HttpRequest> ping(const ApiTarget &api) const override {
+    return HttpRequest{"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
+  }
+
+  // A page as listed (newest first), with its count; a listing without one counts its items.
+  Result<MemoryPage> parse_list(const HttpResponse &response) const override {
+    auto listing = parse_listing(response);
+    if (!listing) return unexpected(listing.error());
+    MemoryPage page;
+    page.count = listing->count.value_or(static_cast<long>(listing->memories.size()));
+    page.memories = std::move(listing->memories);
+    return page;
+  }
+  Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const override {
+    return parse_one_memory(response, false);
+  }
+
+private:
+  static std::string memory_url(const ApiTarget &api, std::string_view id) {
+    return api.base_url() + "/v1/memories/" + std::string(id) + "/";
+  }
+};
+
+} // namespace
+
+const Dialect &platform_dialect() {
+  static const PlatformDialect dialect;
+  return dialect;
+}
+
+} // namespace mem0

@@ -1,0 +1,141 @@
+// The dialect of open-source Mem0's REST server (docs/api.md#self-hosted-server): `X-API-Key` or
+// no key, paths without a version or a trailing slash, flat filters with `user_id` at the top and
+// the project as `agent_id`, synchronous adds, a listing without pages or a count, `null` for an
+// unknown id; no ping, rerank, shared memory, events or custom instructions.
+#include "mem0/dialect.hpp"
+#include "mem0/format.hpp"
+
+#include <algorithm>
+
+namespace mem0 {
+namespace {
+
+// The server's largest listing: more memories than that are shown as "1000+".
+constexpr long k_list_limit = 1000;
+
+class SelfhostedDialect final : public Dialect {
+public:
+  SelfhostedDialect()
+      : Dialect({.name = "selfhosted",
+                 .display_name = "self-hosted Mem0 server",
+                 .place = "a self-hosted server",
+                 .default_base_url = "http://localhost:8888", // the server's docker set-up
+                 .key_rejected_fix = "the server rejected the API key: create one in its "
+                                     "dashboard and set MEM0_API_KEY",
+                 .requires_key = false,
+                 .rerank = false,
+                 .shared_memory = false,
+                 .synchronous_adds = true,
+                 .list_limit = k_list_limit}) {}
+
+  // None without a key: the way to a server run with AUTH_DISABLED=true, which still rejects a
+  // key it does not know.
+  std::optional<std::string> key_header(std::string_view key) const override {
+    if (key.empty()) return std::nullopt;
+    return "X-API-Key: " + std::string(key);
+  }
+
+  // Flat, `user_id` at the top, the project as `agent_id`; other keys match the metadata. Never
+  // an OR: the server takes one only below a top-level id (docs/api.md#self-hosted-filters).
+  void write_filters(JsonWriter &w, const SearchSpec &spec,
+                     const Identity &identity) const override {
+    w.begin_object().member("user_id", identity.user_id);
+    if (spec.scope != Scope::global) w.member("agent_id", identity.project_id);
+    if (spec.scope == Scope::session) w.member("run_id", identity.session_id);
+    if (spec.type) w.member("type", *spec.type);
+    w.end_object();
+  }
+
+  // No rerank field on the server's /search.
+  std::string search_body(const SearchSpec &spec, const Identity &identity, bool,
+                          double threshold) const override {
+    JsonWriter w;
+    w.begin_object().member("query", spec.query).key("filters");
+    write_filters(w, spec, identity);
+    w.key("top_k").int64(spec.top_k).key("threshold").number(threshold).end_object();
+    return w.text();
+  }
+
+  // The Platform's fields, the project as `agent_id`; no custom_instructions: the server's
+  // nearest field, `prompt`, would replace its whole extraction prompt
+  // (docs/api.md#self-hosted-add).
+  std::string add_body(const QueuedAdd &capture) const override {
+    JsonWriter w;
+    w.begin_object().key("messages").begin_array();
+    for (const auto &m : capture.messages)
+      w.begin_object().member("role", m.role).member("content", m.content).end_object();
+    w.end_array().member("user_id", capture.user_id).member("agent_id", capture.project_id);
+    w.key("metadata").begin_object();
+    for (const auto &[key, value] : capture.metadata)
+      w.member(key, value);
+    w.end_object().key("infer").boolean(capture.infer);
+    if (!capture.expiration_date.empty()) w.member("expiration_date", capture.expiration_date);
+    w.end_object();
+    return w.text();
+  }
+
+  HttpRequest search(const ApiTarget &api, const SearchSpec &spec,
+                     const Identity &identity) const override {
+    return {"POST", api.base_url() + "/search", api.headers(),
+            search_body(spec, identity, false, api.threshold())};
+  }
+  HttpRequest get(const ApiTarget &api, std::string_view id) const override {
+    return {"GET", memory_url(api, id), api.headers(), {}};
+  }
+  HttpRequest remove(const ApiTarget &api, std::string_view id) const override {
+    return {"DELETE", memory_url(api, id), api.headers(), {}};
+  }
+  HttpRequest add(const ApiTarget &api, const QueuedAdd &capture) const override {
+    return {"POST", api.base_url() + "/memories", api.headers(), add_body(capture)};
+  }
+  // No pages: the largest listing the server gives.
+  HttpRequest list(const ApiTarget &api, const Identity &identity, int) const override {
+    return {"GET",
+            api.base_url() + "/memories?user_id=" + url_encode(identity.user_id) + "&agent_id=" +
+                url_encode(identity.project_id) + "&top_k=" + std::to_string(k_list_limit),
+            api.headers(),
+            {}};
+  }
+  std::optional<HttpRequest> event(const ApiTarget &, std::string_view) const override {
+    return std::nullopt;
+  }
+  std::optional<HttpRequest> ping(const ApiTarget &) const override { return std::nullopt; }
+
+  Result<MemoryPage> parse_list(const HttpResponse &response) const override;
+  Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const override {
+    return parse_one_memory(response, true); // 200 `null` for an unknown id
+  }
+
+private:
+  // One path segment, whatever the id holds.
+  static std::string memory_url(const ApiTarget &api, std::string_view id) {
+    return api.base_url() + "/memories/" + url_encode(id);
+  }
+};
+
+// A listing in storage order without a count: sorted newest first (undated ones last), counted,
+// and a lower bound when it reached the limit. One with a count is used as it is.
+Result<MemoryPage> SelfhostedDialect::parse_list(const HttpResponse &response) const {
+  auto listing = parse_listing(response);
+  if (!listing) return unexpected(listing.error());
+  MemoryPage page;
+  page.memories = std::move(listing->memories);
+  page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
+  if (listing->count) return page;
+  const auto seconds = [](const Memory &m) {
+    return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
+  };
+  std::stable_sort(page.memories.begin(), page.memories.end(),
+                   [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
+  page.at_least = page.count >= k_list_limit;
+  return page;
+}
+
+} // namespace
+
+const Dialect &selfhosted_dialect() {
+  static const SelfhostedDialect dialect;
+  return dialect;
+}
+
+} // namespace mem0

@@ -1,0 +1,197 @@
+// The hook runner without a process: input from a pipe, output to temporary files, the fakes of
+// test_support.hpp for the rest (docs/hooks.md#hook-output, docs/capture.md#the-sender).
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "hook/facts.hpp"
+#include "hook/remember.hpp"
+#include "hook/runner.hpp"
+#include "store/outbox.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+#include <sys/types.h>
+#include <unistd.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+
+namespace {
+
+// A temporary stream that reads back what was written to it.
+struct Sink {
+  std::FILE *file = std::tmpfile();
+  Sink() { REQUIRE(file != nullptr); }
+  ~Sink() { std::fclose(file); }
+  Sink(const Sink &) = delete;
+  Sink &operator=(const Sink &) = delete;
+  std::string text() const {
+    std::fflush(file);
+    std::rewind(file);
+    std::string out;
+    char buf[4096];
+    while (const std::size_t n = std::fread(buf, 1, sizeof buf, file))
+      out.append(buf, n);
+    return out;
+  }
+};
+
+// What one run printed, and what it returned.
+struct Ran {
+  RunResult result;
+  std::string out, err;
+};
+
+// Run `handler` as `executable` on `stdin_text` over the fixture's fakes.
+Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
+        std::string_view stdin_text = "{}") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], stdin_text.data(), stdin_text.size()) ==
+          static_cast<ssize_t>(stdin_text.size()));
+  ::close(fds[1]);
+  Sink out, err;
+  Ran ran;
+  ran.result =
+      run_hook_io(executable, handler, f.deps(), SteadyClock::now() + std::chrono::seconds(5),
+                  fds[0], out.file, err.file);
+  ::close(fds[0]);
+  ran.out = out.text();
+  ran.err = err.text();
+  return ran;
+}
+
+// A handler that names `event` and returns `output`, whatever the input.
+RawHandler returning(HookOutput output, std::string event = "") {
+  return [output = std::move(output),
+          event = std::move(event)](std::string_view, const HookContext &, std::string &named) {
+    named = event;
+    return output;
+  };
+}
+
+// Queue one capture, as an earlier run would have left it.
+void queue_leftover(HookFixture &f) {
+  Capture c;
+  c.messages = {{"assistant", "A capture an earlier run left queued while Mem0 was away."}};
+  c.type = "session_summary";
+  HookInput in;
+  in.cwd = f.project.string();
+  REQUIRE(remember(f.context(), in, c));
+}
+
+std::size_t pending(const HookFixture &f) { return Outbox(f.config.state_dir).pending().size(); }
+
+} // namespace
+
+TEST_CASE("runner: a handler's context reaches stdout in the event's shape", "[runner]") {
+  HookFixture f;
+  const Ran ran = run(f, "on_user_prompt",
+                      returning({.context = "- [decision] Invoices round half-even.",
+                                 .system_message = "mem0: 1 memory recalled"},
+                                "UserPromptSubmit"));
+  CHECK(ran.result.status == 0);
+  CHECK(ran.out == R"({"hookSpecificOutput":{"hookEventName":"UserPromptSubmit",)"
+                   R"("additionalContext":"- [decision] Invoices round half-even."},)"
+                   R"("systemMessage":"mem0: 1 memory recalled"})"
+                   "\n");
+  CHECK(ran.err.empty());
+  CHECK_FALSE(ran.result.detach);
+
+  SECTION("an event the table does not wire for the executable takes the table's") {
+    const Ran other = run(f, "on_file_read", returning({.context = "x"}, "Stop"));
+    CHECK(contains(other.out, R"("hookEventName":"PreToolUse")"));
+  }
+  SECTION("nothing to show prints nothing") {
+    CHECK(run(f, "on_user_prompt", returning({}, "UserPromptSubmit")).out.empty());
+  }
+}
+
+TEST_CASE("runner: a block goes to stderr with status 2", "[runner]") {
+  HookFixture f;
+  const Ran ran = run(
+      f, "on_tool_guard",
+      returning({.context = "ignored", .block_reason = "use mem0, not MEMORY.md"}, "PreToolUse"));
+  CHECK(ran.result.status == 2);
+  CHECK(ran.err == "use mem0, not MEMORY.md\n");
+  CHECK(ran.out.empty());
+}
+
+TEST_CASE("runner: a handler that throws yields status 0, no output and a log line", "[runner]") {
+  HookFixture f;
+  const fs::path log_file = f.home / "hooks.log";
+  f.log.enable_file(log_file);
+  const RawHandler throwing = [](std::string_view, const HookContext &,
+                                 std::string &) -> HookOutput {
+    throw std::runtime_error("the handler broke");
+  };
+  const Ran ran = run(f, "on_user_prompt", throwing);
+  CHECK(ran.result.status == 0);
+  CHECK(ran.out.empty());
+  CHECK_FALSE(ran.result.detach);
+  CHECK(contains(read_file(log_file), "internal error: the handler broke"));
+}
+
+TEST_CASE("runner: the typed handler reads the event's input and binds the run's facts",
+          "[runner]") {
+  HookFixture f;
+  HookOutput (*handle)(const HookInput &, const HookContext &) = [](const HookInput &,
+                                                                    const HookContext &ctx) {
+    return HookOutput{.context = ctx.facts->session() + " " + ctx.facts->cwd().string()};
+  };
+  const std::string input = R"({"session_id":"s-7","cwd":")" + f.project.string() +
+                            R"(","hook_event_name":"UserPromptSubmit"})";
+  const Ran ran = run(f, "on_user_prompt", typed_handler(parse_hook_input, handle), input);
+  CHECK(contains(ran.out, "s-7 " + f.project.string()));
+
+  SECTION("input that is not JSON prints nothing") {
+    CHECK(
+        run(f, "on_user_prompt", typed_handler(parse_hook_input, handle), "not json").out.empty());
+  }
+}
+
+TEST_CASE("runner: the sender starts only when the handler declares it", "[runner][capture]") {
+  HookFixture f;
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(200, R"({"event_id":"e","status":"PENDING"})");
+  };
+  queue_leftover(f);
+  REQUIRE(pending(f) == 1);
+
+  SECTION("not declared: nothing to detach, whatever is pending") {
+    CHECK_FALSE(run(f, "on_file_read", returning({.context = "x"}, "PreToolUse")).result.detach);
+    CHECK(pending(f) == 1);
+  }
+  SECTION("declared: the detached work delivers what is pending") {
+    const Ran ran = run(f, "on_session_end", returning({.send = true}, "SessionEnd"));
+    REQUIRE(ran.result.detach);
+    CHECK(f.http.requests.empty()); // nothing is sent before the process runs it
+    ran.result.detach();
+    CHECK(f.http.requests.size() == 1);
+    CHECK(pending(f) == 0);
+  }
+  SECTION("declared with work of its own: the work runs first, then the round") {
+    std::vector<std::string> steps;
+    HookOutput output{.send = true};
+    output.detached = [&] { steps.push_back("work, " + std::to_string(pending(f)) + " pending"); };
+    const Ran ran = run(f, "on_session_start", returning(output, "SessionStart"));
+    REQUIRE(ran.result.detach);
+    ran.result.detach();
+    CHECK(steps == std::vector<std::string>{"work, 1 pending"});
+    CHECK(pending(f) == 0);
+  }
+  SECTION("declared, but capture off, or a pause in force: nothing to detach") {
+    SECTION("capture off") { f.set_env("MEM0_AUTO_SAVE", "off"); }
+    SECTION("paused") {
+      REQUIRE(f.store().backoff.record_outcome(f.now, server_of(f.config),
+                                               BackoffStore::Outcome::rate_limited));
+    }
+    CHECK_FALSE(run(f, "on_session_end", returning({.send = true}, "SessionEnd")).result.detach);
+    CHECK(pending(f) == 1);
+  }
+}
+
+TEST_CASE("runner: a declared start with an empty outbox starts nothing", "[runner][capture]") {
+  HookFixture f;
+  CHECK_FALSE(run(f, "on_session_end", returning({.send = true}, "SessionEnd")).result.detach);
+}
