@@ -9,9 +9,6 @@
 #include <rapidjson/document.h>
 
 #include <array>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -95,26 +92,6 @@ std::string custom_instructions(const fs::path &root) {
   return std::string(trim(std::string_view(*text).substr(body, next - body)));
 }
 
-// Hold `<outbox>/.sender.lock` while alive; `held` is false when another sender has it.
-struct SenderLock {
-  int fd = -1;
-  bool held = false;
-  explicit SenderLock(const fs::path &dir) {
-    if (!ensure_private_dir(dir)) return;
-    fd = ::open((dir / ".sender.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-  }
-  ~SenderLock() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-bool retryable(const Error &e) {
-  return e.kind == ErrorKind::rate_limited || e.kind == ErrorKind::server ||
-         e.kind == ErrorKind::timeout || e.kind == ErrorKind::transport ||
-         e.kind == ErrorKind::unauthorized; // the key, not the item: keep it for a fixed key
-}
-
 } // namespace
 
 std::string prepare_capture_text(std::string_view text, bool redact) {
@@ -126,7 +103,7 @@ std::string prepare_capture_text(std::string_view text, bool redact) {
 Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture) {
   const Config &config = ctx.config;
   auto refuse = [&](ErrorKind why, std::string message) {
-    ctx.log.debug("capture (" + capture.type + ") not queued: " + message);
+    ctx.log.debug([&] { return "capture (" + capture.type + ") not queued: " + message; });
     return unexpected(make_error(why, std::move(message)));
   };
   if (!config.auto_save) return refuse(ErrorKind::disabled, "capture is off (auto_save)");
@@ -135,7 +112,8 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   std::string all_text;
   std::vector<AddSpec::Message> messages;
   for (auto &m : capture.messages) {
-    std::string content = prepare_capture_text(m.content, config.redact);
+    std::string content =
+        capture.prepared ? std::move(m.content) : prepare_capture_text(m.content, config.redact);
     if (content.empty()) continue;
     all_text += content + "\n";
     messages.push_back({m.role, std::move(content)});
@@ -179,118 +157,8 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
     }
   }
   facts.note_queued();
-  ctx.log.debug("capture (" + capture.type + ") queued as " + *queued);
+  ctx.log.debug([&] { return "capture (" + capture.type + ") queued as " + *queued; });
   return *queued;
-}
-
-std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before) {
-  if (!ctx.config.auto_save || !has_access(ctx.config)) return {};
-  RunFacts &facts = *ctx.facts;
-  if (!before && (!facts.outbox_has_pending() || !facts.api() || facts.pause())) return {};
-  ctx.log.debug("starting the sender");
-  return [ctx, before] {
-    if (before) before();
-    send_round(ctx);
-  };
-}
-
-SendReport send_round(const HookContext &ctx) {
-  SendReport report;
-  Outbox outbox(ctx.state.dir);
-  const SenderLock lock(outbox.dir());
-  if (!lock.held) {
-    ctx.log.debug("sender: another sender is running");
-    report.busy = true;
-    return report;
-  }
-  const auto api = api_target(ctx.config);
-  if (!api) {
-    ctx.log.warn("sender: " + api.error().message);
-    report.stopped = api.error();
-    return report;
-  }
-  const Deadline round_end = SteadyClock::now() + k_send_round;
-  while (SteadyClock::now() < round_end) {
-    const auto now = ctx.now();
-    if (const auto pause = ctx.state.backoff.active_pause(now, api->server_key())) {
-      ctx.log.debug("sender: paused (" + pause->reason + ")");
-      break;
-    }
-    const long cap = ctx.config.daily_add_limit;
-    if (cap > 0 && ctx.state.usage.on(utc_day(now)).adds >= cap) {
-      ctx.log.warn("daily add limit (" + std::to_string(cap) + ") reached; captures wait");
-      break;
-    }
-    std::vector<std::string> names = outbox.pending();
-    if (names.empty()) break;
-    if (names.size() > k_send_batch) names.resize(k_send_batch);
-
-    std::vector<std::string> sent_names;
-    std::vector<OutboxItem> items;
-    std::vector<HttpRequest> requests;
-    for (const auto &name : names) {
-      auto item = outbox.load(name);
-      if (!item) {
-        outbox.reject(name, 0, "unreadable outbox item");
-        ++report.rejected;
-        continue;
-      }
-      requests.push_back(item->kind == OutboxItem::Kind::add
-                             ? add_request(*api, item->add)
-                             : delete_request(*api, item->memory_id));
-      sent_names.push_back(name);
-      items.push_back(std::move(*item));
-    }
-    if (requests.empty()) continue;
-    // A backend that adds synchronously (a self-hosted server's model extracts the facts before
-    // it answers) gets the rest of the round.
-    const auto responses = ctx.http.run(
-        requests, api->dialect().traits().synchronous_adds
-                      ? round_end
-                      : std::min(round_end, SteadyClock::now() + std::chrono::seconds(30)));
-
-    std::vector<Error> failures;
-    long adds = 0;
-    for (std::size_t i = 0; i < responses.size(); ++i) {
-      const OutboxItem &item = items[i];
-      Result<void> outcome;
-      if (!responses[i]) {
-        outcome = unexpected(responses[i].error());
-      } else if (item.kind == OutboxItem::Kind::add) {
-        const auto added = parse_add_response(*responses[i]);
-        if (added) record_import_ids(ctx.state.dir, item, added->ids);
-        outcome = added ? Result<void>{} : unexpected(added.error());
-        if (added) ++adds;
-      } else if (responses[i]->status != 404) { // already gone is as good as deleted
-        outcome = check_status(*responses[i]);
-      }
-      if (outcome) {
-        outbox.remove(sent_names[i]);
-        ++report.delivered;
-      } else if (retryable(outcome.error())) {
-        failures.push_back(outcome.error());
-        report.stopped = outcome.error();
-        ctx.log.warn("sender: " + sent_names[i] + " kept: " + outcome.error().message);
-      } else {
-        ctx.log.warn("sender: " + sent_names[i] + " rejected: " + outcome.error().message);
-        outbox.reject(sent_names[i], outcome.error().status, outcome.error().message);
-        ++report.rejected;
-      }
-    }
-    if (adds > 0) {
-      if (auto counted = ctx.state.usage.add(utc_day(now), {0, adds}); !counted)
-        ctx.log.warn("add count not saved: " + counted.error().message);
-      outbox.delivered(ctx.now());
-    }
-    if (auto noted =
-            ctx.state.backoff.record_run(now, api->server_key(), failures, requests.size());
-        !noted)
-      ctx.log.warn("back-off state not saved: " + noted.error().message);
-    if (report.stopped) break;
-  }
-  ctx.log.debug("sender: " + std::to_string(report.delivered) + " delivered, " +
-                std::to_string(report.rejected) + " rejected");
-  return report;
 }
 
 } // namespace mem0

@@ -26,6 +26,7 @@ struct Capture {
   std::string expiration_date; // "YYYY-MM-DD", or empty
   std::string import_file;     // a project-file section: its file and import claim
   std::string import_claim;
+  bool prepared = false; // the messages went through prepare_capture_text already
 };
 
 // Text made safe to store: `<system-reminder>`, `<private>` and similar wrapper tags removed
@@ -38,27 +39,5 @@ std::string prepare_capture_text(std::string_view text, bool redact);
 // (nothing left to capture), duplicate, full or io (the outbox). Identity and repository come
 // from the run's facts, bound to `input`; the caller declares the sender start (HookOutput::send).
 Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture);
-
-// What a declared sender start runs in its detached process: `before` (a capture too slow for
-// the hook itself), then one send_round. Empty, so that no process starts, when capture is off or
-// there is no key, or, without `before`, when the run's facts show nothing pending or a pause.
-std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before = {});
-
-// What one sender round did.
-struct SendReport {
-  std::size_t delivered = 0;
-  std::size_t rejected = 0;
-  bool busy = false;            // another sender holds the lock: nothing was done
-  std::optional<Error> stopped; // the retryable failure that ended the round
-};
-
-// One sender round, under the sender lock: items oldest first, k_send_batch at a time, each
-// deleted once the server took it; 429, 5xx, timeouts and transport failures keep the item and
-// end the round (and feed the back-off); other refusals of the item set it aside as rejected.
-// Ends when the outbox is empty, at a pause, at the daily add cap, or after k_send_round.
-SendReport send_round(const HookContext &ctx);
-
-inline constexpr std::size_t k_send_batch = 4;
-inline constexpr std::chrono::seconds k_send_round{60};
 
 } // namespace mem0

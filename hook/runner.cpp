@@ -1,6 +1,6 @@
 #include "hook/runner.hpp"
-#include "hook/remember.hpp"
 #include "hook/runtime.hpp"
+#include "hook/sender.hpp"
 #include "hook/table.hpp"
 #include "util/detach.hpp"
 

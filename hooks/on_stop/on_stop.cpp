@@ -17,11 +17,12 @@ std::optional<Capture> summary_capture(const StopInput &input, const Config &con
   if (!input.transcript_path.empty()) {
     const auto files = read_transcript(input.transcript_path).files_touched;
     if (!files.empty()) {
-      content += "\n\nFiles touched: " + join(files, ", ");
+      content += "\n\nFiles touched: " + prepare_capture_text(join(files, ", "), config.redact);
       c.metadata.emplace_back("files_touched", join(files, ", "));
     }
   }
   c.messages = {{"assistant", std::move(content)}};
+  c.prepared = true;
   c.expiration_date = utc_day(now + std::chrono::days(std::max(1L, config.retention_session_days)));
   return c;
 }

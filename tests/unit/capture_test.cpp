@@ -3,6 +3,7 @@
 #include "tests/unit/test_support.hpp"
 
 #include "hook/remember.hpp"
+#include "hook/sender.hpp"
 #include "hooks/on_compact/on_compact.hpp"
 #include "hooks/on_stop/on_stop.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"

@@ -5,6 +5,7 @@
 #include "tests/unit/test_support.hpp"
 
 #include "hook/remember.hpp"
+#include "hook/sender.hpp"
 #include "store/outbox.hpp"
 #include "util/files.hpp"
 

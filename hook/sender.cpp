@@ -1,0 +1,192 @@
+#include "hook/sender.hpp"
+#include "hook/project_files.hpp"
+#include "mem0/api.hpp"
+#include "mem0/dialect.hpp"
+#include "store/outbox.hpp"
+#include "util/files.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+namespace mem0 {
+namespace fs = std::filesystem;
+namespace {
+
+// Hold `<outbox>/.sender.lock` while alive; `held` is false when another sender has it.
+struct SenderLock {
+  int fd = -1;
+  bool held = false;
+  explicit SenderLock(const fs::path &dir) {
+    if (!ensure_private_dir(dir)) return;
+    fd = ::open((dir / ".sender.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  }
+  ~SenderLock() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+bool retryable(const Error &e) {
+  return e.kind == ErrorKind::rate_limited || e.kind == ErrorKind::server ||
+         e.kind == ErrorKind::timeout || e.kind == ErrorKind::transport ||
+         e.kind == ErrorKind::unauthorized; // the key, not the item: keep it for a fixed key
+}
+
+// Up to k_send_batch pending items, loaded, with their requests.
+struct Batch {
+  std::vector<std::string> names;
+  std::vector<OutboxItem> items;
+  std::vector<HttpRequest> requests;
+};
+
+// One round's state: the outbox, the target and what the round did so far.
+struct Round {
+  const HookContext &ctx;
+  Outbox outbox;
+  const ApiTarget &api;
+  Deadline end;
+  SendReport report{};
+
+  // False at a pause of this server and key, or once today's adds reached the cap.
+  bool may_send(WallTime now) const {
+    if (const auto pause = ctx.state.backoff.active_pause(now, api.server_key())) {
+      ctx.log.debug([&] { return "sender: paused (" + pause->reason + ")"; });
+      return false;
+    }
+    const long cap = ctx.config.daily_add_limit;
+    if (cap > 0 && ctx.state.usage.on(utc_day(now)).adds >= cap) {
+      ctx.log.warn("daily add limit (" + std::to_string(cap) + ") reached; captures wait");
+      return false;
+    }
+    return true;
+  }
+
+  // The oldest pending items as requests (an unreadable one is set aside at once); nullopt when
+  // nothing is pending.
+  std::optional<Batch> next_batch() {
+    std::vector<std::string> names = outbox.pending();
+    if (names.empty()) return std::nullopt;
+    if (names.size() > k_send_batch) names.resize(k_send_batch);
+    Batch batch;
+    for (const auto &name : names) {
+      auto item = outbox.load(name);
+      if (!item) {
+        outbox.reject(name, 0, "unreadable outbox item");
+        ++report.rejected;
+        continue;
+      }
+      batch.requests.push_back(item->kind == OutboxItem::Kind::add
+                                   ? add_request(api, item->add)
+                                   : delete_request(api, item->memory_id));
+      batch.names.push_back(name);
+      batch.items.push_back(std::move(*item));
+    }
+    return batch;
+  }
+
+  // What the server's answer to `item` means; an add's new ids are recorded for its import.
+  Result<void> outcome(const OutboxItem &item, const Result<HttpResponse> &response) const {
+    if (!response) return unexpected(response.error());
+    if (item.kind == OutboxItem::Kind::remove)
+      return response->status == 404 ? Result<void>{} // already gone is as good as deleted
+                                     : check_status(*response);
+    const auto added = parse_add_response(*response);
+    if (!added) return unexpected(added.error());
+    record_import_ids(ctx.state.dir, item, added->ids);
+    return {};
+  }
+
+  // Delete the delivered items, keep the retryable failures (ending the round) and set the
+  // other refusals aside; then count the adds and feed the back-off.
+  void settle(const Batch &batch, const std::vector<Result<HttpResponse>> &responses,
+              WallTime now) {
+    std::vector<Error> failures;
+    long adds = 0;
+    for (std::size_t i = 0; i < responses.size(); ++i) {
+      const std::string &name = batch.names[i];
+      const auto done = outcome(batch.items[i], responses[i]);
+      if (done) {
+        outbox.remove(name);
+        ++report.delivered;
+        if (batch.items[i].kind == OutboxItem::Kind::add) ++adds;
+      } else if (retryable(done.error())) {
+        failures.push_back(done.error());
+        report.stopped = done.error();
+        ctx.log.warn("sender: " + name + " kept: " + done.error().message);
+      } else {
+        ctx.log.warn("sender: " + name + " rejected: " + done.error().message);
+        outbox.reject(name, done.error().status, done.error().message);
+        ++report.rejected;
+      }
+    }
+    record(now, failures, adds, batch.requests.size());
+  }
+
+  void record(WallTime now, const std::vector<Error> &failures, long adds, std::size_t sent) {
+    if (adds > 0) {
+      if (auto counted = ctx.state.usage.add(utc_day(now), {0, adds}); !counted)
+        ctx.log.warn("add count not saved: " + counted.error().message);
+      outbox.delivered(ctx.now());
+    }
+    if (auto noted = ctx.state.backoff.record_run(now, api.server_key(), failures, sent); !noted)
+      ctx.log.warn("back-off state not saved: " + noted.error().message);
+  }
+
+  // A backend that adds synchronously (a self-hosted server's model extracts the facts before it
+  // answers) gets the rest of the round; otherwise 30 s.
+  Deadline batch_deadline() const {
+    if (api.dialect().traits().synchronous_adds) return end;
+    return std::min(end, SteadyClock::now() + std::chrono::seconds(30));
+  }
+};
+
+} // namespace
+
+std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before) {
+  if (!ctx.config.auto_save || !has_access(ctx.config)) return {};
+  RunFacts &facts = *ctx.facts;
+  if (!before && (!facts.outbox_has_pending() || !facts.api() || facts.pause())) return {};
+  ctx.log.debug("starting the sender");
+  return [ctx, before] {
+    if (before) before();
+    send_round(ctx);
+  };
+}
+
+SendReport send_round(const HookContext &ctx) {
+  Outbox outbox(ctx.state.dir);
+  const SenderLock lock(outbox.dir());
+  if (!lock.held) {
+    ctx.log.debug("sender: another sender is running");
+    SendReport busy;
+    busy.busy = true;
+    return busy;
+  }
+  const auto api = api_target(ctx.config);
+  if (!api) {
+    ctx.log.warn("sender: " + api.error().message);
+    SendReport stopped;
+    stopped.stopped = api.error();
+    return stopped;
+  }
+  Round round{ctx, std::move(outbox), *api, SteadyClock::now() + k_send_round};
+  while (SteadyClock::now() < round.end && !round.report.stopped) {
+    const auto now = ctx.now();
+    if (!round.may_send(now)) break;
+    const auto batch = round.next_batch();
+    if (!batch) break;
+    if (batch->requests.empty()) continue; // each was unreadable, and is set aside
+    round.settle(*batch, ctx.http.run(batch->requests, round.batch_deadline()), now);
+  }
+  ctx.log.debug([&] {
+    return "sender: " + std::to_string(round.report.delivered) + " delivered, " +
+           std::to_string(round.report.rejected) + " rejected";
+  });
+  return round.report;
+}
+
+} // namespace mem0
