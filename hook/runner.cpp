@@ -75,8 +75,10 @@ RunResult run_hook_io(std::string_view executable, const RawHandler &handler, co
     if (const HookSpec *spec = find_hook(executable)) event = std::string(spec->event);
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
       SteadyClock::now() - (deadline - deps.config.timeout));
-  deps.log.debug("done in " + std::to_string(elapsed.count()) + " ms, " +
-                 std::to_string(output.context.size()) + " bytes of context");
+  deps.log.debug([&] {
+    return "done in " + std::to_string(elapsed.count()) + " ms, " +
+           std::to_string(output.context.size()) + " bytes of context";
+  });
   RunResult result;
   result.status = write_output(event, output, out, err);
   // Only a declared start: the handler's slow part, and captures left by earlier runs, go out
