@@ -1,4 +1,5 @@
 #pragma once
+#include "hook/runtime.hpp"
 #include "mem0/config.hpp"
 #include "mem0/http.hpp"
 #include "mem0/search.hpp"
@@ -22,18 +23,12 @@ inline constexpr int k_failure = 1;
 inline constexpr int k_usage = 2;
 
 // Everything a command may touch, passed in so tests can substitute fakes.
-struct CliContext {
-  const Environment &env;
-  const Config &config;
-  HttpClient &http;
-  const Log &log;
-  StateStore &state;
+struct CliContext : RunDeps {
   std::ostream &out;
   std::ostream &err;
   std::filesystem::path cwd;
   std::filesystem::path exe_dir; // where the hook executables are installed
   Deadline deadline;
-  std::function<std::chrono::system_clock::time_point()> now = std::chrono::system_clock::now;
 };
 
 // The command line after the command name: positional words and `--name [value]` options.

@@ -55,13 +55,7 @@ int write_output(std::string_view event, const HookOutput &output, std::FILE *ou
 
 HookContext make_context(const RunDeps &deps, Deadline deadline) {
   return HookContext{
-      deps.env,
-      deps.config,
-      deps.http,
-      deps.log,
-      deps.state,
-      deadline,
-      deps.now,
+      deps, deadline,
       std::make_shared<RunFacts>(deps.env, deps.config, deps.log, deps.state, deps.now)};
 }
 

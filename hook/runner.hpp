@@ -1,6 +1,7 @@
 #pragma once
 #include "hook/facts.hpp"
 #include "hook/io.hpp"
+#include "hook/runtime.hpp"
 #include "mem0/config.hpp"
 #include "mem0/http.hpp"
 #include "store/state.hpp"
@@ -16,27 +17,11 @@
 
 namespace mem0 {
 
-// Everything a hook handler may touch, passed in so tests can substitute fakes. Copies share
-// the run's facts.
-struct HookContext {
-  const Environment &env;
-  const Config &config;
-  HttpClient &http;
-  const Log &log;
-  StateStore &state;
+// Everything a hook handler may touch, passed in so tests can substitute fakes: the run's
+// dependencies, its deadline and its facts. Copies share the facts.
+struct HookContext : RunDeps {
   Deadline deadline;
-  WallClock now;
   std::shared_ptr<RunFacts> facts; // computed once per run, on first use
-};
-
-// What a run takes from its process: the Runtime's parts, or a test's fakes.
-struct RunDeps {
-  const Environment &env;
-  const Config &config;
-  HttpClient &http;
-  const Log &log;
-  StateStore &state;
-  WallClock now = std::chrono::system_clock::now;
 };
 
 // The context of one run over `deps`, with facts of its own.

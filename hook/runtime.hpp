@@ -2,6 +2,7 @@
 #include "mem0/config.hpp"
 #include "mem0/http.hpp"
 #include "store/state.hpp"
+#include "util/clock.hpp"
 #include "util/log.hpp"
 
 #include <string>
@@ -19,6 +20,17 @@ struct Runtime {
   Log log;
   CurlHttpClient http;
   StateStore state;
+};
+
+// What a run takes from its process, the hooks and the CLI alike: the Runtime's parts, or a
+// test's fakes.
+struct RunDeps {
+  const Environment &env;
+  const Config &config;
+  HttpClient &http;
+  const Log &log;
+  StateStore &state;
+  WallClock now = std::chrono::system_clock::now;
 };
 
 } // namespace mem0

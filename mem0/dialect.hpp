@@ -21,6 +21,8 @@ struct DialectTraits {
   bool rerank = false;               // a search may ask for rerank
   bool shared_memory = false;        // the project's shared memory (docs/api.md#shared-memory)
   bool synchronous_adds = false;     // it answers an add once stored: the sender waits longer
+  std::string_view project_field;    // the add body's field for the project: app_id, agent_id
+  bool custom_instructions = false;  // an add may carry the project's custom instructions
   long list_limit = 0;               // a listing's most items without a count; 0: pages and a count
 };
 
@@ -43,10 +45,11 @@ public:
   virtual void write_filters(JsonWriter &w, const SearchSpec &spec,
                              const Identity &identity) const = 0;
   // The body of a search; `rerank` only where the backend has it.
-  virtual std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
-                                  double threshold) const = 0;
-  // The body of an add of `capture` (docs/api.md#add, docs/api.md#self-hosted-add).
-  virtual std::string add_body(const QueuedAdd &capture) const = 0;
+  std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
+                          double threshold) const;
+  // The body of an add of `capture` (docs/api.md#add, docs/api.md#self-hosted-add): the project
+  // under the traits' field, custom instructions only where the backend takes them.
+  std::string add_body(const QueuedAdd &capture) const;
 
   // The requests, with `api`'s base URL and headers.
   virtual HttpRequest search(const ApiTarget &api, const SearchSpec &spec,

@@ -19,6 +19,8 @@ public:
                  .rerank = true,
                  .shared_memory = true,
                  .synchronous_adds = false,
+                 .project_field = "app_id",
+                 .custom_instructions = true,
                  .list_limit = 0}) {}
 
   std::optional<std::string> key_header(std::string_view key) const override {
@@ -54,34 +56,6 @@ public:
     anchored("agent_id", identity.shared_agent_id);
     anchored("agent_id", identity.project_id);
     w.end_array().end_object();
-  }
-
-  std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
-                          double threshold) const override {
-    JsonWriter w;
-    w.begin_object().member("query", spec.query).key("filters");
-    write_filters(w, spec, identity);
-    w.key("top_k").int64(spec.top_k).key("threshold").number(threshold);
-    if (rerank) w.key("rerank").boolean(true);
-    w.end_object();
-    return w.text();
-  }
-
-  std::string add_body(const QueuedAdd &capture) const override {
-    JsonWriter w;
-    w.begin_object().key("messages").begin_array();
-    for (const auto &m : capture.messages)
-      w.begin_object().member("role", m.role).member("content", m.content).end_object();
-    w.end_array().member("user_id", capture.user_id).member("app_id", capture.project_id);
-    w.key("metadata").begin_object();
-    for (const auto &[key, value] : capture.metadata)
-      w.member(key, value);
-    w.end_object().key("infer").boolean(capture.infer);
-    if (!capture.expiration_date.empty()) w.member("expiration_date", capture.expiration_date);
-    if (!capture.custom_instructions.empty())
-      w.member("custom_instructions", capture.custom_instructions);
-    w.end_object();
-    return w.text();
   }
 
   HttpRequest search(const ApiTarget &api, const SearchSpec &spec,

@@ -26,6 +26,10 @@ public:
                  .rerank = false,
                  .shared_memory = false,
                  .synchronous_adds = true,
+                 .project_field = "agent_id",
+                 // Its nearest field, `prompt`, would replace the server's whole extraction
+                 // prompt (docs/api.md#self-hosted-add).
+                 .custom_instructions = false,
                  .list_limit = k_list_limit}) {}
 
   // None without a key: the way to a server run with AUTH_DISABLED=true, which still rejects a
@@ -44,34 +48,6 @@ public:
     if (spec.scope == Scope::session) w.member("run_id", identity.session_id);
     if (spec.type) w.member("type", *spec.type);
     w.end_object();
-  }
-
-  // No rerank field on the server's /search.
-  std::string search_body(const SearchSpec &spec, const Identity &identity, bool,
-                          double threshold) const override {
-    JsonWriter w;
-    w.begin_object().member("query", spec.query).key("filters");
-    write_filters(w, spec, identity);
-    w.key("top_k").int64(spec.top_k).key("threshold").number(threshold).end_object();
-    return w.text();
-  }
-
-  // The Platform's fields, the project as `agent_id`; no custom_instructions: the server's
-  // nearest field, `prompt`, would replace its whole extraction prompt
-  // (docs/api.md#self-hosted-add).
-  std::string add_body(const QueuedAdd &capture) const override {
-    JsonWriter w;
-    w.begin_object().key("messages").begin_array();
-    for (const auto &m : capture.messages)
-      w.begin_object().member("role", m.role).member("content", m.content).end_object();
-    w.end_array().member("user_id", capture.user_id).member("agent_id", capture.project_id);
-    w.key("metadata").begin_object();
-    for (const auto &[key, value] : capture.metadata)
-      w.member(key, value);
-    w.end_object().key("infer").boolean(capture.infer);
-    if (!capture.expiration_date.empty()) w.member("expiration_date", capture.expiration_date);
-    w.end_object();
-    return w.text();
   }
 
   HttpRequest search(const ApiTarget &api, const SearchSpec &spec,
