@@ -46,10 +46,10 @@ struct Batch {
 // One round's state: the outbox, the target and what the round did so far.
 struct Round {
   const HookContext &ctx;
-  Outbox outbox;
+  Outbox &outbox;
   const ApiTarget &api;
   Deadline end;
-  SendReport report{};
+  SendReport &report;
 
   // False at a pause of this server and key, or once today's adds reached the cap.
   bool may_send(WallTime now) const {
@@ -158,23 +158,22 @@ std::function<void()> sender_work(const HookContext &ctx, const std::function<vo
 }
 
 SendReport send_round(const HookContext &ctx) {
+  SendReport report;
   Outbox outbox(ctx.state.dir);
   const SenderLock lock(outbox.dir());
   if (!lock.held) {
     ctx.log.debug("sender: another sender is running");
-    SendReport busy;
-    busy.busy = true;
-    return busy;
+    report.busy = true;
+    return report;
   }
   const auto api = api_target(ctx.config);
   if (!api) {
     ctx.log.warn("sender: " + api.error().message);
-    SendReport stopped;
-    stopped.stopped = api.error();
-    return stopped;
+    report.stopped = api.error();
+    return report;
   }
-  Round round{ctx, std::move(outbox), *api, SteadyClock::now() + k_send_round};
-  while (SteadyClock::now() < round.end && !round.report.stopped) {
+  Round round{ctx, outbox, *api, SteadyClock::now() + k_send_round, report};
+  while (SteadyClock::now() < round.end && !report.stopped) {
     const auto now = ctx.now();
     if (!round.may_send(now)) break;
     const auto batch = round.next_batch();
@@ -183,10 +182,10 @@ SendReport send_round(const HookContext &ctx) {
     round.settle(*batch, ctx.http.run(batch->requests, round.batch_deadline()), now);
   }
   ctx.log.debug([&] {
-    return "sender: " + std::to_string(round.report.delivered) + " delivered, " +
-           std::to_string(round.report.rejected) + " rejected";
+    return "sender: " + std::to_string(report.delivered) + " delivered, " +
+           std::to_string(report.rejected) + " rejected";
   });
-  return round.report;
+  return report;
 }
 
 } // namespace mem0
