@@ -28,7 +28,7 @@ std::optional<Memory> lookup_id(const IdQuery &id, const ApiTarget &api, const C
             << "\n";
     return std::nullopt;
   }
-  auto parsed = parse_memory_response(api, *responses[0]);
+  auto parsed = parse_memory_response(*responses[0]);
   if (!parsed) {
     ctx.err << "mem0: lookup of " << full << " failed: " << parsed.error().message << "\n";
     return std::nullopt;

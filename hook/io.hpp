@@ -80,11 +80,8 @@ struct HookOutput {
   std::string system_message{}; // systemMessage, shown to the user
   std::string block_reason{};   // non-empty: block the tool call (stderr, exit 2); guards only
   std::string updated_input{};  // PreToolUse: a JSON object replacing the tool's input
-  // Start the detached sender once the output is written (docs/capture.md#the-sender): set by a
-  // hook that queued a capture or asks for the outbox to be delivered. No other run starts it.
-  bool send = false;
   // Work too slow for the hook itself (reading a transcript, importing files): run in the
-  // sender's process before it sends; only with `send`.
+  // detached sender's process, after the output is written and before it sends.
   std::function<void()> detached{};
 };
 

@@ -92,10 +92,25 @@ std::string custom_instructions(const fs::path &root) {
   return std::string(trim(std::string_view(*text).substr(body, next - body)));
 }
 
+// The outbox refused an item (full, or not writable): say so, and why.
+Error outbox_refusal(const Log &log, ErrorKind kind) {
+  if (kind == ErrorKind::full) {
+    log.warn("outbox full (" + std::to_string(Outbox::k_max_items) +
+             " items or 20 MB): capture refused; see mem0-hooks doctor");
+    return make_error(ErrorKind::full, "the outbox is full");
+  }
+  log.warn("outbox not writable: capture lost");
+  return make_error(ErrorKind::io, "the outbox cannot be written");
+}
+
 } // namespace
 
 std::string prepare_capture_text(std::string_view text, bool redact) {
+  // Until nothing changes: removing a block can join the pieces of another tag around it.
   std::string stripped = strip_wrappers(text);
+  for (std::string again = strip_wrappers(stripped); again != stripped;
+       again = strip_wrappers(stripped))
+    stripped = std::move(again);
   if (redact) stripped = redact_secrets(stripped);
   return std::string(trim(stripped));
 }
@@ -145,16 +160,9 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
                                  : std::string();
   const auto queued = Outbox(ctx.state.dir).put(item, dedupe, ctx.now());
   if (!queued) {
-    switch (queued.error().kind) {
-    case ErrorKind::duplicate: return refuse(ErrorKind::duplicate, "already captured");
-    case ErrorKind::full:
-      ctx.log.warn("outbox full (" + std::to_string(Outbox::k_max_items) +
-                   " items or 20 MB): capture refused; see mem0-hooks doctor");
-      return unexpected(make_error(ErrorKind::full, "the outbox is full"));
-    default: // io
-      ctx.log.warn("outbox not writable: capture lost");
-      return unexpected(make_error(ErrorKind::io, "the outbox cannot be written"));
-    }
+    if (queued.error().kind == ErrorKind::duplicate)
+      return refuse(ErrorKind::duplicate, "already captured");
+    return unexpected(outbox_refusal(ctx.log, queued.error().kind));
   }
   facts.note_queued();
   ctx.log.debug([&] { return "capture (" + capture.type + ") queued as " + *queued; });

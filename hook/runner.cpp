@@ -75,9 +75,10 @@ RunResult run_hook_io(std::string_view executable, const RawHandler &handler, co
   });
   RunResult result;
   result.status = write_output(event, output, out, err);
-  // Only a declared start: the handler's slow part, and captures left by earlier runs, go out
-  // with it (docs/capture.md#the-sender).
-  if (output.send) result.detach = sender_work(ctx, output.detached);
+  // The run's last outcome: the handler's slow part, and any items pending with no pause in
+  // force (this run's or earlier runs'), go out with a detached sender
+  // (docs/capture.md#the-sender).
+  result.detach = sender_work(ctx, output.detached);
   return result;
 }
 

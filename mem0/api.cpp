@@ -54,6 +54,40 @@ std::string server_message(std::string_view body) {
 
 bool is_success(long status) { return status >= 200 && status < 300; }
 
+// The memories of a search or listing answer, and its `count` when it has one; a non-2xx status
+// or an unusable body is an Error.
+struct Listing {
+  std::vector<Memory> memories;
+  std::optional<long> count;
+};
+
+Result<Listing> parse_listing(const HttpResponse &response) {
+  if (!is_success(response.status)) return unexpected(classify_status(response));
+  rapidjson::Document doc;
+  parse_json(doc, response.body);
+  if (doc.HasParseError())
+    return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
+  const Value *items = nullptr;
+  if (doc.IsArray()) {
+    items = &doc;
+  } else if (doc.IsObject()) {
+    for (const char *key : {"results", "memories"})
+      if (const auto it = doc.FindMember(key); it != doc.MemberEnd() && it->value.IsArray()) {
+        items = &it->value;
+        break;
+      }
+  }
+  if (!items)
+    return unexpected(
+        make_error(ErrorKind::bad_response, "response has no results array", response.status));
+  Listing out;
+  for (const auto &item : items->GetArray())
+    if (auto m = parse_item(item)) out.memories.push_back(std::move(*m));
+  if (const auto count = doc.IsObject() ? int64_member(doc, "count") : std::nullopt)
+    out.count = static_cast<long>(*count);
+  return out;
+}
+
 } // namespace
 
 std::string url_encode(std::string_view value) {
@@ -176,8 +210,21 @@ HttpRequest list_request(const ApiTarget &api, const Identity &identity, int pag
   return api.dialect().list(api, identity, page_size);
 }
 
-Result<MemoryPage> parse_list_response(const ApiTarget &api, const HttpResponse &response) {
-  return api.dialect().parse_list(response);
+Result<MemoryPage> parse_list_response(const HttpResponse &response) {
+  auto listing = parse_listing(response);
+  if (!listing) return unexpected(listing.error());
+  MemoryPage page;
+  page.memories = std::move(listing->memories);
+  page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
+  if (listing->count) return page;
+  // No count: a self-hosted listing, in storage order. Newest first; undated ones last.
+  const auto seconds = [](const Memory &m) {
+    return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
+  };
+  std::stable_sort(page.memories.begin(), page.memories.end(),
+                   [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
+  page.at_least = page.count >= k_unpaged_list_limit;
+  return page;
 }
 
 std::optional<HttpRequest> event_request(const ApiTarget &api, std::string_view event_id) {
@@ -212,58 +259,25 @@ Error classify_status(const HttpResponse &response) {
   return e;
 }
 
-Result<Listing> parse_listing(const HttpResponse &response) {
-  if (!is_success(response.status)) return unexpected(classify_status(response));
-  rapidjson::Document doc;
-  parse_json(doc, response.body);
-  if (doc.HasParseError())
-    return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
-  const Value *items = nullptr;
-  if (doc.IsArray()) {
-    items = &doc;
-  } else if (doc.IsObject()) {
-    for (const char *key : {"results", "memories"})
-      if (const auto it = doc.FindMember(key); it != doc.MemberEnd() && it->value.IsArray()) {
-        items = &it->value;
-        break;
-      }
-  }
-  if (!items)
-    return unexpected(
-        make_error(ErrorKind::bad_response, "response has no results array", response.status));
-  Listing out;
-  for (const auto &item : items->GetArray())
-    if (auto m = parse_item(item)) out.memories.push_back(std::move(*m));
-  if (const auto count = doc.IsObject() ? int64_member(doc, "count") : std::nullopt)
-    out.count = static_cast<long>(*count);
-  return out;
-}
-
 Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) {
   auto listing = parse_listing(response);
   if (!listing) return unexpected(listing.error());
   return std::move(listing->memories);
 }
 
-Result<std::optional<Memory>> parse_one_memory(const HttpResponse &response,
-                                               bool null_is_not_found) {
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response) {
   if (response.status == 404) return std::optional<Memory>{};
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   parse_json(doc, response.body);
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
-  if (doc.IsNull() && null_is_not_found) return std::optional<Memory>{};
+  if (doc.IsNull()) return std::optional<Memory>{}; // a self-hosted server's "not found"
   auto m = parse_item(doc);
   if (!m)
     return unexpected(
         make_error(ErrorKind::bad_response, "response is not a memory", response.status));
   return std::optional<Memory>(std::move(*m));
-}
-
-Result<std::optional<Memory>> parse_memory_response(const ApiTarget &api,
-                                                    const HttpResponse &response) {
-  return api.dialect().parse_memory(response);
 }
 
 std::optional<std::string> refuse_base_url(std::string_view url) {

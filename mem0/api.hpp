@@ -138,9 +138,11 @@ struct MemoryPage {
   bool at_least = false; // a listing without a count that was cut at its limit
   std::vector<Memory> memories;
 };
-// Read a listing from `api`: one with a `count` is used as it is; one without (self-hosted) is
-// sorted newest first and counted.
-Result<MemoryPage> parse_list_response(const ApiTarget &api, const HttpResponse &response);
+// A listing with a `count` is used as it is; one without (self-hosted) is sorted newest first and
+// counted, and is a lower bound at k_unpaged_list_limit items.
+Result<MemoryPage> parse_list_response(const HttpResponse &response);
+// The most a listing without pages returns (the self-hosted server's `top_k` for it).
+inline constexpr long k_unpaged_list_limit = 1000;
 
 // GET {base}/v1/event/{id}/: how an asynchronous add went. A self-hosted server adds
 // synchronously and has no events: nullopt.
@@ -156,10 +158,9 @@ Error classify_status(const HttpResponse &response);
 // Malformed items are skipped; a non-2xx status or an unusable body is an Error.
 Result<std::vector<Memory>> parse_search_response(const HttpResponse &response);
 
-// Read a single memory from `api`; 404, and a self-hosted server's `null`, are "not found"
+// Parse a single-memory response; 404, and a self-hosted server's `null`, are "not found"
 // (nullopt), not an error.
-Result<std::optional<Memory>> parse_memory_response(const ApiTarget &api,
-                                                    const HttpResponse &response);
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response);
 
 // A response that only needs a 2xx status (delete); otherwise the classified error.
 Result<void> check_status(const HttpResponse &response);

@@ -63,11 +63,6 @@ public:
                                            std::string_view event_id) const = 0;
   virtual std::optional<HttpRequest> ping(const ApiTarget &api) const = 0;
 
-  // Read a listing's answer: one page and its count.
-  virtual Result<MemoryPage> parse_list(const HttpResponse &response) const = 0;
-  // Read a single memory's answer; "not found" is nullopt, not an error.
-  virtual Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const = 0;
-
 private:
   DialectTraits m_traits;
 };
@@ -81,15 +76,4 @@ const Dialect &selfhosted_dialect();
 
 // `value` for a URL: unreserved characters as they are, the rest as %XX.
 std::string url_encode(std::string_view value);
-// The memories of a search or listing answer, and its `count` when it has one; a non-2xx status
-// or an unusable body is an Error.
-struct Listing {
-  std::vector<Memory> memories;
-  std::optional<long> count;
-};
-Result<Listing> parse_listing(const HttpResponse &response);
-// A single memory's answer: 404 is not found, and so is a JSON `null` when `null_is_not_found`.
-Result<std::optional<Memory>> parse_one_memory(const HttpResponse &response,
-                                               bool null_is_not_found);
-
 } // namespace mem0

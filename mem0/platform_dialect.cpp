@@ -90,19 +90,6 @@ public:
     return HttpRequest{"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
   }
 
-  // A page as listed (newest first), with its count; a listing without one counts its items.
-  Result<MemoryPage> parse_list(const HttpResponse &response) const override {
-    auto listing = parse_listing(response);
-    if (!listing) return unexpected(listing.error());
-    MemoryPage page;
-    page.count = listing->count.value_or(static_cast<long>(listing->memories.size()));
-    page.memories = std::move(listing->memories);
-    return page;
-  }
-  Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const override {
-    return parse_one_memory(response, false);
-  }
-
 private:
   static std::string memory_url(const ApiTarget &api, std::string_view id) {
     return api.base_url() + "/v1/memories/" + std::string(id) + "/";

@@ -11,7 +11,6 @@ namespace mem0 {
 namespace {
 
 // The server's largest listing: more memories than that are shown as "1000+".
-constexpr long k_list_limit = 1000;
 
 class SelfhostedDialect final : public Dialect {
 public:
@@ -30,7 +29,7 @@ public:
                  // Its nearest field, `prompt`, would replace the server's whole extraction
                  // prompt (docs/api.md#self-hosted-add).
                  .custom_instructions = false,
-                 .list_limit = k_list_limit}) {}
+                 .list_limit = k_unpaged_list_limit}) {}
 
   // None without a key: the way to a server run with AUTH_DISABLED=true, which still rejects a
   // key it does not know.
@@ -68,7 +67,7 @@ public:
   HttpRequest list(const ApiTarget &api, const Identity &identity, int) const override {
     return {"GET",
             api.base_url() + "/memories?user_id=" + url_encode(identity.user_id) + "&agent_id=" +
-                url_encode(identity.project_id) + "&top_k=" + std::to_string(k_list_limit),
+                url_encode(identity.project_id) + "&top_k=" + std::to_string(k_unpaged_list_limit),
             api.headers(),
             {}};
   }
@@ -77,35 +76,12 @@ public:
   }
   std::optional<HttpRequest> ping(const ApiTarget &) const override { return std::nullopt; }
 
-  Result<MemoryPage> parse_list(const HttpResponse &response) const override;
-  Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const override {
-    return parse_one_memory(response, true); // 200 `null` for an unknown id
-  }
-
 private:
   // One path segment, whatever the id holds.
   static std::string memory_url(const ApiTarget &api, std::string_view id) {
     return api.base_url() + "/memories/" + url_encode(id);
   }
 };
-
-// A listing in storage order without a count: sorted newest first (undated ones last), counted,
-// and a lower bound when it reached the limit. One with a count is used as it is.
-Result<MemoryPage> SelfhostedDialect::parse_list(const HttpResponse &response) const {
-  auto listing = parse_listing(response);
-  if (!listing) return unexpected(listing.error());
-  MemoryPage page;
-  page.memories = std::move(listing->memories);
-  page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
-  if (listing->count) return page;
-  const auto seconds = [](const Memory &m) {
-    return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
-  };
-  std::stable_sort(page.memories.begin(), page.memories.end(),
-                   [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
-  page.at_least = page.count >= k_list_limit;
-  return page;
-}
 
 } // namespace
 

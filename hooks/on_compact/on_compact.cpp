@@ -26,7 +26,7 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
   c.prepared = true;
   // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
   (void)remember(ctx, input, std::move(c));
-  return {.send = true}; // as on_stop: this capture and what earlier runs left
+  return {};
 }
 
 } // namespace mem0::on_compact

@@ -6,8 +6,8 @@ HookOutput handle(const SessionEndInput &input, const HookContext &ctx) {
   ctx.log.debug([&] {
     return "session end (" + (input.reason.empty() ? std::string("no reason") : input.reason) + ")";
   });
-  // The session's last chance to deliver what its runs left queued (offline, paused).
-  return {.send = true};
+  // The runner starts the sender for what the session's runs left queued (offline, paused).
+  return {};
 }
 
 } // namespace mem0::on_session_end

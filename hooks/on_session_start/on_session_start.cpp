@@ -47,8 +47,8 @@ HookOutput recent(const HookContext &ctx, const Identity &identity) {
     outcome.sent = 1;
     const auto responses =
         ctx.http.run({list_request(api, identity, k_list_page_size)}, ctx.deadline);
-    const Result<MemoryPage> page = responses.at(0) ? parse_list_response(api, *responses[0])
-                                                    : unexpected(responses[0].error());
+    const Result<MemoryPage> page =
+        responses.at(0) ? parse_list_response(*responses[0]) : unexpected(responses[0].error());
     if (!page) {
       ctx.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
                    page.error().message);
@@ -131,12 +131,10 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
     const Identity &identity = facts.search_identity();
     output = fresh ? recent(ctx, identity) : resumed(ctx, identity);
   }
-  // A new session delivers what earlier ones left queued (the sender starts only when items are
-  // pending), and queues the import in the sender's process, after the output is printed, when a
-  // file changed: a startup with nothing new and nothing pending starts no process. The context
-  // is copied (its references are to the runner's runtime, which outlives the call), and so is
-  // the input.
-  output.send = true;
+  // The import is queued in the sender's process, after the output is printed, when a file
+  // changed: a startup with nothing new and nothing pending starts no process. The context is
+  // copied (its references are to the runner's runtime, which outlives the call), and so is the
+  // input.
   if (fresh && config.auto_save && project_files_changed(ctx, input))
     output.detached = [ctx, input] { import_project_files(ctx, input); };
   return output;

@@ -33,11 +33,9 @@ HookOutput handle(const StopInput &input, const HookContext &ctx) {
     ctx.log.debug("stop: nothing to capture (subagent, or a short message)");
     return {};
   }
-  // Best effort: remember logs why a capture was not queued.
+  // Best effort: remember logs why a capture was not queued; the runner then starts the sender.
   (void)remember(ctx, input, std::move(*capture));
-  // The sender takes it, and what earlier runs left (also when this one was refused as a
-  // duplicate or by a full outbox, which only the sender drains).
-  return {.send = true};
+  return {};
 }
 
 } // namespace mem0::on_stop

@@ -127,10 +127,8 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   if (!analysis.paths.empty()) tail.push_back("File paths detected: " + join(analysis.paths, ", "));
   HookOutput out = recall_output(found, head, lines, tail);
   // The context is copied: the runner returns before the detached process runs it.
-  if (capture && config.auto_save && !input.transcript_path.empty()) {
-    out.send = true;
+  if (capture && config.auto_save && !input.transcript_path.empty())
     out.detached = [ctx, input] { capture_conversation(ctx, input); };
-  }
   return out;
 }
 

@@ -2,7 +2,6 @@
 // the status chosen by the first byte; every memory they return must make safe display lines
 // (docs/hooks.md#line-formats).
 #include "mem0/api.hpp"
-#include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
 #include "mem0/http.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -73,20 +72,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                 "parse_search_response: a bad 2xx body is bad_response");
   }
 
-  for (const mem0::Dialect *dialect : {&mem0::platform_dialect(), &mem0::selfhosted_dialect()}) {
-    const auto one = dialect->parse_memory(response);
-    if (response.status == 404) {
-      fuzz::check(one.has_value() && !one->has_value(), "parse_memory: 404 is not found");
-    } else if (one && !one->has_value()) { // a self-hosted server's `null`
-      fuzz::check(ok_status && dialect == &mem0::selfhosted_dialect(),
-                  "parse_memory: not found only for 404 or a self-hosted null");
-    } else if (one) {
-      fuzz::check(ok_status, "parse_memory: a memory only for 2xx");
-      check_memory(**one);
-    } else if (!ok_status) {
-      fuzz::check(one.error().kind == expected_kind(response.status),
-                  "parse_memory: error kind for the status");
-    }
+  const auto one = mem0::parse_memory_response(response);
+  if (response.status == 404) {
+    fuzz::check(one.has_value() && !one->has_value(), "parse_memory_response: 404 is not found");
+  } else if (one && !one->has_value()) { // a self-hosted server's `null`
+    fuzz::check(ok_status, "parse_memory_response: not found only for 404 or a 2xx null");
+  } else if (one) {
+    fuzz::check(ok_status, "parse_memory_response: a memory only for 2xx");
+    check_memory(**one);
+  } else if (!ok_status) {
+    fuzz::check(one.error().kind == expected_kind(response.status),
+                "parse_memory_response: error kind for the status");
   }
 
   const mem0::Error e = mem0::classify_status(response);

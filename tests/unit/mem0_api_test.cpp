@@ -386,40 +386,38 @@ const ApiTarget &write_target() {
 } // namespace
 
 TEST_CASE("parse_memory_response 200 returns the memory") {
-  const auto r = parse_memory_response(write_target(), response(200, k_item_json));
+  const auto r = parse_memory_response(response(200, k_item_json));
   REQUIRE(r.has_value());
   REQUIRE(r->has_value());
   check_item(**r);
 }
 
 TEST_CASE("parse_memory_response 404 is not found rather than an error") {
-  const auto r =
-      parse_memory_response(write_target(), response(404, R"({"error":"Memory not found!"})"));
+  const auto r = parse_memory_response(response(404, R"({"error":"Memory not found!"})"));
   REQUIRE(r.has_value());
   CHECK_FALSE(r->has_value());
 }
 
 TEST_CASE("parse_memory_response failures") {
   SECTION("500 is a server error") {
-    const auto r = parse_memory_response(write_target(), response(500, "oops"));
+    const auto r = parse_memory_response(response(500, "oops"));
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().kind == ErrorKind::server);
   }
   SECTION("400 for a non-UUID is a client error") {
-    const auto r =
-        parse_memory_response(write_target(), response(400, R"({"detail":"Invalid memory ID"})"));
+    const auto r = parse_memory_response(response(400, R"({"detail":"Invalid memory ID"})"));
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().kind == ErrorKind::client);
   }
   SECTION("401 is unauthorized") {
-    const auto r = parse_memory_response(write_target(), response(401, ""));
+    const auto r = parse_memory_response(response(401, ""));
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().kind == ErrorKind::unauthorized);
   }
   SECTION("200 with something that is not a memory is a bad response") {
     for (const std::string body : {"not json", "[]", R"({"id":"x"})", R"({"memory":"no id"})"}) {
       INFO(body);
-      const auto r = parse_memory_response(write_target(), response(200, body));
+      const auto r = parse_memory_response(response(200, body));
       REQUIRE_FALSE(r.has_value());
       CHECK(r.error().kind == ErrorKind::bad_response);
     }
@@ -561,21 +559,16 @@ TEST_CASE("list_request asks for one page with the project filters; the count is
   CHECK(count_leaf(clauses, "app_id", "proj") == 1);
   CHECK_FALSE(has_key_anywhere(clauses, "run_id"));
 
-  const auto page = parse_list_response(
-      write_target(),
-      response(
-          200,
-          R"({"count":42,"next":null,"results":[{"id":"m1","memory":"t","created_at":"x"}]})"));
+  const auto page = parse_list_response(response(
+      200, R"({"count":42,"next":null,"results":[{"id":"m1","memory":"t","created_at":"x"}]})"));
   REQUIRE(page.has_value());
   CHECK(page->count == 42);
   REQUIRE(page->memories.size() == 1);
   CHECK(page->memories[0].id == "m1");
-  const auto bare =
-      parse_list_response(write_target(), response(200, R"([{"id":"m1","memory":"t"}])"));
+  const auto bare = parse_list_response(response(200, R"([{"id":"m1","memory":"t"}])"));
   REQUIRE(bare.has_value());
   CHECK(bare->count == 1);
-  CHECK(parse_list_response(write_target(), response(401, "{}")).error().kind ==
-        ErrorKind::unauthorized);
+  CHECK(parse_list_response(response(401, "{}")).error().kind == ErrorKind::unauthorized);
 }
 
 TEST_CASE("event and delete requests, and check_status") {
@@ -856,7 +849,7 @@ TEST_CASE("list_request: a self-hosted listing is one GET with url-encoded ids",
   CHECK_FALSE(has_header_named(req, "Authorization"));
   CHECK(list_request(selfhosted_target(), {"caf\xC3\xA9", "a-b_c.d~e", ""}, 5).url ==
         "http://localhost:8888/memories?user_id=caf%C3%A9&agent_id=a-b_c.d~e&top_k=1000");
-  CHECK(selfhosted_dialect().traits().list_limit == 1000);
+  CHECK(k_unpaged_list_limit == 1000);
   // The platform's listing takes the project filters of an untyped search: with a shared id, the
   // OR of the three layouts (so the count at session start includes the shared memory).
   CHECK(list_request(write_target(), k_identity, 5).body ==
@@ -870,7 +863,7 @@ TEST_CASE("list_request: a self-hosted listing is one GET with url-encoded ids",
 TEST_CASE("parse_memory_response: a 200 with null is not found", "[backend]") {
   for (const std::string body : {"null", " null\n"}) {
     CAPTURE(body);
-    const auto r = parse_memory_response(selfhosted_target(), response(200, body));
+    const auto r = parse_memory_response(response(200, body));
     REQUIRE(r.has_value());
     CHECK_FALSE(r->has_value());
   }
@@ -888,7 +881,7 @@ TEST_CASE("parse_list_response: without a count, newest first across offsets, un
   const std::vector<std::string> newest_first{"n2", "n1", "n6", "n4", "n3", "n5"};
   for (const std::string &body : {R"({"results":[)" + items + "]}", "[" + items + "]"}) {
     CAPTURE(body);
-    const auto page = parse_list_response(selfhosted_target(), response(200, body));
+    const auto page = parse_list_response(response(200, body));
     REQUIRE(page.has_value());
     CHECK(ids_of(page->memories) == newest_first);
     CHECK(page->count == 6);
@@ -898,19 +891,19 @@ TEST_CASE("parse_list_response: without a count, newest first across offsets, un
 
 TEST_CASE("parse_list_response: a listing without a count is a lower bound at its limit",
           "[backend]") {
-  const auto full = parse_list_response(selfhosted_target(), response(200, listing(1000)));
+  const auto full = parse_list_response(response(200, listing(1000)));
   REQUIRE(full.has_value());
   CHECK(full->count == 1000);
   CHECK(full->memories.size() == 1000);
   CHECK(full->at_least);
 
-  const auto short_of = parse_list_response(selfhosted_target(), response(200, listing(999)));
+  const auto short_of = parse_list_response(response(200, listing(999)));
   REQUIRE(short_of.has_value());
   CHECK(short_of->count == 999);
   CHECK_FALSE(short_of->at_least);
 
   // With a count, even 1000 items are all there is.
-  const auto counted = parse_list_response(selfhosted_target(), response(200, listing(1000, 1000)));
+  const auto counted = parse_list_response(response(200, listing(1000, 1000)));
   REQUIRE(counted.has_value());
   CHECK(counted->count == 1000);
   CHECK_FALSE(counted->at_least);
@@ -920,12 +913,9 @@ TEST_CASE("parse_list_response: with a count the server's order is kept", "[back
   const std::string body =
       R"({"count":5000,"results":[)" + list_item("old", "2020-01-01T00:00:00Z") + "," +
       list_item("nodate", "") + "," + list_item("new", "2026-11-30T10:00:00-08:00") + "]}";
-  for (const ApiTarget *api : {&write_target(), &selfhosted_target()}) {
-    CAPTURE(api->base_url());
-    const auto page = parse_list_response(*api, response(200, body));
-    REQUIRE(page.has_value());
-    CHECK(ids_of(page->memories) == std::vector<std::string>{"old", "nodate", "new"});
-    CHECK(page->count == 5000);
-    CHECK_FALSE(page->at_least);
-  }
+  const auto page = parse_list_response(response(200, body));
+  REQUIRE(page.has_value());
+  CHECK(ids_of(page->memories) == std::vector<std::string>{"old", "nodate", "new"});
+  CHECK(page->count == 5000);
+  CHECK_FALSE(page->at_least);
 }

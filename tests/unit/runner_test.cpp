@@ -150,7 +150,8 @@ TEST_CASE("runner: the typed handler reads the event's input and binds the run's
   }
 }
 
-TEST_CASE("runner: the sender starts only when the handler declares it", "[runner][capture]") {
+TEST_CASE("runner: a run that finds items pending and no pause starts the sender",
+          "[runner][capture]") {
   HookFixture f;
   f.http.responder = [](const HttpRequest &) {
     return http_status(200, R"({"event_id":"e","status":"PENDING"})");
@@ -158,21 +159,17 @@ TEST_CASE("runner: the sender starts only when the handler declares it", "[runne
   queue_leftover(f);
   REQUIRE(pending(f) == 1);
 
-  SECTION("not declared: nothing to detach, whatever is pending") {
-    CHECK_FALSE(run(f, "on_file_read", returning({.context = "x"}, "PreToolUse")).result.detach);
-    CHECK(pending(f) == 1);
-  }
-  SECTION("declared: the detached work delivers what is pending") {
-    const Ran ran = run(f, "on_session_end", returning({.send = true}, "SessionEnd"));
+  SECTION("any hook: the detached work delivers what is pending") {
+    const Ran ran = run(f, "on_file_read", returning({.context = "x"}, "PreToolUse"));
     REQUIRE(ran.result.detach);
     CHECK(f.http.requests.empty()); // nothing is sent before the process runs it
     ran.result.detach();
     CHECK(f.http.requests.size() == 1);
     CHECK(pending(f) == 0);
   }
-  SECTION("declared with work of its own: the work runs first, then the round") {
+  SECTION("with work of its own: the work runs first, then the round") {
     std::vector<std::string> steps;
-    HookOutput output{.send = true};
+    HookOutput output;
     output.detached = [&] { steps.push_back("work, " + std::to_string(pending(f)) + " pending"); };
     const Ran ran = run(f, "on_session_start", returning(output, "SessionStart"));
     REQUIRE(ran.result.detach);
@@ -180,18 +177,28 @@ TEST_CASE("runner: the sender starts only when the handler declares it", "[runne
     CHECK(steps == std::vector<std::string>{"work, 1 pending"});
     CHECK(pending(f) == 0);
   }
-  SECTION("declared, but capture off, or a pause in force: nothing to detach") {
+  SECTION("capture off, or a pause in force: nothing to detach") {
     SECTION("capture off") { f.set_env("MEM0_AUTO_SAVE", "off"); }
     SECTION("paused") {
       REQUIRE(f.store().backoff.record_outcome(f.now, server_of(f.config),
                                                BackoffStore::Outcome::rate_limited));
     }
-    CHECK_FALSE(run(f, "on_session_end", returning({.send = true}, "SessionEnd")).result.detach);
+    CHECK_FALSE(run(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
     CHECK(pending(f) == 1);
+  }
+  SECTION("a pause the run itself started: nothing to detach") {
+    const auto handler = [&](std::string_view, const HookContext &ctx, std::string &event) {
+      event = "UserPromptSubmit";
+      (void)ctx.facts->pause(); // the run read its facts before the pause began
+      REQUIRE(ctx.state.backoff.record_outcome(ctx.now(), server_of(f.config),
+                                               BackoffStore::Outcome::rate_limited));
+      return HookOutput{};
+    };
+    CHECK_FALSE(run(f, "on_user_prompt", handler).result.detach);
   }
 }
 
-TEST_CASE("runner: a declared start with an empty outbox starts nothing", "[runner][capture]") {
+TEST_CASE("runner: an empty outbox starts nothing", "[runner][capture]") {
   HookFixture f;
-  CHECK_FALSE(run(f, "on_session_end", returning({.send = true}, "SessionEnd")).result.detach);
+  CHECK_FALSE(run(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
 }
