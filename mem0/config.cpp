@@ -376,7 +376,8 @@ std::string resolve(Config &c, const Setting &row, const Environment &env,
   if (!row.key.empty() && row.parser.from_json(c, file.value(row.key)))
     return "settings.json" + ignored;
   if (row.by_default) return row.by_default(c, row) + ignored;
-  row.parser.from_env(c, row.fallback, "");
+  // Config's own initialisers hold the default: nothing to parse at run time (a unit test checks
+  // that they are the table's `fallback`).
   return "default" + ignored;
 }
 
@@ -436,8 +437,9 @@ std::string mask_key(std::string_view key) {
 
 const std::string &Config::origin(std::string_view name) const {
   static const std::string unresolved;
-  const auto it = origins.find(name);
-  return it == origins.end() ? unresolved : it->second;
+  for (const auto &[setting, origin] : origins)
+    if (setting == name) return origin;
+  return unresolved;
 }
 
 std::span<const Setting> settings_table() { return k_settings; }
@@ -448,8 +450,9 @@ Config load_config(const Environment &env) {
   c.mem0_dir = c.home / ".mem0";
   const SettingsFile file(c.mem0_dir / "settings.json");
   c.settings_status = file.status;
+  c.origins.reserve(std::size(k_settings));
   for (const Setting &row : k_settings)
-    c.origins.insert_or_assign(std::string(row.name), resolve(c, row, env, file));
+    c.origins.emplace_back(row.name, resolve(c, row, env, file));
   return c;
 }
 

@@ -10,7 +10,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace mem0 {
 
@@ -35,7 +37,7 @@ struct Config {
   // Why the key that was set is not used (control bytes in it), naming its variable and source
   // but never the value; empty when there is none. Logged once by the Runtime, shown by doctor.
   std::string api_key_problem;
-  std::string user_id;
+  std::string user_id = "default";
   std::string base_url = "https://api.mem0.ai"; // http://localhost:8888 for a self-hosted server
   Backend backend = Backend::platform;
   bool shared_memory = true; // search the project's shared memory too (docs/api.md#shared-memory)
@@ -60,7 +62,8 @@ struct Config {
   // Where each value came from, by setting name: `env MEM0_X`, `settings.json`, `default`,
   // `~/.bashrc`, `default for selfhosted`, with `; MEM0_X=… not understood (…)` after it for an
   // environment value that was ignored.
-  std::map<std::string, std::string, std::less<>> origins;
+  // A list in the table's order, the names those of the table (static): no map to build per run.
+  std::vector<std::pair<std::string_view, std::string>> origins;
 
   // Return where setting `name` came from; empty when it was not resolved (a Config not from
   // load_config).

@@ -745,6 +745,10 @@ TEST_CASE("config: the table's defaults are Config's own", "[origin]") {
     if (row.name == "user_id" || row.name == "state_dir") continue; // found at run time
     CAPTURE(row.name);
     CHECK(row.parser.show(loaded) == row.parser.show(plain));
+    if (row.by_default || row.fallback.empty()) continue;
+    Config parsed; // the table's text for the default reads as Config's own value
+    REQUIRE(row.parser.from_env(parsed, row.fallback, ""));
+    CHECK(row.parser.show(parsed) == row.parser.show(plain));
   }
 }
 
