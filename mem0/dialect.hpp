@@ -23,7 +23,6 @@ struct DialectTraits {
   bool synchronous_adds = false;     // it answers an add once stored: the sender waits longer
   std::string_view project_field;    // the add body's field for the project: app_id, agent_id
   bool custom_instructions = false;  // an add may carry the project's custom instructions
-  long list_limit = 0;               // a listing's most items without a count; 0: pages and a count
 };
 
 // How one Mem0 backend spells the requests and its answers (docs/api.md; the self-hosted

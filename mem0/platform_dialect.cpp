@@ -20,8 +20,7 @@ public:
                  .shared_memory = true,
                  .synchronous_adds = false,
                  .project_field = "app_id",
-                 .custom_instructions = true,
-                 .list_limit = 0}) {}
+                 .custom_instructions = true}) {}
 
   std::optional<std::string> key_header(std::string_view key) const override {
     return "Authorization: Token " + std::string(key);

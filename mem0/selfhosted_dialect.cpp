@@ -28,8 +28,7 @@ public:
                  .project_field = "agent_id",
                  // Its nearest field, `prompt`, would replace the server's whole extraction
                  // prompt (docs/api.md#self-hosted-add).
-                 .custom_instructions = false,
-                 .list_limit = k_unpaged_list_limit}) {}
+                 .custom_instructions = false}) {}
 
   // None without a key: the way to a server run with AUTH_DISABLED=true, which still rejects a
   // key it does not know.
