@@ -284,8 +284,8 @@ std::string api_key_from_profiles(Config &c, const Setting &) {
   return "default";
 }
 
-std::string default_base_url(Config &c, const Setting &self) {
-  self.parser.from_env(c, self.fallback, "");
+// The platform's URL is Config's own; another backend may listen elsewhere by default.
+std::string default_base_url(Config &c, const Setting &) {
   if (const auto &d = dialect_for(c.backend).traits(); d.default_base_url != c.base_url) {
     c.base_url = std::string(d.default_base_url);
     return "default for " + std::string(d.name);

@@ -92,10 +92,10 @@ struct Setting {
   std::string_view name;               // the settings.json key where there is one
   std::array<std::string_view, 3> env; // the variables, first valid one wins; "" ends the list
   std::string_view key;                // the settings.json key; "" when the file cannot set it
-  std::string_view fallback;           // the default, as text for `parser.from_env`
+  std::string_view fallback;           // the default as text; Config's initialiser holds it
   SettingParser parser;
   // Set the value when neither the environment nor settings.json gave one, and return its
-  // origin; null: `fallback`, with origin `default`.
+  // origin; null: Config's own initialiser (`fallback`), with origin `default`.
   std::string (*by_default)(Config &config, const Setting &self) = nullptr;
 };
 
