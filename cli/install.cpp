@@ -48,7 +48,7 @@ std::string command_program(std::string_view command) {
 bool is_ours(const Value &hook) {
   if (!hook.IsObject()) return false;
   const auto command = string_member(hook, "command");
-  return command && find_hook(command_executable(*command)) != nullptr;
+  return command && is_hook_executable(command_executable(*command));
 }
 
 // Remove our entries from every matcher group of every event, dropping groups and events that
@@ -135,8 +135,9 @@ bool allowed_beside_others(const fs::path &target, const std::set<std::string> &
 
 // Warn about the executables of the hook table missing from `ctx.exe_dir`.
 void warn_missing_executables(const CliContext &ctx) {
-  for (const HookSpec &spec : k_hooks)
-    if (find_hook(spec.executable) == &spec && !fs::exists(ctx.exe_dir / spec.executable))
+  for (const HookSpec &spec : hooks_of(claude_code().name))
+    if (find_hook(spec.agent, spec.executable) == &spec &&
+        !fs::exists(ctx.exe_dir / spec.executable))
       ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
               << " does not exist (build or install it first)\n";
 }
@@ -215,7 +216,7 @@ Result<std::string> merge_settings(std::string_view current, const fs::path &exe
       doc.AddMember("hooks", Value(rapidjson::kObjectType), a);
       hooks = doc.FindMember("hooks");
     }
-    for (const HookSpec &spec : k_hooks)
+    for (const HookSpec &spec : hooks_of(claude_code().name))
       append_group(hooks->value, spec.event,
                    hook_group(spec, shell_word(exe_dir / spec.executable), a), a);
   } else if (hooks != doc.MemberEnd() && hooks->value.ObjectEmpty()) {

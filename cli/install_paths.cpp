@@ -37,7 +37,7 @@ std::optional<rapidjson::Document> read_object(const fs::path &path) {
 
 // True when `commands` run every executable of the hook table.
 bool whole_set(const std::set<std::string> &commands) {
-  return std::all_of(k_hooks.begin(), k_hooks.end(), [&](const HookSpec &h) {
+  return std::ranges::all_of(hooks_of(claude_code().name), [&](const HookSpec &h) {
     return std::any_of(commands.begin(), commands.end(),
                        [&](const std::string &c) { return command_executable(c) == h.executable; });
   });

@@ -3,17 +3,26 @@
 
 namespace mem0 {
 
-std::string session_of(const HookInput &input, const Environment &env) {
-  if (!input.session_id.empty()) return input.session_id;
-  return env.get("CLAUDE_CODE_SESSION_ID").value_or("");
+namespace {
+
+// The value of the environment variable `name`; "" when unset, or when `name` is "".
+std::string env_value(const Environment &env, std::string_view name) {
+  return name.empty() ? std::string() : env.get(name).value_or("");
 }
 
-std::filesystem::path cwd_of(const HookInput &input, const Environment &env) {
+} // namespace
+
+std::string session_of(const HookInput &input, const Environment &env, const Agent &agent) {
+  return agent_session(agent, input.session_id.empty() ? env_value(env, agent.session_env)
+                                                       : input.session_id);
+}
+
+std::filesystem::path cwd_of(const HookInput &input, const Environment &env, const Agent &agent) {
   std::filesystem::path cwd;
   if (!input.cwd.empty())
     cwd = input.cwd;
-  else if (auto dir = env.get("CLAUDE_PROJECT_DIR"); dir && !dir->empty())
-    cwd = *dir;
+  else if (auto dir = env_value(env, agent.project_dir_env); !dir.empty())
+    cwd = dir;
   else {
     std::error_code ec;
     cwd = std::filesystem::current_path(ec);
@@ -35,8 +44,9 @@ template <class T, class Make> const T &once(std::optional<T> &memo, Make &&make
 } // namespace
 
 RunFacts::RunFacts(const Environment &env, const Config &config, const Log &log,
-                   const StateStore &state, WallClock now)
-    : m_env(env), m_config(config), m_log(log), m_state(state), m_now(std::move(now)) {}
+                   const StateStore &state, WallClock now, const Agent &agent)
+    : m_env(env), m_config(config), m_log(log), m_state(state), m_now(std::move(now)),
+      m_agent(agent) {}
 
 RunFacts &RunFacts::bind(const HookInput &input) {
   if (input.cwd != m_input.cwd || input.session_id != m_input.session_id) {
@@ -59,11 +69,11 @@ void RunFacts::forget_place() {
 }
 
 const std::string &RunFacts::session() {
-  return once(m_session, [&] { return session_of(m_input, m_env); });
+  return once(m_session, [&] { return session_of(m_input, m_env, m_agent); });
 }
 
 const std::filesystem::path &RunFacts::cwd() {
-  return once(m_cwd, [&] { return cwd_of(m_input, m_env); });
+  return once(m_cwd, [&] { return cwd_of(m_input, m_env, m_agent); });
 }
 
 const std::optional<GitRepo> &RunFacts::repo() {

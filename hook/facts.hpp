@@ -1,4 +1,5 @@
 #pragma once
+#include "hook/agent.hpp"
 #include "hook/io.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
@@ -15,11 +16,13 @@
 
 namespace mem0 {
 
-// The session a hook belongs to: the input's session_id, else CLAUDE_CODE_SESSION_ID.
-std::string session_of(const HookInput &input, const Environment &env);
+// The session a hook of `agent` belongs to: the input's session_id, else the agent's session
+// variable (CLAUDE_CODE_SESSION_ID), as agent_session keys it.
+std::string session_of(const HookInput &input, const Environment &env, const Agent &agent);
 
-// The working directory: the input's cwd, else CLAUDE_PROJECT_DIR, else the process cwd.
-std::filesystem::path cwd_of(const HookInput &input, const Environment &env);
+// The working directory: the input's cwd, else the agent's project variable
+// (CLAUDE_PROJECT_DIR), else the process cwd.
+std::filesystem::path cwd_of(const HookInput &input, const Environment &env, const Agent &agent);
 
 // What one hook run knows about its world (docs/contributing.md#a-runs-facts): where it runs,
 // who it is, the API target, and the back-off, today's counts and the outbox as the run first
@@ -28,7 +31,7 @@ std::filesystem::path cwd_of(const HookInput &input, const Environment &env);
 class RunFacts {
 public:
   RunFacts(const Environment &env, const Config &config, const Log &log, const StateStore &state,
-           WallClock now);
+           WallClock now, const Agent &agent = claude_code());
 
   // Take the working directory and session from `input`; the facts that follow from them are
   // forgotten when they change. Unbound facts are those of an input without cwd and session.
@@ -65,6 +68,7 @@ private:
   const Log &m_log;
   const StateStore &m_state;
   WallClock m_now;
+  const Agent &m_agent;
   HookInput m_input; // cwd and session_id only
 
   std::optional<std::string> m_session;

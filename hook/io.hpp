@@ -12,8 +12,9 @@ namespace mem0 {
 
 inline constexpr std::size_t k_max_stdin_bytes = 8 * 1024 * 1024;
 
-// The fields every Claude Code hook event carries (docs/hooks.md#hook-input). Missing fields,
-// and fields of the wrong type, are empty.
+// The neutral input (docs/agents.md#the-seam): what every event carries, filled by the agent's
+// adapter from its stdin (hook/agent.hpp). Missing fields, and fields of the wrong type, are
+// empty; hook_event_name is the agent's own name of the event.
 struct HookInput {
   std::string session_id;
   std::string transcript_path;
@@ -23,40 +24,44 @@ struct HookInput {
   std::string prompt_id;
 };
 
-// UserPromptSubmit.
+// The user's prompt.
 struct PromptInput : HookInput {
   std::string prompt;
 };
 
-// PreToolUse, PostToolUse and PostToolUseFailure.
+// What an agent's tool does, whatever its name.
+enum class ToolKind { other, read, shell, write };
+
+// A tool call, before or after it ran.
 struct ToolInput : HookInput {
-  std::string tool_name;
+  std::string tool_name; // the agent's own name
+  ToolKind tool = ToolKind::other;
   std::string tool_use_id;
   std::string tool_input;  // the JSON text of tool_input; "" when it is not an object
-  std::string file_path;   // tool_input.file_path
-  std::string command;     // tool_input.command (Bash)
-  std::string stdout_text; // tool_response.stdout, or tool_response itself when a string
-  std::string stderr_text; // tool_response.stderr
-  std::string error;       // PostToolUseFailure: "Exit code N\n<output>"
+  std::string file_path;   // the file read or written (the first, when several)
+  std::string command;     // a shell tool's command line
+  std::string stdout_text; // a shell tool's output
+  std::string stderr_text; // a shell tool's error output
+  std::string error;       // a failed call: "Exit code N\n<output>"
 };
 
-// SessionStart.
+// A session began.
 struct SessionStartInput : HookInput {
   std::string source; // startup, resume, clear, compact
 };
 
-// Stop.
+// The agent finished its turn.
 struct StopInput : HookInput {
   std::string last_assistant_message;
   std::string agent_id; // set for a subagent's Stop
 };
 
-// PostCompact.
+// A compaction.
 struct CompactInput : HookInput {
   std::string compact_summary;
 };
 
-// SessionEnd.
+// The session ended.
 struct SessionEndInput : HookInput {
   std::string reason;
 };
@@ -64,17 +69,7 @@ struct SessionEndInput : HookInput {
 // Read `fd` to EOF, keeping at most `cap` bytes and ignoring the rest; gives up at `deadline`.
 std::string read_bounded(int fd, Deadline deadline, std::size_t cap = k_max_stdin_bytes);
 
-// Parse an event's JSON: the common fields, then the event's own. An error when it is not a
-// JSON object; unknown fields are ignored.
-Result<HookInput> parse_hook_input(std::string_view json);
-Result<PromptInput> parse_prompt_input(std::string_view json);
-Result<ToolInput> parse_tool_input(std::string_view json);
-Result<SessionStartInput> parse_session_start_input(std::string_view json);
-Result<StopInput> parse_stop_input(std::string_view json);
-Result<CompactInput> parse_compact_input(std::string_view json);
-Result<SessionEndInput> parse_session_end_input(std::string_view json);
-
-// What a handler gives back. Each part goes where Claude Code takes it for the event.
+// What a handler gives back. The agent's adapter puts each part where the agent takes it.
 struct HookOutput {
   std::string context{};        // additionalContext, for the model
   std::string system_message{}; // systemMessage, shown to the user
@@ -84,13 +79,5 @@ struct HookOutput {
   // detached sender's process, after the output is written and before it sends.
   std::function<void()> detached{};
 };
-
-// True when Claude Code reads `hookSpecificOutput.additionalContext` for `event`.
-bool accepts_context(std::string_view event);
-
-// The one JSON object a hook prints for `output`, with only the fields `event` accepts:
-// {"hookSpecificOutput":{"hookEventName":<event>,"additionalContext":<context>,
-//  "updatedInput":<object>},"systemMessage":<message>}; "" when there is nothing to print.
-std::string render_output(std::string_view event, const HookOutput &output);
 
 } // namespace mem0

@@ -140,7 +140,8 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   const Identity identity = facts.identity();
   AddSpec spec;
   spec.messages = std::move(messages);
-  spec.metadata = {{"type", capture.type}, {"source", capture.source}};
+  spec.metadata = {
+      {"type", capture.type}, {"source", capture.source}, {"agent", std::string(ctx.agent->name)}};
   if (!identity.session_id.empty()) spec.metadata.emplace_back("session_id", identity.session_id);
   if (const auto &branch = facts.branch()) spec.metadata.emplace_back("branch", *branch);
   for (auto &kv : capture.metadata)

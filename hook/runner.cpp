@@ -37,15 +37,16 @@ HookOutput handle_safely(const RawHandler &handler, std::string_view raw, const 
   return {};
 }
 
-// Write what `output` shows for `event`: the block reason to `err` (status 2), else the one JSON
-// object to `out`.
-int write_output(std::string_view event, const HookOutput &output, std::FILE *out, std::FILE *err) {
+// Write what `output` shows for `agent`'s `event`: the block reason to `err` (status 2), else the
+// one JSON object to `out`.
+int write_output(const Agent &agent, std::string_view event, const HookOutput &output,
+                 std::FILE *out, std::FILE *err) {
   if (!output.block_reason.empty()) {
     std::fprintf(err, "%s\n", output.block_reason.c_str());
     std::fflush(err);
     return 2;
   }
-  if (const std::string text = render_output(event, output); !text.empty())
+  if (const std::string text = agent.render(event, output); !text.empty())
     std::fwrite(text.data(), 1, text.size(), out);
   std::fflush(out);
   return 0;
@@ -53,20 +54,21 @@ int write_output(std::string_view event, const HookOutput &output, std::FILE *ou
 
 } // namespace
 
-HookContext make_context(const RunDeps &deps, Deadline deadline) {
+HookContext make_context(const RunDeps &deps, Deadline deadline, const Agent &agent) {
   return HookContext{
-      deps, deadline,
-      std::make_shared<RunFacts>(deps.env, deps.config, deps.log, deps.state, deps.now)};
+      deps, deadline, &agent,
+      std::make_shared<RunFacts>(deps.env, deps.config, deps.log, deps.state, deps.now, agent)};
 }
 
-RunResult run_hook_io(std::string_view executable, const RawHandler &handler, const RunDeps &deps,
-                      Deadline deadline, int in, std::FILE *out, std::FILE *err) {
-  const HookContext ctx = make_context(deps, deadline);
+RunResult run_hook_io(std::string_view executable, const Agent &agent, const RawHandler &handler,
+                      const RunDeps &deps, Deadline deadline, int in, std::FILE *out,
+                      std::FILE *err) {
+  const HookContext ctx = make_context(deps, deadline, agent);
   const std::string raw = read_bounded(in, deadline);
   std::string event;
   const HookOutput output = handle_safely(handler, raw, ctx, event);
-  if (!hook_handles(executable, event))
-    if (const HookSpec *spec = find_hook(executable)) event = std::string(spec->event);
+  if (!hook_handles(agent.name, executable, event))
+    if (const HookSpec *spec = find_hook(agent.name, executable)) event = std::string(spec->event);
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
       SteadyClock::now() - (deadline - deps.config.timeout));
   deps.log.debug([&] {
@@ -74,7 +76,7 @@ RunResult run_hook_io(std::string_view executable, const RawHandler &handler, co
            std::to_string(output.context.size()) + " bytes of context";
   });
   RunResult result;
-  result.status = write_output(event, output, out, err);
+  result.status = write_output(agent, event, output, out, err);
   // The run's last outcome: the handler's slow part, and any items pending with no pause in
   // force (this run's or earlier runs'), go out with a detached sender
   // (docs/capture.md#the-sender).
@@ -82,14 +84,38 @@ RunResult run_hook_io(std::string_view executable, const RawHandler &handler, co
   return result;
 }
 
-int run_hook_raw(std::string_view executable, const RawHandler &handler) {
+Result<const Agent *> agent_of_args(int argc, const char *const *argv) {
+  const Agent *agent = &claude_code();
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--agent" && i + 1 < argc) {
+      agent = find_agent(argv[++i]);
+      if (!agent)
+        return unexpected(
+            make_error(ErrorKind::client, "unknown agent '" + std::string(argv[i]) + "'"));
+    } else {
+      return unexpected(
+          make_error(ErrorKind::client, "unknown argument '" + std::string(arg) + "'"));
+    }
+  }
+  return agent;
+}
+
+int run_hook_raw(int argc, const char *const *argv, std::string_view executable,
+                 const RawHandler &handler) {
   const auto started = SteadyClock::now();
   std::signal(SIGPIPE, SIG_IGN); // a reader that went away must not turn exit 0 into a signal
   try {
     Runtime rt{std::string(executable)};
+    const auto agent = agent_of_args(argc, argv);
+    if (!agent) {
+      // Output shaped for the wrong agent could fail the agent's call: print nothing.
+      rt.log.warn(agent.error().message + " on the command line; nothing done");
+      return finish(0);
+    }
     const RunDeps deps{rt.env, rt.config, rt.http, rt.log, rt.state};
-    const RunResult run = run_hook_io(executable, handler, deps, started + rt.config.timeout,
-                                      STDIN_FILENO, stdout, stderr);
+    const RunResult run = run_hook_io(executable, **agent, handler, deps,
+                                      started + rt.config.timeout, STDIN_FILENO, stdout, stderr);
     if (run.detach && !run_detached(run.detach))
       rt.log.warn("cannot start the sender: items stay queued");
     return finish(run.status);

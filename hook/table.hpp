@@ -1,45 +1,67 @@
 #pragma once
+#include "hook/agent.hpp"
+
 #include <array>
+#include <ranges>
 #include <string_view>
 
 namespace mem0 {
 
-// One hook of the set: which executable Claude Code runs, for which event and tools.
+// One hook of the set: which executable an agent runs, for which of its events and tools.
 struct HookSpec {
-  std::string_view executable;
-  std::string_view event;
+  std::string_view agent;          // Agent::name
+  std::string_view executable;     // run as `<executable> --agent <agent>` (no flag: Claude Code)
+  std::string_view event;          // the agent's own name of the event
+  Event kind;                      // what the event is to the core
   std::string_view matcher;        // tool names (a regular expression); empty for none
-  int timeout_seconds;             // Claude Code's limit; above the hook's own budget
+  int timeout_seconds;             // the agent's limit; above the hook's own budget
   std::string_view status_message; // shown while the hook runs; empty for none
 };
 
-// The hook set. hooks.json, `mem0-hooks install`, `uninstall` and `doctor` follow this table
-// (a unit test checks hooks.json against it): a new hook is its folder under hooks/ plus a row.
-// Timeouts exceed the 5 s default budget by at least 2 s (docs/failures.md#time-budget).
-// Hooks that return at once by design (capture, guard) have short timeouts.
+// The hook set of every agent. hooks.json, `mem0-hooks install`, `uninstall` and `doctor`
+// follow this table (a unit test checks hooks.json against it): a new hook is its folder under
+// hooks/ plus a row per agent; a new agent is an adapter plus its rows
+// (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
+// (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
+// short timeouts.
 inline constexpr std::array<HookSpec, 9> k_hooks{{
-    {"on_user_prompt", "UserPromptSubmit", "", 8, "Recalling memories from mem0"},
-    {"on_file_read", "PreToolUse", "Read", 7, ""},
-    {"on_session_start", "SessionStart", "startup|resume|clear|compact", 8, ""},
-    {"on_tool_guard", "PreToolUse", "Write|Edit|MultiEdit|mcp__mem0__.*|mcp__plugin_mem0_mem0__.*",
-     5, ""},
-    {"on_bash_output", "PostToolUse", "Bash", 8, ""},
-    {"on_bash_output", "PostToolUseFailure", "Bash", 8, ""},
-    {"on_compact", "PostCompact", "", 5, ""},
-    {"on_stop", "Stop", "", 5, ""},
-    {"on_session_end", "SessionEnd", "", 2, ""},
+    {"claude-code", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
+     "Recalling memories from mem0"},
+    {"claude-code", "on_file_read", "PreToolUse", Event::before_read, "Read", 7, ""},
+    {"claude-code", "on_session_start", "SessionStart", Event::session_start,
+     "startup|resume|clear|compact", 8, ""},
+    {"claude-code", "on_tool_guard", "PreToolUse", Event::tool_guard,
+     "Write|Edit|MultiEdit|mcp__mem0__.*|mcp__plugin_mem0_mem0__.*", 5, ""},
+    {"claude-code", "on_bash_output", "PostToolUse", Event::after_shell, "Bash", 8, ""},
+    {"claude-code", "on_bash_output", "PostToolUseFailure", Event::after_shell, "Bash", 8, ""},
+    {"claude-code", "on_compact", "PostCompact", Event::compaction, "", 5, ""},
+    {"claude-code", "on_stop", "Stop", Event::stop, "", 5, ""},
+    {"claude-code", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
 }};
 
-// The first row of `executable`; nullptr for an executable that is not ours.
-inline const HookSpec *find_hook(std::string_view executable) {
-  for (const auto &h : k_hooks)
+// The rows of `agent` (an Agent::name), in table order.
+inline auto hooks_of(std::string_view agent) {
+  return k_hooks | std::views::filter([agent](const HookSpec &h) { return h.agent == agent; });
+}
+
+// The first row of `executable` for `agent`; nullptr when the agent does not run it.
+inline const HookSpec *find_hook(std::string_view agent, std::string_view executable) {
+  for (const auto &h : hooks_of(agent))
     if (h.executable == executable) return &h;
   return nullptr;
 }
 
-// True when `executable` is wired for `event` in the table.
-inline bool hook_handles(std::string_view executable, std::string_view event) {
+// True when `executable` is one of ours, for any agent.
+inline bool is_hook_executable(std::string_view executable) {
   for (const auto &h : k_hooks)
+    if (h.executable == executable) return true;
+  return false;
+}
+
+// True when `agent` runs `executable` for `event`.
+inline bool hook_handles(std::string_view agent, std::string_view executable,
+                         std::string_view event) {
+  for (const auto &h : hooks_of(agent))
     if (h.executable == executable && h.event == event) return true;
   return false;
 }

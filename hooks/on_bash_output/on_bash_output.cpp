@@ -160,7 +160,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     ctx.log.debug([&] { return "bash output gated: " + std::string(why); });
     return HookOutput{};
   };
-  if (input.tool_name != "Bash") return gated("not a Bash call");
+  if (input.tool != ToolKind::shell) return gated("not a shell command");
   if (!has_access(config)) {
     ctx.log.debug("bash output gated: no API key");
     return {.system_message = no_key_notice(ctx, ctx.facts->bind(input).session())};

@@ -1,6 +1,6 @@
 #include "hook/runner.hpp"
 #include "hooks/on_compact/on_compact.hpp"
 
-int main() {
-  return mem0::run_hook("on_compact", mem0::parse_compact_input, mem0::on_compact::handle);
+int main(int argc, char **argv) {
+  return mem0::run_hook(argc, argv, "on_compact", &mem0::Agent::compact, mem0::on_compact::handle);
 }

@@ -1,7 +1,7 @@
 #include "hook/runner.hpp"
 #include "hooks/on_session_end/on_session_end.hpp"
 
-int main() {
-  return mem0::run_hook("on_session_end", mem0::parse_session_end_input,
+int main(int argc, char **argv) {
+  return mem0::run_hook(argc, argv, "on_session_end", &mem0::Agent::session_end,
                         mem0::on_session_end::handle);
 }

@@ -1,7 +1,7 @@
 #include "hook/runner.hpp"
 #include "hooks/on_session_start/on_session_start.hpp"
 
-int main() {
-  return mem0::run_hook("on_session_start", mem0::parse_session_start_input,
+int main(int argc, char **argv) {
+  return mem0::run_hook(argc, argv, "on_session_start", &mem0::Agent::session_start,
                         mem0::on_session_start::handle);
 }

@@ -6,7 +6,8 @@
 
 namespace mem0::on_stop {
 
-std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now) {
+std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now,
+                                       const Agent &agent) {
   if (!input.agent_id.empty()) return std::nullopt; // a subagent's turn, not the session's
   const std::string message = prepare_capture_text(input.last_assistant_message, config.redact);
   if (code_points(message) < k_min_chars) return std::nullopt;
@@ -15,7 +16,7 @@ std::optional<Capture> summary_capture(const StopInput &input, const Config &con
   c.source = "stop";
   std::string content = truncate_code_points(message, k_max_chars);
   if (!input.transcript_path.empty()) {
-    const auto files = read_transcript(input.transcript_path).files_touched;
+    const auto files = agent.transcript(input.transcript_path, k_transcript_window).files_touched;
     if (!files.empty()) {
       content += "\n\nFiles touched: " + prepare_capture_text(join(files, ", "), config.redact);
       c.metadata.emplace_back("files_touched", join(files, ", "));
@@ -28,7 +29,7 @@ std::optional<Capture> summary_capture(const StopInput &input, const Config &con
 }
 
 HookOutput handle(const StopInput &input, const HookContext &ctx) {
-  auto capture = summary_capture(input, ctx.config, ctx.now());
+  auto capture = summary_capture(input, ctx.config, ctx.now(), *ctx.agent);
   if (!capture) {
     ctx.log.debug("stop: nothing to capture (subagent, or a short message)");
     return {};

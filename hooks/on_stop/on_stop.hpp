@@ -13,7 +13,8 @@ inline constexpr std::size_t k_max_chars = 20000;
 // The session summary a Stop captures (docs/capture.md#what-is-captured): Claude's last message
 // (cut to 20,000 characters) and the files touched this session, newest first; nullopt for a
 // subagent's Stop or a message under 100 characters once stripped.
-std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now);
+std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now,
+                                       const Agent &agent = claude_code());
 
 // Handle one Stop event: queue the summary and declare the sender start (`send`), unless there
 // is nothing to capture. No output.

@@ -1,6 +1,7 @@
 #include "hook/runner.hpp"
 #include "hooks/on_tool_guard/on_tool_guard.hpp"
 
-int main() {
-  return mem0::run_hook("on_tool_guard", mem0::parse_tool_input, mem0::on_tool_guard::handle);
+int main(int argc, char **argv) {
+  return mem0::run_hook(argc, argv, "on_tool_guard", &mem0::Agent::tool,
+                        mem0::on_tool_guard::handle);
 }

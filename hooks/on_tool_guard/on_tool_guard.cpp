@@ -15,9 +15,6 @@ namespace {
 using rapidjson::Value;
 using Allocator = rapidjson::Document::AllocatorType;
 
-constexpr std::string_view k_memory_file_pattern = "*/.claude/*/MEMORY.md";
-constexpr std::string_view k_memory_dir_pattern = "*/.claude/memory/*";
-
 std::string forward_slashes(std::string_view path) {
   std::string out(path);
   std::replace(out.begin(), out.end(), '\\', '/');
@@ -142,10 +139,6 @@ bool complete_filters(rapidjson::Document &doc, const GuardIdentity &identity, b
 
 } // namespace
 
-bool is_write_tool(std::string_view tool_name) {
-  return tool_name == "Write" || tool_name == "Edit" || tool_name == "MultiEdit";
-}
-
 bool glob_match(std::string_view pattern, std::string_view text) {
   constexpr auto none = std::string_view::npos;
   std::size_t p = 0, t = 0, star = none, resume = 0;
@@ -168,18 +161,20 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
-bool is_native_memory_path(std::string_view path, std::string_view cwd) {
+bool is_native_memory_path(std::string_view path, std::string_view cwd, const Agent &agent) {
   std::string full = forward_slashes(path);
   if (full.empty()) return false;
   if (full.front() != '/') full = forward_slashes(cwd) + "/" + full;
   const std::string normal = std::filesystem::path(full).lexically_normal().generic_string();
-  return glob_match(k_memory_file_pattern, normal) || glob_match(k_memory_dir_pattern, normal);
+  return std::ranges::any_of(agent.native_memory_globs,
+                             [&](std::string_view glob) { return glob_match(glob, normal); });
 }
 
-std::string block_message(std::string_view path) {
-  return "Blocked: " + truncate_code_points(clean_text(path), 200) +
-         " is Claude Code's own memory, and this project keeps its memories in Mem0. Store this "
-         "with the mem0 MCP tool add_memory instead.";
+std::string block_message(std::string_view path, const Agent &agent) {
+  return "Blocked: " + truncate_code_points(clean_text(path), 200) + " is " +
+         std::string(agent.display_name) +
+         "'s own memory, and this project keeps its memories in Mem0. Store this with the mem0 "
+         "MCP tool add_memory instead.";
 }
 
 Mem0Tool mem0_tool(std::string_view tool_name) {
@@ -216,11 +211,11 @@ std::optional<std::string> complete_mcp_call(std::string_view tool_name,
 
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   RunFacts &facts = ctx.facts->bind(input);
-  if (is_write_tool(input.tool_name)) {
+  if (input.tool == ToolKind::write) {
     if (!ctx.config.block_native_memory || input.file_path.empty()) return {};
-    if (!is_native_memory_path(input.file_path, facts.cwd().string())) return {};
+    if (!is_native_memory_path(input.file_path, facts.cwd().string(), *ctx.agent)) return {};
     ctx.log.debug([&] { return "blocked a write to " + input.file_path; });
-    return {.block_reason = block_message(input.file_path)};
+    return {.block_reason = block_message(input.file_path, *ctx.agent)};
   }
   const Mem0Tool tool = mem0_tool(input.tool_name);
   if (tool != Mem0Tool::add && tool != Mem0Tool::search && tool != Mem0Tool::list) return {};

@@ -16,20 +16,20 @@ inline constexpr std::string_view k_plugin_mcp_prefix = "mcp__plugin_mem0_mem0__
 // metadata.source of a memory written through the MCP tool when the call names none.
 inline constexpr std::string_view k_mcp_source = "mcp";
 
-// True for the tools that write files: Write, Edit, MultiEdit.
-bool is_write_tool(std::string_view tool_name);
-
 // Shell-style match of `text` against `pattern`, where `*` matches any run of characters (`/`
 // included) and every other character only itself: `case` in sh, fnmatch without flags.
 bool glob_match(std::string_view pattern, std::string_view text);
 
-// True when `path` is one of Claude Code's own memory files: after `\` becomes `/` and the path
-// is normalised lexically, it matches `*/.claude/*/MEMORY.md` or `*/.claude/memory/*`. A relative
-// path is taken from `cwd`, or from `/` when `cwd` is empty.
-bool is_native_memory_path(std::string_view path, std::string_view cwd = {});
+// True when `path` is one of `agent`'s own memory files: after `\` becomes `/` and the path is
+// normalised lexically, it matches one of the agent's native_memory_globs (Claude Code's:
+// `*/.claude/*/MEMORY.md`, `*/.claude/memory/*`). A relative path is taken from `cwd`, or from
+// `/` when `cwd` is empty.
+bool is_native_memory_path(std::string_view path, std::string_view cwd = {},
+                           const Agent &agent = claude_code());
 
-// The one line written to stderr when a write to `path` is blocked.
-std::string block_message(std::string_view path);
+// The one line written to stderr when a write to `path`, one of `agent`'s memory files, is
+// blocked.
+std::string block_message(std::string_view path, const Agent &agent = claude_code());
 
 // Which Mem0 MCP tool a tool name is: the guard completes adds, searches and listings only.
 enum class Mem0Tool {

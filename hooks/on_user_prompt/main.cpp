@@ -1,6 +1,7 @@
 #include "hook/runner.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
 
-int main() {
-  return mem0::run_hook("on_user_prompt", mem0::parse_prompt_input, mem0::on_user_prompt::handle);
+int main(int argc, char **argv) {
+  return mem0::run_hook(argc, argv, "on_user_prompt", &mem0::Agent::prompt,
+                        mem0::on_user_prompt::handle);
 }

@@ -133,7 +133,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
 }
 
 void capture_conversation(const HookContext &ctx, const PromptInput &input) {
-  const Transcript transcript = read_transcript(input.transcript_path);
+  const Transcript transcript = ctx.agent->transcript(input.transcript_path, k_transcript_window);
   std::vector<TranscriptMessage> messages;
   auto claim = [&](SessionState &s) {
     messages =

@@ -83,6 +83,24 @@ class MalformedStdin(InputTest):
                     self.assertEqual(result.stdout, b"")
         self.assertEqual(self.fake.requests(), [])
 
+    def test_an_unknown_agent_or_argument_prints_nothing_and_says_why(self):
+        # Output shaped for the wrong agent could fail its call: nothing is printed at all.
+        payload = json.dumps(self.prompt_payload()).encode()
+        for args, why in ((["--agent", "nope"], "unknown agent 'nope'"),
+                          (["--agent"], "unknown argument '--agent'"),
+                          (["--verbose"], "unknown argument '--verbose'")):
+            for hook in HOOKS:
+                with self.subTest(hook=hook, args=args):
+                    result = self.run_bin(hook, payload, args=args, text=True)
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    self.assertEqual(result.stdout, "")
+                    self.assertIn(why + " on the command line; nothing done", result.stderr)
+        self.assertEqual(self.fake.requests(), [])
+        # The flag naming Claude Code is the same as none.
+        result = self.run_bin("on_user_prompt", payload, args=["--agent", "claude-code"],
+                              text=True)
+        self.assertIn("additionalContext", result.stdout)
+
     def test_wrong_types_for_the_input_fields_are_ignored(self):
         path = self.ledger_file()
         # (hook, payload, whether recall still happens)

@@ -272,6 +272,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
   CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
   CHECK(std::string(body["metadata"]["session_id"].GetString()) == "session-1");
+  CHECK(std::string(body["metadata"]["agent"].GetString()) == "claude-code");
   CHECK(std::string(body["custom_instructions"].GetString()) == "Keep only decisions.");
   CHECK(body["infer"].IsTrue());
   CHECK_FALSE(contains(read_file(f.config.state_dir / "outbox" / outbox.pending()[0]), "hunter2"));
@@ -566,4 +567,26 @@ TEST_CASE("prepare_capture_text removes a wrapper block that removing another on
       "Summary text <sys<private>x</private>tem-reminder>SECRET-INJECTED</system-reminder> end";
   // One pass leaves `<system-reminder>SECRET-INJECTED end`, an unclosed block the next removes.
   CHECK(prepare_capture_text(text, false) == "Summary text");
+}
+
+TEST_CASE("remember: another agent's capture names the agent and keys its session apart",
+          "[capture][agents]") {
+  HookFixture f;
+  Agent other = claude_code();
+  other.name = "other-agent";
+  const HookContext ctx =
+      make_context(f.deps(), SteadyClock::now() + std::chrono::seconds(5), other);
+  Capture c;
+  c.messages = {{"assistant", "we keep migrations in db/migrate and never edit an applied one"}};
+  c.type = "session_summary";
+  c.source = "stop";
+  REQUIRE(remember(ctx, stop_input(f, ""), c).has_value());
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
+  CHECK(std::string(body["metadata"]["agent"].GetString()) == "other-agent");
+  // Same user and project as Claude Code's captures: one memory across agents.
+  CHECK(std::string(body["user_id"].GetString()) == "alice");
+  CHECK(std::string(body["app_id"].GetString()) == "proj");
+  CHECK(std::string(body["metadata"]["session_id"].GetString()) == "other-agent-session-1");
 }

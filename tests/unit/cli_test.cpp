@@ -81,7 +81,7 @@ const char *const k_other_settings = R"json({
 // The commands install adds to `event`, in table order, for executables in /opt/mem0/bin.
 std::vector<std::string> ours(std::string_view event, const std::string &bin = "/opt/mem0/bin/") {
   std::vector<std::string> out;
-  for (const HookSpec &h : k_hooks)
+  for (const HookSpec &h : hooks_of("claude-code"))
     if (h.event == event) out.push_back(bin + std::string(h.executable));
   return out;
 }
@@ -204,7 +204,7 @@ TEST_CASE("cli: merge_settings wires every hook of the table into an empty file"
     REQUIRE_FALSE(doc.HasParseError());
     REQUIRE(doc.IsObject());
     CHECK(doc.MemberCount() == 1);
-    for (const HookSpec &h : k_hooks) {
+    for (const HookSpec &h : hooks_of("claude-code")) {
       CAPTURE(h.executable, h.event);
       REQUIRE(doc["hooks"].HasMember(std::string(h.event).c_str()));
       bool found = false;
@@ -393,7 +393,7 @@ TEST_CASE("cli: k_plugin_name is the name in plugin.json", "[cli][install_paths]
 
 TEST_CASE("cli: our_commands lists the commands of our entries only", "[cli][install_paths]") {
   std::set<std::string> expected;
-  for (const HookSpec &h : k_hooks)
+  for (const HookSpec &h : hooks_of("claude-code"))
     expected.insert("/opt/mem0/bin/" + std::string(h.executable));
   CHECK(our_commands(merged(k_other_settings)) == expected);
   CHECK(our_commands(k_other_settings).empty());

@@ -1,5 +1,6 @@
 // Hook input parsing, bounded stdin reading and the output object (docs/hooks.md#hook-input,
 // #hook-output).
+#include "hook/agents/claude_code.hpp"
 #include "hook/io.hpp"
 #include "tests/unit/catch.hpp"
 
@@ -67,7 +68,7 @@ std::string pattern(std::size_t size) {
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
-// parse_hook_input
+// claude_code_shape::parse_session_end
 
 const char *const k_every_field = R"({
     "session_id": "abc-123",
@@ -83,8 +84,8 @@ const char *const k_every_field = R"({
     "something_new": {"nested": [1, 2, {"x": null}]}
   })";
 
-TEST_CASE("parse_hook_input reads every common field") {
-  const auto in = parse_hook_input(k_every_field);
+TEST_CASE("claude_code_shape::parse_session_end reads every common field") {
+  const auto in = claude_code_shape::parse_session_end(k_every_field);
   REQUIRE(in.has_value());
   CHECK(in->session_id == "abc-123");
   CHECK(in->transcript_path == "/home/u/.claude/projects/x/abc-123.jsonl");
@@ -95,13 +96,13 @@ TEST_CASE("parse_hook_input reads every common field") {
 }
 
 TEST_CASE("each event's parser reads the common fields and its own") {
-  const auto prompt = parse_prompt_input(k_every_field);
+  const auto prompt = claude_code_shape::parse_prompt(k_every_field);
   REQUIRE(prompt.has_value());
   CHECK(prompt->session_id == "abc-123");
   CHECK(prompt->transcript_path == "/home/u/.claude/projects/x/abc-123.jsonl");
   CHECK(prompt->prompt == "Fix the \"bug\" in\nsrc/app.py \xC3\xA9");
 
-  const auto read = parse_tool_input(k_every_field);
+  const auto read = claude_code_shape::parse_tool(k_every_field);
   REQUIRE(read.has_value());
   CHECK(read->cwd == "/work/project");
   CHECK(read->tool_name == "Read");
@@ -109,8 +110,8 @@ TEST_CASE("each event's parser reads the common fields and its own") {
   CHECK(read->file_path == "/work/project/src/app.py");
 }
 
-TEST_CASE("parse_hook_input leaves missing fields empty") {
-  const auto in = parse_tool_input("{}");
+TEST_CASE("claude_code_shape::parse_session_end leaves missing fields empty") {
+  const auto in = claude_code_shape::parse_tool("{}");
   REQUIRE(in.has_value());
   CHECK(in->session_id.empty());
   CHECK(in->transcript_path.empty());
@@ -118,19 +119,19 @@ TEST_CASE("parse_hook_input leaves missing fields empty") {
   CHECK(in->hook_event_name.empty());
   CHECK(in->tool_name.empty());
   CHECK(in->file_path.empty());
-  CHECK(parse_prompt_input("{}").value().prompt.empty());
+  CHECK(claude_code_shape::parse_prompt("{}").value().prompt.empty());
 
-  const auto prompt_only = parse_prompt_input(R"({"prompt":"hello there"})");
+  const auto prompt_only = claude_code_shape::parse_prompt(R"({"prompt":"hello there"})");
   REQUIRE(prompt_only.has_value());
   CHECK(prompt_only->prompt == "hello there");
   CHECK(prompt_only->session_id.empty());
 }
 
-TEST_CASE("parse_hook_input ignores fields of the wrong type") {
+TEST_CASE("claude_code_shape::parse_session_end ignores fields of the wrong type") {
   const char *const wrong =
       R"({"session_id":5,"cwd":null,"hook_event_name":true,"prompt":["x"],"tool_name":{"a":1},)"
       R"("transcript_path":7,"tool_input":"not an object"})";
-  const auto in = parse_tool_input(wrong);
+  const auto in = claude_code_shape::parse_tool(wrong);
   REQUIRE(in.has_value());
   CHECK(in->session_id.empty());
   CHECK(in->cwd.empty());
@@ -138,45 +139,46 @@ TEST_CASE("parse_hook_input ignores fields of the wrong type") {
   CHECK(in->transcript_path.empty());
   CHECK(in->tool_name.empty());
   CHECK(in->file_path.empty());
-  CHECK(parse_prompt_input(wrong).value().prompt.empty());
+  CHECK(claude_code_shape::parse_prompt(wrong).value().prompt.empty());
 
   SECTION("a wrong-typed file_path inside tool_input") {
-    const auto bad = parse_tool_input(R"({"tool_input":{"file_path":42},"cwd":"ok"})");
+    const auto bad = claude_code_shape::parse_tool(R"({"tool_input":{"file_path":42},"cwd":"ok"})");
     REQUIRE(bad.has_value());
     CHECK(bad->file_path.empty());
     CHECK(bad->cwd == "ok");
   }
   SECTION("tool_input present without file_path") {
-    const auto none = parse_tool_input(R"({"tool_input":{"path":"/x"}})");
+    const auto none = claude_code_shape::parse_tool(R"({"tool_input":{"path":"/x"}})");
     REQUIRE(none.has_value());
     CHECK(none->file_path.empty());
   }
 }
 
-TEST_CASE("parse_hook_input accepts a relative file_path as given") {
-  const auto in = parse_tool_input(R"({"cwd":"/w","tool_input":{"file_path":"src/a.py"}})");
+TEST_CASE("claude_code_shape::parse_session_end accepts a relative file_path as given") {
+  const auto in =
+      claude_code_shape::parse_tool(R"({"cwd":"/w","tool_input":{"file_path":"src/a.py"}})");
   REQUIRE(in.has_value());
   CHECK(in->file_path == "src/a.py");
   CHECK(in->cwd == "/w");
 }
 
-TEST_CASE("parse_hook_input rejects input that is not a JSON object") {
+TEST_CASE("claude_code_shape::parse_session_end rejects input that is not a JSON object") {
   for (const std::string text :
        {"", "   ", "[]", "[{\"prompt\":\"x\"}]", "\"string\"", "42", "null", "true", "garbage",
         "{\"prompt\":", "{\"prompt\":\"x\"} trailing", "{'prompt':'x'}"}) {
     INFO("input: " << text);
-    CHECK_FALSE(parse_hook_input(text).has_value());
-    CHECK_FALSE(parse_prompt_input(text).has_value());
-    CHECK_FALSE(parse_tool_input(text).has_value());
+    CHECK_FALSE(claude_code_shape::parse_session_end(text).has_value());
+    CHECK_FALSE(claude_code_shape::parse_prompt(text).has_value());
+    CHECK_FALSE(claude_code_shape::parse_tool(text).has_value());
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// render_output
+// claude_code_shape::render
 
-TEST_CASE("render_output is one JSON object with the hook fields") {
+TEST_CASE("claude_code_shape::render is one JSON object with the hook fields") {
   const std::string context = "line one\nline \"two\"\ttab\\back\x01\x1F ctl caf\xC3\xA9 </script>";
-  const std::string out = render_output("UserPromptSubmit", {.context = context});
+  const std::string out = claude_code_shape::render("UserPromptSubmit", {.context = context});
 
   REQUIRE_FALSE(out.empty());
   CHECK(out.front() == '{');
@@ -204,33 +206,35 @@ TEST_CASE("render_output is one JSON object with the hook fields") {
                     hso["additionalContext"].GetStringLength()) == context);
 }
 
-TEST_CASE("render_output escapes quotes and newlines") {
-  const std::string out = render_output("PreToolUse", {.context = "a\"b\nc"});
+TEST_CASE("claude_code_shape::render escapes quotes and newlines") {
+  const std::string out = claude_code_shape::render("PreToolUse", {.context = "a\"b\nc"});
   CHECK(out == "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
                "\"additionalContext\":\"a\\\"b\\nc\"}}\n");
 }
 
-TEST_CASE("render_output writes only the fields the event accepts") {
+TEST_CASE("claude_code_shape::render writes only the fields the event accepts") {
   SECTION("a user-visible message goes at the top level, next to the context") {
-    CHECK(render_output("SessionStart", {.context = "ctx", .system_message = "look"}) ==
+    CHECK(claude_code_shape::render("SessionStart", {.context = "ctx", .system_message = "look"}) ==
           "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\","
           "\"additionalContext\":\"ctx\"},\"systemMessage\":\"look\"}\n");
-    CHECK(render_output("UserPromptSubmit", {.system_message = "only this"}) ==
+    CHECK(claude_code_shape::render("UserPromptSubmit", {.system_message = "only this"}) ==
           "{\"systemMessage\":\"only this\"}\n");
   }
   SECTION("events without additionalContext keep only the message") {
     for (const char *event : {"Stop", "SessionEnd", "PostCompact"}) {
       CAPTURE(event);
-      CHECK_FALSE(accepts_context(event));
-      CHECK(render_output(event, {.context = "dropped"}).empty());
-      CHECK(render_output(event, {.context = "dropped", .system_message = "m"}) ==
+      CHECK_FALSE(claude_code_shape::accepts_context(event));
+      CHECK(claude_code_shape::render(event, {.context = "dropped"}).empty());
+      CHECK(claude_code_shape::render(event, {.context = "dropped", .system_message = "m"}) ==
             "{\"systemMessage\":\"m\"}\n");
     }
   }
-  SECTION("nothing to say prints nothing") { CHECK(render_output("UserPromptSubmit", {}).empty()); }
+  SECTION("nothing to say prints nothing") {
+    CHECK(claude_code_shape::render("UserPromptSubmit", {}).empty());
+  }
   for (const char *event :
        {"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure"})
-    CHECK(accepts_context(event));
+    CHECK(claude_code_shape::accepts_context(event));
 }
 
 // ---------------------------------------------------------------------------------------------

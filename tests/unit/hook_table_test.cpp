@@ -7,6 +7,7 @@
 
 #include <rapidjson/document.h>
 
+#include <filesystem>
 #include <set>
 #include <string>
 #include <string_view>
@@ -60,7 +61,7 @@ TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
       }
 
   std::set<Row> table;
-  for (const HookSpec &h : k_hooks)
+  for (const HookSpec &h : hooks_of("claude-code"))
     table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
   CHECK(wired == table);
   // The script the commands fall back on is part of the plugin.
@@ -68,13 +69,36 @@ TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
 }
 
 TEST_CASE("hook table: lookups by executable and event") {
-  REQUIRE(find_hook("on_user_prompt") != nullptr);
-  CHECK(find_hook("on_user_prompt")->event == "UserPromptSubmit");
-  CHECK(find_hook("not_a_hook") == nullptr);
-  CHECK(hook_handles("on_file_read", "PreToolUse"));
-  CHECK_FALSE(hook_handles("on_file_read", "UserPromptSubmit"));
+  REQUIRE(find_hook("claude-code", "on_user_prompt") != nullptr);
+  CHECK(find_hook("claude-code", "on_user_prompt")->event == "UserPromptSubmit");
+  CHECK(find_hook("claude-code", "not_a_hook") == nullptr);
+  CHECK(find_hook("no-such-agent", "on_user_prompt") == nullptr);
+  CHECK(hook_handles("claude-code", "on_file_read", "PreToolUse"));
+  CHECK_FALSE(hook_handles("claude-code", "on_file_read", "UserPromptSubmit"));
+  CHECK(is_hook_executable("on_stop"));
+  CHECK_FALSE(is_hook_executable("not_a_hook"));
   for (const HookSpec &h : k_hooks) {
-    CAPTURE(h.executable);
+    CAPTURE(h.agent, h.executable);
     CHECK(h.timeout_seconds > 0);
+    // Every row's agent has an adapter, and every row's executable is one of hooks/.
+    CHECK(find_agent(h.agent) != nullptr);
+    CHECK(std::filesystem::exists(std::string(MEM0_SOURCE_DIR) + "/hooks/" +
+                                  std::string(h.executable) + "/main.cpp"));
   }
+}
+
+TEST_CASE("agents: Claude Code first, each found by its name, sessions keyed per agent") {
+  REQUIRE(!agents().empty());
+  CHECK(agents().front() == &claude_code());
+  for (const Agent *a : agents()) {
+    CAPTURE(a->name);
+    CHECK(find_agent(a->name) == a);
+    CHECK(!a->display_name.empty());
+    CHECK((a->prompt && a->tool && a->session_start && a->stop && a->compact && a->session_end &&
+           a->render && a->transcript));
+  }
+  CHECK(find_agent("nope") == nullptr);
+  // Claude Code's session files keep their names; another agent's ids are prefixed.
+  CHECK(agent_session(claude_code(), "abc-1") == "abc-1");
+  CHECK(agent_session(claude_code(), "") == "");
 }

@@ -93,6 +93,7 @@ ToolInput failure(std::string command, std::string error, std::string session = 
   in.session_id = std::move(session);
   in.hook_event_name = "PostToolUseFailure";
   in.tool_name = "Bash";
+  in.tool = ToolKind::shell;
   in.tool_use_id = "toolu_01";
   in.command = std::move(command);
   in.tool_input = R"({"command":")" + in.command + R"(","description":"Run it"})";
@@ -106,6 +107,7 @@ ToolInput success(std::string command, std::string out, std::string err = "",
   in.session_id = std::move(session);
   in.hook_event_name = "PostToolUse";
   in.tool_name = "Bash";
+  in.tool = ToolKind::shell;
   in.tool_use_id = "toolu_01";
   in.command = std::move(command);
   in.tool_input = R"({"command":")" + in.command + R"(","description":"Run it"})";
@@ -153,6 +155,7 @@ TEST_CASE("on_bash_output: no key, auto_search off or another tool: no request, 
     ToolInput in = failure("pytest", k_pytest_native);
     for (const char *tool : {"Read", "bash", ""}) {
       in.tool_name = tool;
+      in.tool = claude_code_shape::tool_kind(tool);
       CHECK(run(f, in).empty());
     }
     CHECK(f.http.requests.empty());

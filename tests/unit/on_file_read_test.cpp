@@ -46,6 +46,7 @@ ToolInput read_input(const HookFixture &f, const std::string &file_path,
   in.cwd = f.project.string();
   in.hook_event_name = "PreToolUse";
   in.tool_name = "Read";
+  in.tool = ToolKind::read;
   in.file_path = file_path;
   return in;
 }
@@ -413,7 +414,7 @@ TEST_CASE("on_file_read: the output never carries a permission decision") {
   const std::string out = read(f, source_file(f.project / "src/app.py"));
   REQUIRE_FALSE(out.empty());
   CHECK_FALSE(contains(out, "permissionDecision"));
-  const std::string json = render_output("PreToolUse", {.context = out});
+  const std::string json = claude_code_shape::render("PreToolUse", {.context = out});
   CHECK_FALSE(contains(json, "permissionDecision"));
   CHECK(contains(json, "\"additionalContext\""));
 }

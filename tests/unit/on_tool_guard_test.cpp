@@ -47,6 +47,7 @@ ToolInput tool_input(const HookFixture &f, std::string tool_name, std::string in
   in.session_id = std::move(session);
   in.cwd = f.project.string();
   in.hook_event_name = "PreToolUse";
+  in.tool = claude_code_shape::tool_kind(tool_name);
   in.tool_name = std::move(tool_name);
   in.tool_input = std::move(input_json);
   in.file_path = std::move(file_path);
@@ -397,7 +398,7 @@ TEST_CASE("on_tool_guard: the handler completes MCP calls as the configured user
   CHECK(same_json(out.updated_input, R"({"text":"t","user_id":"alice","app_id":"proj",
       "metadata":{"type":"task_learning","source":"mcp","session_id":"session-1"}})"));
 
-  const std::string printed = render_output("PreToolUse", out);
+  const std::string printed = claude_code_shape::render("PreToolUse", out);
   CHECK(contains(printed, R"("updatedInput":{"text":"t")"));
   CHECK_FALSE(contains(printed, "permissionDecision"));
   CHECK_FALSE(contains(printed, "allow"));

@@ -3,11 +3,14 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
+#include "hook/agents/claude_code.hpp"
 #include "hook/facts.hpp"
 #include "hook/remember.hpp"
 #include "hook/runner.hpp"
 #include "store/outbox.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <stdexcept>
 #include <sys/types.h>
@@ -44,7 +47,7 @@ struct Ran {
 
 // Run `handler` as `executable` on `stdin_text` over the fixture's fakes.
 Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
-        std::string_view stdin_text = "{}") {
+        std::string_view stdin_text = "{}", const Agent &agent = claude_code()) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   REQUIRE(::write(fds[1], stdin_text.data(), stdin_text.size()) ==
@@ -53,8 +56,8 @@ Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
   Sink out, err;
   Ran ran;
   ran.result =
-      run_hook_io(executable, handler, f.deps(), SteadyClock::now() + std::chrono::seconds(5),
-                  fds[0], out.file, err.file);
+      run_hook_io(executable, agent, handler, f.deps(),
+                  SteadyClock::now() + std::chrono::seconds(5), fds[0], out.file, err.file);
   ::close(fds[0]);
   ran.out = out.text();
   ran.err = err.text();
@@ -135,18 +138,18 @@ TEST_CASE("runner: a handler that throws yields status 0, no output and a log li
 TEST_CASE("runner: the typed handler reads the event's input and binds the run's facts",
           "[runner]") {
   HookFixture f;
-  HookOutput (*handle)(const HookInput &, const HookContext &) = [](const HookInput &,
-                                                                    const HookContext &ctx) {
+  HookOutput (*handle)(const SessionEndInput &, const HookContext &) = [](const SessionEndInput &,
+                                                                          const HookContext &ctx) {
     return HookOutput{.context = ctx.facts->session() + " " + ctx.facts->cwd().string()};
   };
   const std::string input = R"({"session_id":"s-7","cwd":")" + f.project.string() +
                             R"(","hook_event_name":"UserPromptSubmit"})";
-  const Ran ran = run(f, "on_user_prompt", typed_handler(parse_hook_input, handle), input);
+  const Ran ran = run(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), input);
   CHECK(contains(ran.out, "s-7 " + f.project.string()));
 
   SECTION("input that is not JSON prints nothing") {
-    CHECK(
-        run(f, "on_user_prompt", typed_handler(parse_hook_input, handle), "not json").out.empty());
+    CHECK(run(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), "not json")
+              .out.empty());
   }
 }
 
@@ -201,4 +204,30 @@ TEST_CASE("runner: a run that finds items pending and no pause starts the sender
 TEST_CASE("runner: an empty outbox starts nothing", "[runner][capture]") {
   HookFixture f;
   CHECK_FALSE(run(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
+}
+
+TEST_CASE("runner: the command line names the agent", "[runner][agents]") {
+  auto agent = [](std::initializer_list<const char *> args) {
+    std::array<const char *, 4> argv{"on_stop"};
+    std::copy(args.begin(), args.end(), argv.begin() + 1);
+    return agent_of_args(static_cast<int>(args.size() + 1), argv.data());
+  };
+  CHECK(agent({}).value() == &claude_code());
+  CHECK(agent({"--agent", "claude-code"}).value() == &claude_code());
+  for (const Agent *a : agents())
+    CHECK(agent({"--agent", a->name.data()}).value() == a);
+  CHECK(agent({"--agent", "nope"}).error().message == "unknown agent 'nope'");
+  CHECK(agent({"--agent"}).error().message == "unknown argument '--agent'");
+  CHECK(agent({"extra"}).error().message == "unknown argument 'extra'");
+}
+
+TEST_CASE("runner: the agent renders the output", "[runner][agents]") {
+  HookFixture f;
+  Agent other = claude_code();
+  other.render = [](std::string_view event, const HookOutput &output) {
+    return std::string(event) + ":" + output.context;
+  };
+  const Ran ran =
+      run(f, "on_user_prompt", returning({.context = "ctx"}, "UserPromptSubmit"), "{}", other);
+  CHECK(ran.out == "UserPromptSubmit:ctx");
 }

@@ -2,6 +2,7 @@
 // Shared helpers for the unit tests: private temporary directories, small file helpers, a fake
 // HttpClient that records requests and answers with canned responses, and a hook fixture whose
 // HOME, state dir and environment are isolated from the machine running the tests.
+#include "hook/agents/claude_code.hpp"
 #include "hook/io.hpp"
 #include "hook/recall.hpp"
 #include "hook/runner.hpp"

@@ -1,0 +1,72 @@
+#pragma once
+#include "hook/io.hpp"
+#include "hook/transcript.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace mem0 {
+
+// The events the core knows, whatever an agent calls them (docs/agents.md#the-seam).
+enum class Event {
+  prompt,        // the user sent a prompt: recall for it
+  before_read,   // a file is about to be read: recall for it
+  after_read,    // a file was read: recall for it, next to the tool's result
+  session_start, // a session began, resumed, was cleared or compacted
+  stop,          // the agent finished its turn: capture
+  compaction,    // the conversation is or was compacted: capture
+  session_end,   // the session ended: flush
+  tool_guard,    // a tool call may be blocked or completed
+  after_shell,   // a shell command ran: recall for its error
+};
+
+// One coding agent: everything the core needs to know about it (docs/agents.md). The core reads
+// only these; nothing agent-specific lives outside an adapter (hook/agents/<name>.cpp).
+struct Agent {
+  std::string_view name;         // on the command line (--agent) and in metadata.agent
+  std::string_view display_name; // for people
+
+  // The environment a hook of this agent may read: the session id and the project directory,
+  // when the input lacks them ("" for none).
+  std::string_view session_env;
+  std::string_view project_dir_env;
+
+  // The agent's stdin, parsed into the neutral input of each kind of event (an error when it is
+  // not a JSON object; unknown fields are ignored).
+  Result<PromptInput> (*prompt)(std::string_view json);
+  Result<ToolInput> (*tool)(std::string_view json);
+  Result<SessionStartInput> (*session_start)(std::string_view json);
+  Result<StopInput> (*stop)(std::string_view json);
+  Result<CompactInput> (*compact)(std::string_view json);
+  Result<SessionEndInput> (*session_end)(std::string_view json);
+
+  // The one JSON text the hook prints for `output` at the agent's `event`, with only the fields
+  // the agent accepts there; "" when there is nothing to print. A block reason is not rendered:
+  // every agent takes it on stderr with exit status 2.
+  std::string (*render)(std::string_view event, const HookOutput &output);
+
+  // The conversation so far, from the input's transcript_path, read as in read_transcript.
+  Transcript (*transcript)(const std::filesystem::path &path, std::size_t window);
+
+  // Files the agent keeps its own memory in (glob patterns over absolute paths): the guard
+  // blocks writes there when block_native_memory is on. Empty for none.
+  std::span<const std::string_view> native_memory_globs;
+};
+
+// The agents, Claude Code first.
+std::span<const Agent *const> agents();
+
+// The agent called `name`; nullptr for none.
+const Agent *find_agent(std::string_view name);
+
+// Claude Code: the agent of a hook run without --agent.
+const Agent &claude_code();
+
+// The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
+// files predate other agents), else "<agent>-<id>", so ids of different agents never collide.
+std::string agent_session(const Agent &agent, std::string_view session_id);
+
+} // namespace mem0
