@@ -38,15 +38,15 @@ fi
 marker=$dir/first-run-notice.$session
 
 say() {
-  # The command to run, quoted when the path needs it for copy and paste; a path that JSON or
-  # the quotes would need escaping for is left out.
+  # The commands to run: the build dependencies, then the build. Quoted when the path needs it
+  # for copy and paste; a path that JSON or the quotes would need escaping for is left out.
   case $root in
-  *[\"\\\']* | *[[:cntrl:]]*) build="scripts/build.sh in the plugin directory" ;;
-  *[!A-Za-z0-9_./+,:@%=-]*) build="'$root/scripts/build.sh'" ;;
-  *) build="$root/scripts/build.sh" ;;
+  *[\"\\\']* | *[[:cntrl:]]*) steps="scripts/setup.sh, then scripts/build.sh, in the plugin directory" ;;
+  *[!A-Za-z0-9_./+,:@%=-]*) steps="'$root/scripts/setup.sh', then '$root/scripts/build.sh'" ;;
+  *) steps="$root/scripts/setup.sh, then $root/scripts/build.sh" ;;
   esac
   printf '{"systemMessage":"%s"}\n' \
-    "mem0: the hooks are not built yet — run $build (or see README)"
+    "mem0: the hooks are not built yet — run $steps (or see README)"
 }
 
 if [ -z "$dir" ]; then

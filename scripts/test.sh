@@ -22,7 +22,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # -O1 with line tables: the sanitizers' usual level, and half the build time of -O2 -g.
-  BUILD_DIR=build-sanitize scripts/build.sh -DMEM0_WERROR=ON -DMEM0_SANITIZE=address,undefined \
+  MEM0_BUILD_ALL=1 BUILD_DIR=build-sanitize scripts/build.sh -DMEM0_WERROR=ON -DMEM0_SANITIZE=address,undefined \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1"
   status=0
   (cd build-sanitize && ctest --output-on-failure -j2) || status=1
@@ -32,7 +32,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   exit $status
 fi
 scripts/setup.sh
-BUILD_DIR=${BUILD_DIR:-build} scripts/build.sh -DMEM0_WERROR=ON
+MEM0_BUILD_ALL=1 BUILD_DIR=${BUILD_DIR:-build} scripts/build.sh -DMEM0_WERROR=ON
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j2)
 scripts/format.sh --check
 echo "format: ok"

@@ -8,7 +8,8 @@ test_claude_code.py (fake_anthropic.py for the model, tests/fake_mem0 for Mem0):
     holds a space, `claude plugin marketplace add <clone>`, `claude plugin install
     mem0-native-hooks@mem0-native-hooks`, then `claude -p` BEFORE any build: it exits 0 at once,
     every hook of the plugin exits 0 (none 127, "not found"), and the first-run line
-    `mem0: the hooks are not built yet — run '<clone>/scripts/build.sh' (or see README)` is
+    `mem0: the hooks are not built yet — run '<clone>/scripts/setup.sh', then
+    '<clone>/scripts/build.sh' (or see README)` is
     printed once in the session and reaches the user. Then the executables of MEM0_BIN_DIR are
     copied into the clone's build/bin (instead of building again) and the next session recalls:
     the memory line is in the model request.
@@ -302,8 +303,10 @@ class PluginInstallTest(unittest.TestCase):
                          info)
         self.assertEqual(self.mem0.requests(), [], info)
         # The one line: printed once in the session (by its first hook, SessionStart), naming
-        # the build script by its absolute path, quoted since the path holds a space.
-        line = f"{NOT_BUILT} — run '{clone}/scripts/build.sh' (or see README)"
+        # the set-up and build scripts by their absolute paths, quoted since the path holds a
+        # space.
+        line = (f"{NOT_BUILT} — run '{clone}/scripts/setup.sh', then '{clone}/scripts/build.sh'"
+                " (or see README)")
         outputs = [o for o in run.hook_outputs() if NOT_BUILT in json.dumps(o, ensure_ascii=False)]
         self.assertEqual(outputs, [{"systemMessage": line}], info)
         # Where the user sees it in -p: the stream-json hook_response of SessionStart (the
