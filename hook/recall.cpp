@@ -293,7 +293,9 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
     if (!saved) ctx.log.warn("session state not saved: " + stored.error().message);
   }
   if (!saved) {
-    SessionState scratch;
+    // Unrecorded, so claimed against what the session file said before the run: nothing it
+    // records as shown is shown again.
+    SessionState scratch = seen;
     apply(scratch);
   }
   if (ctx.config.show_recall && !recall.memories.empty())

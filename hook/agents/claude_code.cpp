@@ -68,10 +68,10 @@ Result<ToolInput> parse_tool(std::string_view json) {
 }
 
 Result<SessionStartInput> parse_session_start(std::string_view json) {
-  return parse_common<SessionStartInput>(
-      json, [](const rapidjson::Value &doc, SessionStartInput &in) {
-        in.source = string_field(doc, "source");
-      });
+  return parse_common<SessionStartInput>(json,
+                                         [](const rapidjson::Value &doc, SessionStartInput &in) {
+                                           in.source = string_field(doc, "source");
+                                         });
 }
 
 Result<StopInput> parse_stop(std::string_view json) {

@@ -508,6 +508,31 @@ TEST_CASE("on_user_prompt: a session never sees a memory or the rubric twice") {
   CHECK(f.store().sessions.load("session-1").prompts == 3);
 }
 
+TEST_CASE("on_user_prompt: under a held session lock nothing already shown is shown again",
+          "[lock-deadline][session]") {
+  HookFixture f;
+  f.http.answer({memory(1, "convention", "Invoices round half-even.")});
+  const PromptInput first = prompt_input(f, "How are invoices rounded in the billing worker?");
+  const std::string shown = oup::handle(first, f.context()).context;
+  REQUIRE(contains(shown, "[mem0:" + id_of(1).substr(0, 8) + "]"));
+  const std::string rubric = oup::rubric_line();
+  REQUIRE(contains(shown, rubric));
+
+  const std::filesystem::path state = f.config.state_dir;
+  HeldLock usage(state / "usage.json");
+  HeldLock backoff(state / "backoff.json");
+  HeldLock session(state / "sessions/session-1.json");
+  f.http.answer({memory(1, "convention", "Invoices round half-even."),
+                 memory(2, "decision", "Refunds are rounded like invoices.")});
+  HookContext ctx = f.context();
+  ctx.deadline = SteadyClock::now() + std::chrono::milliseconds(300);
+  const PromptInput again = prompt_input(f, "And how are refunds of invoices rounded then?");
+  const std::string second = oup::handle(again, ctx).context;
+  CHECK(contains(second, "[mem0:" + id_of(2).substr(0, 8) + "]"));
+  CHECK_FALSE(contains(second, "[mem0:" + id_of(1).substr(0, 8) + "]"));
+  CHECK_FALSE(contains(second, rubric));
+}
+
 TEST_CASE("on_user_prompt: another session sees the same memories and the rubric again") {
   HookFixture f;
   f.http.answer(numbered(1, 3));

@@ -27,26 +27,6 @@ namespace {
 constexpr long long k_max = std::numeric_limits<long long>::max();
 constexpr long long k_min = std::numeric_limits<long long>::min();
 
-// An exclusive flock on `<file>.lock`, as a stuck hook would hold it, until destroyed.
-class HeldLock {
-public:
-  explicit HeldLock(const fs::path &file) {
-    fs::create_directories(file.parent_path());
-    m_fd = ::open((file.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (m_fd < 0 || ::flock(m_fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock");
-  }
-  ~HeldLock() { release(); }
-  HeldLock(const HeldLock &) = delete;
-  HeldLock &operator=(const HeldLock &) = delete;
-  void release() {
-    if (m_fd >= 0) ::close(m_fd);
-    m_fd = -1;
-  }
-
-private:
-  int m_fd = -1;
-};
-
 RecallRequest one_search(std::string session = "s-limits") {
   RecallRequest r;
   r.plan = {SearchSpec{"how are invoices rounded", std::nullopt}};

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -31,7 +32,9 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace mem0::testing {
@@ -402,6 +405,26 @@ struct HookFixture {
   }
   StateStore store() const { return StateStore(config.state_dir); }
   std::string today() const { return utc_day(now); }
+};
+
+// An exclusive flock on `<file>.lock`, as a stuck hook would hold it, until destroyed.
+class HeldLock {
+public:
+  explicit HeldLock(const fs::path &file) {
+    fs::create_directories(file.parent_path());
+    m_fd = ::open((file.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (m_fd < 0 || ::flock(m_fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock");
+  }
+  ~HeldLock() { release(); }
+  HeldLock(const HeldLock &) = delete;
+  HeldLock &operator=(const HeldLock &) = delete;
+  void release() {
+    if (m_fd >= 0) ::close(m_fd);
+    m_fd = -1;
+  }
+
+private:
+  int m_fd = -1;
 };
 
 } // namespace mem0::testing
