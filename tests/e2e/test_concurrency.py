@@ -74,6 +74,16 @@ class CrowdTest(HookTest):
     def mem0_dir(self, *parts):
         return os.path.join(self.home, ".mem0", *parts)
 
+    def searches_today(self):
+        """Today's automatic searches as `mem0-hooks doctor` reports them (doctor's own search
+        is not one of them, but reaches the server: count the server's first)."""
+        doctor = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "doctor"],
+                                capture_output=True, text=True, env=self.env(), cwd=self.project,
+                                timeout=60)
+        found = re.search(r"(\d+) automatic searche?s? today", doctor.stdout)
+        self.assertIsNotNone(found, doctor.stdout)
+        return int(found.group(1))
+
     def session_file(self, session=SESSION):
         return self.mem0_dir("state", "sessions", session + ".json")
 
@@ -129,10 +139,20 @@ class OneSessionCrowd(CrowdTest):
         self.assertEqual({i[:8] for i in injected}, set(printed))
         self.assertEqual(state["prompts"], 5, "a prompt count update was lost")
         self.assertEqual(len(state["files"]), 15, "a file lookup record was lost")
-        usage = assert_valid_json_file(self, self.mem0_dir("state", "usage.json"))
-        self.assertEqual(usage.get(today(), {}).get("searches"), 20,
-                         "a daily search count update was lost")
+        assert_valid_json_file(self, self.mem0_dir("state", "usage.json"))
         self.assertEqual(len(self.fake.searches()), 20)
+        self.assertEqual(self.searches_today(), 20, "a daily search count update was lost")
+
+    def test_a_hundred_runs_at_once_count_every_search_sent(self):
+        # Each run in its own session, so that every one searches; the count is what doctor
+        # shows, against what the server received.
+        jobs = [self.prompt_job(f"Which src py note applies to module number {i} today?",
+                                session=f"crowd-{i}") for i in range(100)]
+        results = run_all(jobs)
+        self.assert_all_ok(results)
+        sent = len(self.fake.searches())
+        self.assertGreater(sent, 0)
+        self.assertEqual(self.searches_today(), sent, "a daily search count was lost")
 
 
 class ProjectMapCrowd(CrowdTest):

@@ -391,7 +391,7 @@ TEST_CASE("usage: searches and adds are counted apart; an older file's bare numb
   REQUIRE(usage.add("2025-03-10", {0, 3}).has_value());
   CHECK(usage.on("2025-03-10").searches == 8);
   CHECK(usage.on("2025-03-10").adds == 5);
-  CHECK(contains(read_file(tmp / "state/usage.json"), R"("2025-03-10":{"searches":8,"adds":5})"));
+  CHECK(contains(read_file(tmp / "state/usage.json"), R"("2025-03-10":{"searches":8,"adds":5,)"));
 }
 
 TEST_CASE("session state: the error lines looked up are kept in order", "[bash]") {

@@ -216,7 +216,8 @@ TEST_CASE("lock deadline: the store updates try once when asked not to wait", "[
   HeldLock usage(dir / "state/usage.json");
   HeldLock backoff(dir / "state/backoff.json");
   const auto started = SteadyClock::now();
-  CHECK_FALSE(store.usage.add("2025-03-10", {1, 0}, milliseconds(0)));
+  CHECK(store.usage.add("2025-03-10", {1, 0}, milliseconds(0))); // recorded, not yet folded
+  CHECK(store.usage.on("2025-03-10").searches == 1);
   CHECK_FALSE(store.backoff.record_run(
       fixed_now(), k_server, {make_error(ErrorKind::transport, "x")}, 1, milliseconds(0)));
   CHECK(SteadyClock::now() - started < milliseconds(100));
@@ -301,6 +302,31 @@ TEST_CASE("usage counters: future dates never push today out, so the cap still t
   CHECK(f.http.requests.size() == 1);
   REQUIRE_FALSE(capped.user_notices.empty());
   CHECK(capped.user_notices.back() == daily_limit_line(6));
+}
+
+TEST_CASE("usage counters: a count made while the file's lock is held is not lost",
+          "[usage-counters]") {
+  HookFixture f;
+  f.set_env("MEM0_DAILY_SEARCH_LIMIT", "3");
+  UsageStore usage(f.config.state_dir);
+  REQUIRE(usage.add(f.today(), {1, 0}).has_value());
+  {
+    // A stuck process holds the lock: two runs count without it, and the cap sees them.
+    HeldLock held(f.config.state_dir / "usage.json");
+    CHECK(usage.add(f.today(), {1, 0}, milliseconds(0)).has_value());
+    recall(f.context(), one_search());
+    CHECK(usage.on(f.today()).searches == 3);
+    const Recall capped = recall(f.context(), one_search());
+    CHECK(f.http.requests.size() == 1);
+    REQUIRE_FALSE(capped.user_notices.empty());
+    CHECK(capped.user_notices.back() == daily_limit_line(3));
+  }
+  // The next count that gets the lock folds them into usage.json.
+  REQUIRE(usage.add(f.today(), {0, 1}).has_value());
+  const auto json = read_file(f.config.state_dir / "usage.json");
+  CHECK(contains(json, "\"" + f.today() + "\":{\"searches\":3,\"adds\":1"));
+  CHECK(usage.on(f.today()).searches == 3);
+  CHECK(usage.on(f.today()).adds == 1);
 }
 
 TEST_CASE("usage counters: only the last 31 days and tomorrow are kept", "[usage-counters]") {
