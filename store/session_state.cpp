@@ -72,6 +72,7 @@ SessionState parse_session_state(std::string_view json) {
   s.notices_shown = strings_member(doc, "notices_shown");
   s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
+  s.captured = strings_member(doc, "captured");
   return s;
 }
 
@@ -95,6 +96,7 @@ std::string serialize_session_state(const SessionState &s) {
   strings("notices_shown", s.notices_shown);
   w.key("prompts").int64(s.prompts);
   w.member("captured_until", s.captured_until);
+  strings("captured", s.captured);
   w.end_object();
   return w.text();
 }

@@ -12,7 +12,9 @@
 
 namespace mem0 {
 
-// What one Claude Code session has seen (docs/state.md#session-files). The injected ids double as
+inline constexpr std::size_t k_max_captured_keys = 64;
+
+// What one agent session has seen (docs/state.md#session-files). The injected ids double as
 // the id8 map: a `[mem0:id8]` citation resolves to the injected id it prefixes.
 struct SessionState {
   std::vector<std::string> injected;        // full ids, in injection order
@@ -23,6 +25,9 @@ struct SessionState {
   std::vector<std::string> notices_shown; // the other user notice kinds shown (recall.hpp)
   long prompts = 0;
   std::string captured_until; // uuid of the last transcript message auto-captured
+  // The messages auto-captured lately (message_key), oldest first, at most
+  // k_max_captured_keys: never sent again, whatever their uuids.
+  std::vector<std::string> captured;
 
   bool was_injected(std::string_view id) const;
 };

@@ -4,6 +4,7 @@
 #include "hook/transcript.hpp"
 #include "mem0/format.hpp"
 #include "util/detect.hpp"
+#include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
 
@@ -132,12 +133,21 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   return out;
 }
 
+std::string message_key(const TranscriptMessage &m) {
+  return sha256_hex(m.role + "\n" + m.text).substr(0, 16);
+}
+
 void capture_conversation(const HookContext &ctx, const PromptInput &input) {
   const Transcript transcript = ctx.agent->transcript(input.transcript_path, k_transcript_window);
   std::vector<TranscriptMessage> messages;
   auto claim = [&](SessionState &s) {
     messages =
         messages_after(transcript, s.captured_until, k_capture_messages, k_capture_message_chars);
+    // Whatever the uuids say (a transcript written again, entries without one), a message sent
+    // before is not sent again.
+    std::erase_if(messages, [&](const TranscriptMessage &m) {
+      return std::ranges::find(s.captured, message_key(m)) != s.captured.end();
+    });
     std::size_t chars = 0;
     for (const auto &m : messages)
       chars += code_points(m.text);
@@ -146,6 +156,11 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
       return;
     }
     s.captured_until = messages.back().uuid;
+    for (const auto &m : messages)
+      s.captured.push_back(message_key(m));
+    if (s.captured.size() > k_max_captured_keys)
+      s.captured.erase(s.captured.begin(),
+                       s.captured.end() - static_cast<std::ptrdiff_t>(k_max_captured_keys));
   };
   const std::string &session = ctx.facts->bind(input).session();
   if (session.empty()) return; // without a session there is no telling what was captured

@@ -1,6 +1,7 @@
 #pragma once
 #include "hook/io.hpp"
 #include "hook/runner.hpp"
+#include "hook/transcript.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
 
@@ -39,8 +40,13 @@ inline constexpr std::size_t k_capture_min_chars = 100;
 
 // Queue the conversation added to the transcript since this session's last auto-capture (at most
 // 8 messages of 2,000 characters, 100 characters in all at least), claimed under the session
-// lock so that no message is captured twice (docs/capture.md#what-is-captured).
+// lock so that no message is captured twice, found by uuid or by message_key
+// (docs/capture.md#what-is-captured).
 void capture_conversation(const HookContext &ctx, const PromptInput &input);
+
+// What names a captured message in the session file: 16 hex digits of the SHA-256 of its role
+// and text (as sent).
+std::string message_key(const TranscriptMessage &m);
 
 // The notes for the model (docs/hooks.md#prompt-output). They name only what every install has:
 // the mem0-hooks executable next to this hook, by absolute path (mem0_hooks_command). Mem0's MCP

@@ -539,6 +539,30 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
     REQUIRE(next["messages"].Size() == 2);
     CHECK(contains(next["messages"][0]["content"].GetString(), "jittered backoff"));
   }
+  SECTION("what was sent is never sent again, even when its uuid is not found") {
+    // The conversation so far under other uuids (a transcript written again), or under none,
+    // then one new exchange: only the new exchange is sent, and only once.
+    const std::string uuid = GENERATE(std::string("-copy"), std::string("none"));
+    auto id = [&](const std::string &base) { return uuid == "none" ? "" : base + uuid; };
+    const std::string earlier =
+        line(id("u1"), "user", "Please move the retry helper into sync/retry.py") +
+        line(id("a1"), "assistant",
+             "Moved it, and updated the two callers in the worker and the CLI.");
+    write_file(transcript, earlier);
+    third.detached();
+    CHECK(outbox.pending().size() == 1);
+    write_file(transcript,
+               earlier + line(id("u3"), "user", "Then rename the retry helper to with_retries") +
+                   line(id("a3"), "assistant",
+                        "Renamed it in sync/retry.py and in its 4 callers; tests pass."));
+    third.detached();
+    REQUIRE(outbox.pending().size() == 2);
+    const auto next = parsed(platform_body(outbox.load(outbox.pending().back())));
+    REQUIRE(next["messages"].Size() == 2);
+    CHECK(contains(next["messages"][0]["content"].GetString(), "with_retries"));
+    third.detached();
+    CHECK(outbox.pending().size() == 2);
+  }
   SECTION("capture off asks for nothing") {
     f.set_env("MEM0_AUTO_SAVE", "off");
     for (int i = 0; i < 3; ++i)
