@@ -230,3 +230,18 @@ TEST_CASE("install --agent all: every agent found, by its program or its directo
     CHECK_FALSE(mt::contains(out, "third-party hooks"));
   }
 }
+
+TEST_CASE("doctor: an agent's program that does not answer --version in time is cut short",
+          "[cli][doctor][agents]") {
+  Home h;
+  const auto path = h.f.home / "path";
+  mt::write_file(path / "cursor-agent", "#!/bin/sh\nexec sleep 30\n");
+  std::filesystem::permissions(path / "cursor-agent", std::filesystem::perms::owner_all);
+  h.f.set_env("PATH", path.string());
+  const auto start = std::chrono::steady_clock::now();
+  h.run({"doctor"});
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  CHECK(mt::contains(h.out.str(),
+                     "agent       Cursor: " + (path / "cursor-agent").string() + " (no version)"));
+  CHECK(mt::contains(h.out.str(), "  hooks         not wired (mem0-hooks install --agent cursor)"));
+}
