@@ -24,8 +24,12 @@ struct CommandSpec {
 };
 
 constexpr std::string_view k_settings_options =
-    R"(  --project          ./.claude/settings.json instead of ~/.claude/settings.json
-  --settings PATH    the settings file PATH
+    R"(  --agent NAME       claude-code (default), cursor, or all: every agent found on PATH
+                     or by its directory
+  --project          the agent's project file (./.claude/settings.json,
+                     ./.cursor/hooks.json) instead of its user file
+                     (~/.claude/settings.json, ~/.cursor/hooks.json)
+  --settings PATH    the file PATH
   --dry-run          print the resulting file instead of writing it
 )";
 
@@ -62,15 +66,15 @@ const std::vector<CommandSpec> &commands() {
        "  --reset   end every back-off pause first, so the hooks try Mem0 again at once\n"},
       {"install",
        "[options]",
-       "wire the hooks into a Claude Code settings file",
-       {"--settings"},
+       "wire the hooks into a coding agent's hooks file (Claude Code's settings by default)",
+       {"--settings", "--agent"},
        {"--project", "--dry-run", "--force"},
        std::string(k_settings_options) +
            "  --force            wire them even when the plugin is installed from a marketplace\n"},
       {"uninstall",
        "[options]",
-       "remove the hooks from a Claude Code settings file",
-       {"--settings"},
+       "remove the hooks from a coding agent's hooks file (Claude Code's settings by default)",
+       {"--settings", "--agent"},
        {"--project", "--dry-run"},
        std::string(k_settings_options)},
   };

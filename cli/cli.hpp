@@ -1,5 +1,7 @@
 #pragma once
+#include "hook/agent.hpp"
 #include "hook/runtime.hpp"
+#include "hook/table.hpp"
 #include "mem0/config.hpp"
 #include "mem0/http.hpp"
 #include "mem0/search.hpp"
@@ -90,9 +92,29 @@ std::optional<std::string> resolve_short_id(std::string_view short_id,
 Result<std::string> merge_settings(std::string_view current, const std::filesystem::path &exe_dir,
                                    bool remove);
 
+// Merge or remove this project's hook entries, the `rows` of the hook table, in the hooks file
+// `current` of `agent` (in its files.format); `exe_dir` holds the executables. Other entries are
+// kept as they are. Returns the new text, or an io error saying why when `current` is not a JSON
+// object with an object "hooks".
+Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
+                                const std::vector<HookSpec> &rows,
+                                const std::filesystem::path &exe_dir, bool remove);
+
+// The rows of the hook table `agent` wires.
+std::vector<HookSpec> rows_of(const Agent &agent);
+
+// The command `agent` runs for our `executable` in `exe_dir`: `<exe_dir>/<executable> --agent
+// <name>`, without the flag for Claude Code.
+std::string hook_command(const Agent &agent, const std::filesystem::path &exe_dir,
+                         std::string_view executable);
+
 // The commands of the entries of Claude Code settings JSON that run one of our executables;
 // empty when there are none or the text is not a settings object.
 std::set<std::string> our_commands(std::string_view settings);
+
+// Each entry of a hooks file (any HooksFormat) that runs one of our executables, as its event
+// and command, in file order; empty when there are none or the text is not a hooks object.
+std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text);
 
 // The file name of the program a hook command runs (its first shell word, unquoted).
 std::string command_executable(std::string_view command);
@@ -105,6 +127,15 @@ inline constexpr std::string_view k_plugin_name = "mem0-native-hooks";
 
 // Claude Code's own directory: CLAUDE_CONFIG_DIR, else ~/.claude.
 std::filesystem::path claude_dir(const Config &config, const Environment &env);
+
+// `agent`'s own directory: its files.dir_env when set, else files.dir under the home directory.
+std::filesystem::path agent_dir(const Agent &agent, const Config &config, const Environment &env);
+
+// The executable `name` in the directories of PATH; nullopt when none.
+std::optional<std::filesystem::path> find_program(std::string_view name, const Environment &env);
+
+// True when `agent` is found here: its program on PATH, or its directory present.
+bool agent_found(const Agent &agent, const CliContext &ctx);
 
 // A settings file where hooks may be wired, with its Claude Code scope.
 struct SettingsFile {

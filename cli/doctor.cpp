@@ -3,10 +3,21 @@
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
 #include "store/outbox.hpp"
+#include "util/files.hpp"
 #include "util/git.hpp"
+#include "util/json.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <ctime>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -228,6 +239,150 @@ void hooks(Doctor &d) {
   }
 }
 
+// The first line `program arg` prints on stdout within `limit`; "" when it prints none, fails to
+// start or is too slow (then it is killed).
+std::string first_line_of(const fs::path &program, std::string_view arg,
+                          std::chrono::milliseconds limit) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return {};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  const std::string path = program.string(), argument(arg);
+  char *argv[] = {const_cast<char *>(path.c_str()), const_cast<char *>(argument.c_str()), nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  std::string out;
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (spawned == 0 && out.find('\n') == std::string::npos && out.size() < 4096) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end - std::chrono::steady_clock::now());
+    pollfd p{fds[0], POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+    char buf[512];
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  if (spawned != 0) return {};
+  int status = 0;
+  if (::waitpid(pid, &status, WNOHANG) == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  out = out.substr(0, out.find('\n'));
+  while (!out.empty() && (out.back() == '\r' || out.back() == ' '))
+    out.pop_back();
+  return out;
+}
+
+// `mcpServers.mem0` in a JSON file, `[mcp_servers.mem0]` in a TOML one.
+bool registers_memory_tools(const fs::path &file) {
+  const auto text = read_small_file(file);
+  if (!text) return false;
+  if (file.extension() == ".toml") {
+    std::size_t start = 0;
+    for (std::size_t end; start < text->size(); start = end + 1) {
+      end = std::min(text->find('\n', start), text->size());
+      std::string_view line = std::string_view(*text).substr(start, end - start);
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t'))
+        line.remove_suffix(1);
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+        line.remove_prefix(1);
+      if (line == "[mcp_servers.mem0]") return true;
+    }
+    return false;
+  }
+  rapidjson::Document doc;
+  if (!parse_json(doc, *text) || !doc.IsObject()) return false;
+  const auto servers = doc.FindMember("mcpServers");
+  return servers != doc.MemberEnd() && servers->value.IsObject() &&
+         servers->value.HasMember("mem0");
+}
+
+// The files of `agent` that wire our hooks, each with the count of its entries (an event and
+// executable listed twice counts twice).
+struct Wiring {
+  fs::path file;
+  bool twice = false; // some hook listed more than once
+};
+std::vector<Wiring> wirings(const Agent &agent, const Doctor &d) {
+  std::vector<Wiring> out;
+  const fs::path user = agent_dir(agent, d.c, d.ctx.env) / agent.files.user_file;
+  const fs::path project = d.ctx.cwd / agent.files.project_file;
+  std::error_code ec;
+  for (const fs::path &file : {user, project}) {
+    if (file == project && fs::equivalent(user, project, ec)) continue;
+    const auto text = read_small_file(file);
+    if (!text) continue;
+    std::set<std::pair<std::string, std::string>> seen;
+    Wiring w{file};
+    for (const auto &[event, command] : our_hooks(*text))
+      w.twice |= !seen.emplace(event, command_executable(command)).second;
+    if (!seen.empty()) out.push_back(std::move(w));
+  }
+  return out;
+}
+
+// One row per agent found here, with rows under it for what is not Claude Code's alone: where
+// our hooks are wired, and whether the memory tools are registered (docs/cli.md#doctor).
+// Warnings only: an agent a user does not use is no failure.
+void agent_rows(Doctor &d) {
+  for (const Agent *agent : agents()) {
+    if (!agent_found(*agent, d.ctx)) continue;
+    const AgentFiles &f = agent->files;
+    const auto program = find_program(f.program, d.ctx.env);
+    std::string version =
+        program ? first_line_of(*program, f.version_arg, std::chrono::milliseconds(2000)) : "";
+    d.row("agent", std::string(agent->display_name) + ": " +
+                       (!program          ? std::string(f.program) + " not on PATH"
+                        : version.empty() ? program->string() + " (no version)"
+                                          : version + " (" + program->string() + ")"));
+    auto sub = [&](std::string_view name, const std::string &value) {
+      d.ctx.out << "  " << name << std::string(14 - name.size(), ' ') << value << "\n";
+    };
+    if (agent->name != claude_code().name) { // Claude Code's have the hooks rows above
+      const auto wired = wirings(*agent, d);
+      for (const auto &w : wired) {
+        sub("hooks", "wired in " + w.file.string() + (w.twice ? " (some hooks twice)" : ""));
+        if (w.twice)
+          d.warnings.push_back(std::string(agent->display_name) + " runs some mem0 hooks twice (" +
+                               w.file.string() + "): run `mem0-hooks install --agent " +
+                               std::string(agent->name) + "` again to rewrite them once");
+      }
+      if (wired.empty())
+        sub("hooks", "not wired (mem0-hooks install --agent " + std::string(agent->name) + ")");
+      if (wired.size() > 1)
+        d.warnings.push_back(std::string(agent->display_name) +
+                             " runs the mem0 hooks twice, from " + wired[0].file.string() +
+                             " and " + wired[1].file.string() +
+                             ": keep one (mem0-hooks uninstall --agent " +
+                             std::string(agent->name) + " [--project])");
+      // Cursor also runs Claude Code's hooks ("third-party hooks"): docs/agents.md#cursor.
+      if (agent->name == cursor().name && !wired.empty()) {
+        for (const auto &file : settings_candidates(claude_dir(d.c, d.ctx.env), d.ctx.cwd))
+          if (const auto text = read_small_file(file.path); text && !our_commands(*text).empty()) {
+            d.warnings.push_back("Cursor also runs Claude Code's hooks (third-party hooks): with " +
+                                 file.path.string() + " wired too, each hook may run twice in " +
+                                 "Cursor; turn third-party hooks off in Cursor's settings");
+            break;
+          }
+      }
+    }
+    if (!f.mcp_file.empty()) {
+      const fs::path file = agent_dir(*agent, d.c, d.ctx.env) / f.mcp_file;
+      sub("memory tools", registers_memory_tools(file)
+                              ? "registered in " + file.string()
+                              : "not registered (no mem0 server in " + file.string() + ")");
+    }
+  }
+}
+
 // With access only: a refused base URL, else the live check.
 void live(Doctor &d) {
   if (!has_access(d.c)) return;
@@ -241,8 +396,8 @@ void live(Doctor &d) {
 
 // Doctor is these checks, in this order: a later one may use what an earlier one found (the
 // project id, the identity, today's usage).
-constexpr Check k_checks[] = {reset, api_key, user_and_project, target, settings, state, plan,
-                              hooks, live};
+constexpr Check k_checks[] = {reset, api_key, user_and_project, target, settings, state,
+                              plan,  hooks,   agent_rows,       live};
 
 } // namespace
 

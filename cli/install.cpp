@@ -61,6 +61,11 @@ std::size_t remove_ours(Value &hooks) {
       Value &groups = event->value;
       const bool had_groups = !groups.Empty();
       for (auto group = groups.Begin(); group != groups.End();) {
+        if (is_ours(*group)) { // Cursor's entries stand in the event's list itself
+          ++removed;
+          group = groups.Erase(group);
+          continue;
+        }
         const auto list = group->IsObject() ? group->FindMember("hooks") : Value::MemberIterator();
         if (group->IsObject() && list != group->MemberEnd() && list->value.IsArray()) {
           const auto before = list->value.Size();
@@ -87,12 +92,20 @@ Value string_value(std::string_view s, Document::AllocatorType &a) {
   return Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
 }
 
-// One matcher group running `command` for the hook `spec`.
-Value hook_group(const HookSpec &spec, const std::string &command, Document::AllocatorType &a) {
+// The entry of an event's list that runs `command` for the hook `spec`, in `format`: a matcher
+// group holding the hook (Claude Code's, Gemini CLI's), or the hook itself (Cursor's).
+Value hook_entry(HooksFormat format, const HookSpec &spec, const std::string &command,
+                 Document::AllocatorType &a) {
   Value hook(rapidjson::kObjectType);
-  hook.AddMember("type", "command", a);
+  if (format != HooksFormat::cursor) hook.AddMember("type", "command", a);
   hook.AddMember("command", string_value(command, a), a);
-  hook.AddMember("timeout", spec.timeout_seconds, a);
+  if (format == HooksFormat::gemini)
+    hook.AddMember("name", string_value("mem0-" + std::string(spec.executable), a), a);
+  hook.AddMember("timeout", spec.timeout_seconds * (format == HooksFormat::gemini ? 1000 : 1), a);
+  if (format == HooksFormat::cursor) {
+    if (!spec.matcher.empty()) hook.AddMember("matcher", string_value(spec.matcher, a), a);
+    return hook;
+  }
   Value list(rapidjson::kArrayType);
   list.PushBack(hook, a);
   Value group(rapidjson::kObjectType);
@@ -133,9 +146,9 @@ bool allowed_beside_others(const fs::path &target, const std::set<std::string> &
   return !refused;
 }
 
-// Warn about the executables of the hook table missing from `ctx.exe_dir`.
-void warn_missing_executables(const CliContext &ctx) {
-  for (const HookSpec &spec : hooks_of(claude_code().name))
+// Warn about the executables `agent` runs that are missing from `ctx.exe_dir`.
+void warn_missing_executables(const Agent &agent, const CliContext &ctx) {
+  for (const HookSpec &spec : hooks_of(agent.name))
     if (find_hook(spec.agent, spec.executable) == &spec &&
         !fs::exists(ctx.exe_dir / spec.executable))
       ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
@@ -177,24 +190,54 @@ std::string shell_word(const fs::path &path) {
   return quoted + "'";
 }
 
-std::set<std::string> our_commands(std::string_view settings) {
+std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text) {
   Document doc;
-  std::set<std::string> out;
-  if (!parse_json(doc, settings) || !doc.IsObject() || !doc.HasMember("hooks") ||
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!parse_json(doc, text) || !doc.IsObject() || !doc.HasMember("hooks") ||
       !doc["hooks"].IsObject())
     return out;
   for (const auto &event : doc["hooks"].GetObject()) {
     if (!event.value.IsArray()) continue;
+    auto add = [&](const Value &hook) {
+      if (is_ours(hook)) out.emplace_back(event.name.GetString(), *string_member(hook, "command"));
+    };
     for (const auto &group : event.value.GetArray()) {
+      add(group); // Cursor's
       if (!group.IsObject() || !group.HasMember("hooks") || !group["hooks"].IsArray()) continue;
       for (const auto &hook : group["hooks"].GetArray())
-        if (is_ours(hook)) out.emplace(*string_member(hook, "command"));
+        add(hook);
     }
   }
   return out;
 }
 
+std::set<std::string> our_commands(std::string_view settings) {
+  std::set<std::string> out;
+  for (auto &[event, command] : our_hooks(settings))
+    out.insert(std::move(command));
+  return out;
+}
+
+std::string hook_command(const Agent &agent, const fs::path &exe_dir, std::string_view executable) {
+  const std::string program = shell_word(exe_dir / executable);
+  if (agent.name == claude_code().name) return program; // as before --agent existed
+  return program + " --agent " + std::string(agent.name);
+}
+
+std::vector<HookSpec> rows_of(const Agent &agent) {
+  std::vector<HookSpec> rows;
+  for (const HookSpec &h : hooks_of(agent.name))
+    rows.push_back(h);
+  return rows;
+}
+
 Result<std::string> merge_settings(std::string_view current, const fs::path &exe_dir, bool remove) {
+  return merge_hooks(current, claude_code(), rows_of(claude_code()), exe_dir, remove);
+}
+
+Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
+                                const std::vector<HookSpec> &rows, const fs::path &exe_dir,
+                                bool remove) {
   const auto unusable = [](std::string message) {
     return unexpected(make_error(ErrorKind::io, std::move(message)));
   };
@@ -212,13 +255,18 @@ Result<std::string> merge_settings(std::string_view current, const fs::path &exe
   const std::size_t removed = hooks != doc.MemberEnd() ? remove_ours(hooks->value) : 0;
   if (remove && removed == 0) return std::string(current); // nothing of ours: leave it be
   if (!remove) {
+    const HooksFormat format = agent.files.format;
+    if (format == HooksFormat::cursor && !doc.HasMember("version")) {
+      doc.AddMember("version", 1, a); // before "hooks" in a new file, as Cursor writes it
+      hooks = doc.FindMember("hooks");
+    }
     if (hooks == doc.MemberEnd()) {
       doc.AddMember("hooks", Value(rapidjson::kObjectType), a);
       hooks = doc.FindMember("hooks");
     }
-    for (const HookSpec &spec : hooks_of(claude_code().name))
+    for (const HookSpec &spec : rows)
       append_group(hooks->value, spec.event,
-                   hook_group(spec, shell_word(exe_dir / spec.executable), a), a);
+                   hook_entry(format, spec, hook_command(agent, exe_dir, spec.executable), a), a);
   } else if (hooks != doc.MemberEnd() && hooks->value.ObjectEmpty()) {
     doc.RemoveMember("hooks");
   }
@@ -234,14 +282,19 @@ std::vector<SettingsFile> settings_candidates(const fs::path &claude_dir, const 
           {claude_dir / "settings.json", "user"}};
 }
 
-int install(const Args &args, const CliContext &ctx, bool uninstall) {
+namespace {
+
+// Install into, or uninstall from, `agent`'s file: --settings, else its project file with
+// --project, else its user file.
+int install_one(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {
   const char *verb = uninstall ? "uninstall" : "install";
-  const fs::path user_settings = claude_dir(ctx.config, ctx.env) / "settings.json";
+  const bool claude = agent.name == claude_code().name;
+  const fs::path user_settings = agent_dir(agent, ctx.config, ctx.env) / agent.files.user_file;
   fs::path target = user_settings;
-  if (args.has("--project")) target = ctx.cwd / ".claude" / "settings.json";
+  if (args.has("--project")) target = ctx.cwd / agent.files.project_file;
   if (auto path = args.value("--settings")) target = fs::absolute(*path);
 
-  if (!uninstall) warn_missing_executables(ctx);
+  if (!uninstall) warn_missing_executables(agent, ctx);
 
   std::error_code ec;
   const bool existed = fs::exists(target, ec);
@@ -250,14 +303,16 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
     ctx.err << "mem0-hooks " << verb << ": cannot read " << target.string() << "\n";
     return k_failure;
   }
-  const auto merged = merge_settings(*current, ctx.exe_dir, uninstall);
+  const auto merged = merge_hooks(*current, agent, rows_of(agent), ctx.exe_dir, uninstall);
   if (!merged) {
     ctx.err << "mem0-hooks " << verb << ": " << target.string() << " is " << merged.error().message
             << "; left untouched\n";
     return k_failure;
   }
-  if (!uninstall && !allowed_beside_others(target, our_commands(*merged), target == user_settings,
-                                           args.has("--force"), ctx))
+  // Other install paths are Claude Code's (plugins, marketplace installs).
+  if (!uninstall && claude &&
+      !allowed_beside_others(target, our_commands(*merged), target == user_settings,
+                             args.has("--force"), ctx))
     return k_failure;
   if (args.has("--dry-run")) {
     ctx.out << *merged;
@@ -279,9 +334,46 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
   ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
   if (!uninstall)
-    ctx.out << "next: start a new Claude Code session (running ones keep their hooks); "
-               "`mem0-hooks doctor` checks the setup\n";
+    ctx.out << "next: " << agent.files.install_note
+            << (agent.files.install_note.empty() ? "" : "; ")
+            << "`mem0-hooks doctor` checks the setup\n";
   return k_ok;
+}
+
+} // namespace
+
+int install(const Args &args, const CliContext &ctx, bool uninstall) {
+  const char *verb = uninstall ? "uninstall" : "install";
+  const std::string which = args.value("--agent").value_or(std::string(claude_code().name));
+  std::vector<const Agent *> chosen;
+  if (which == "all") {
+    for (const Agent *a : agents())
+      if (agent_found(*a, ctx)) chosen.push_back(a);
+    if (chosen.empty()) {
+      ctx.err << "mem0-hooks " << verb
+              << ": no agent found on PATH or by its directory; name one with --agent\n";
+      return k_failure;
+    }
+    if (args.has("--settings")) {
+      ctx.err << "mem0-hooks " << verb << ": --settings names one file: use it with one agent\n";
+      return k_usage;
+    }
+  } else if (const Agent *a = find_agent(which)) {
+    chosen.push_back(a);
+  } else {
+    std::string known;
+    for (const Agent *known_agent : agents())
+      known += std::string(known_agent->name) + ", ";
+    ctx.err << "mem0-hooks " << verb << ": unknown agent '" << which << "' (one of " << known
+            << "all)\n";
+    return k_usage;
+  }
+  int status = k_ok;
+  for (const Agent *a : chosen) {
+    if (chosen.size() > 1) ctx.out << a->display_name << ":\n";
+    status = std::max(status, install_one(*a, args, ctx, uninstall));
+  }
+  return status;
 }
 
 } // namespace mem0::cli

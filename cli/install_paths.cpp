@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unistd.h>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -72,9 +73,33 @@ InstallPath path_of(InstallPath::Kind kind, std::string where) {
 
 } // namespace
 
+fs::path agent_dir(const Agent &agent, const Config &config, const Environment &env) {
+  if (!agent.files.dir_env.empty())
+    if (auto dir = env.get(agent.files.dir_env); dir && !dir->empty()) return *dir;
+  return config.home / agent.files.dir;
+}
+
 fs::path claude_dir(const Config &config, const Environment &env) {
-  if (auto dir = env.get("CLAUDE_CONFIG_DIR"); dir && !dir->empty()) return *dir;
-  return config.home / ".claude";
+  return agent_dir(claude_code(), config, env);
+}
+
+std::optional<fs::path> find_program(std::string_view name, const Environment &env) {
+  const std::string path = env.get("PATH").value_or("");
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t end = std::min(path.find(':', start), path.size());
+    const fs::path dir = path.substr(start, end - start);
+    start = end + 1;
+    if (dir.empty() || !dir.is_absolute()) continue; // "" and relative entries mean a cwd
+    const fs::path candidate = dir / name;
+    if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+bool agent_found(const Agent &agent, const CliContext &ctx) {
+  std::error_code ec;
+  return find_program(agent.files.program, ctx.env) ||
+         fs::is_directory(agent_dir(agent, ctx.config, ctx.env), ec);
 }
 
 std::vector<InstallPath> find_install_paths(const Config &config, const Environment &env,

@@ -23,6 +23,32 @@ enum class Event {
   after_shell,   // a shell command ran: recall for its error
 };
 
+// The shape of an agent's hooks file (docs/cli.md#install).
+enum class HooksFormat {
+  // {"hooks":{"<event>":[{"matcher":…,"hooks":[{"type":"command","command":…,"timeout":<s>}]}]}}
+  claude,
+  // Claude's matcher groups, each hook with a "name" and its timeout in milliseconds (inside
+  // settings.json's "hooks")
+  gemini,
+  // {"version":1,"hooks":{"<event>":[{"command":…,"matcher":…,"timeout":<s>}]}}
+  cursor,
+};
+
+// Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md).
+struct AgentFiles {
+  std::string_view dir;          // the agent's directory, relative to the home directory
+  std::string_view dir_env;      // the variable that moves that directory; "" for none
+  std::string_view user_file;    // the user's hooks file, relative to the agent's directory
+  std::string_view project_file; // the project's hooks file, relative to the project
+  HooksFormat format;
+  // Where the memory tools are registered, relative to the agent's directory: `mcpServers.mem0`
+  // in a JSON file, `[mcp_servers.mem0]` in a .toml one; "" when doctor does not look.
+  std::string_view mcp_file;
+  std::string_view program;      // the agent's own executable, looked up on PATH
+  std::string_view version_arg;  // the argument that makes it print its version
+  std::string_view install_note; // said after an install; "" for none
+};
+
 // One coding agent: everything the core needs to know about it (docs/agents.md). The core reads
 // only these; nothing agent-specific lives outside an adapter (hook/agents/<name>.cpp).
 struct Agent {
@@ -54,6 +80,9 @@ struct Agent {
   // Files the agent keeps its own memory in (glob patterns over absolute paths): the guard
   // blocks writes there when block_native_memory is on. Empty for none.
   std::span<const std::string_view> native_memory_globs;
+
+  // Its configuration files (install, uninstall, doctor).
+  AgentFiles files;
 };
 
 // The agents, Claude Code first.
@@ -64,6 +93,9 @@ const Agent *find_agent(std::string_view name);
 
 // Claude Code: the agent of a hook run without --agent.
 const Agent &claude_code();
+
+// Cursor (hook/agents/cursor.cpp): built from its documented hook schema (docs/agents.md#cursor).
+const Agent &cursor();
 
 // The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
 // files predate other agents), else "<agent>-<id>", so ids of different agents never collide.

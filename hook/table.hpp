@@ -24,7 +24,7 @@ struct HookSpec {
 // (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
 // (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
 // short timeouts.
-inline constexpr std::array<HookSpec, 9> k_hooks{{
+inline constexpr std::array<HookSpec, 14> k_hooks{{
     {"claude-code", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
      "Recalling memories from mem0"},
     {"claude-code", "on_file_read", "PreToolUse", Event::before_read, "Read", 7, ""},
@@ -37,6 +37,16 @@ inline constexpr std::array<HookSpec, 9> k_hooks{{
     {"claude-code", "on_compact", "PostCompact", Event::compaction, "", 5, ""},
     {"claude-code", "on_stop", "Stop", Event::stop, "", 5, ""},
     {"claude-code", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
+    // Cursor (docs/agents.md#cursor): context only where it documents additional_context
+    // (sessionStart, postToolUse); the assistant's text arrives at afterAgentResponse; sessionEnd
+    // is fire-and-forget. Its stop and preCompact carry no text to capture, and
+    // beforeSubmitPrompt, beforeReadFile and preToolUse answer with a permission or fail closed:
+    // not wired.
+    {"cursor", "on_session_start", "sessionStart", Event::session_start, "", 8, ""},
+    {"cursor", "on_file_read", "postToolUse", Event::after_read, "Read", 8, ""},
+    {"cursor", "on_bash_output", "postToolUse", Event::after_shell, "Shell", 8, ""},
+    {"cursor", "on_stop", "afterAgentResponse", Event::stop, "", 5, ""},
+    {"cursor", "on_session_end", "sessionEnd", Event::session_end, "", 2, ""},
 }};
 
 // The rows of `agent` (an Agent::name), in table order.

@@ -148,6 +148,15 @@ const Agent &claude_code() {
       .render = render,
       .transcript = read_transcript,
       .native_memory_globs = k_native_memory,
+      .files = {.dir = ".claude",
+                .dir_env = "CLAUDE_CONFIG_DIR",
+                .user_file = "settings.json",
+                .project_file = ".claude/settings.json",
+                .format = HooksFormat::claude,
+                .mcp_file = "",
+                .program = "claude",
+                .version_arg = "--version",
+                .install_note = "start a new Claude Code session (running ones keep their hooks)"},
   };
   return agent;
 }

@@ -1429,5 +1429,163 @@ class Install(CliTest):
         self.assertIn("twice", result.stderr)
 
 
+class InstallAgents(CliTest):
+    """install, uninstall and doctor --agent (docs/cli.md#install): Cursor's hooks.json, and
+    --agent all over a PATH of stand-in agent programs."""
+
+    seed = []
+
+    def setUp(self):
+        super().setUp()
+        self.bin_dir = os.path.realpath(BIN_DIR)
+        self.cursor_user = os.path.join(self.home, ".cursor", "hooks.json")
+        self.path_dir = os.path.join(self.home, "path")
+        os.makedirs(self.path_dir)
+
+    def agents_env(self):
+        """Only the stand-ins of path_dir (and the system's tools) on PATH."""
+        return self.env(PATH=self.path_dir + ":/usr/bin:/bin")
+
+    def stand_in(self, program, version):
+        path = os.path.join(self.path_dir, program)
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\necho '{version}'\n")
+        os.chmod(path, 0o755)
+
+    def load(self, path):
+        with open(path) as f:
+            return json.load(f)
+
+    def ours(self, doc):
+        """Our entries of a Cursor hooks file, by event: (matcher, argv, timeout)."""
+        out = {}
+        for event, entries in doc["hooks"].items():
+            for entry in entries:
+                argv = shlex.split(entry["command"])
+                if argv and os.path.dirname(argv[0]) == self.bin_dir:
+                    out.setdefault(event, []).append((entry.get("matcher"), argv,
+                                                      entry["timeout"]))
+        return out
+
+    def expected_cursor(self):
+        def argv(executable):
+            return [os.path.join(self.bin_dir, executable), "--agent", "cursor"]
+        return {"sessionStart": [(None, argv("on_session_start"), 8)],
+                "postToolUse": [("Read", argv("on_file_read"), 8),
+                                ("Shell", argv("on_bash_output"), 8)],
+                "afterAgentResponse": [(None, argv("on_stop"), 5)],
+                "sessionEnd": [(None, argv("on_session_end"), 2)]}
+
+    def test_cursor_user_file_once_and_others_kept(self):
+        os.makedirs(os.path.dirname(self.cursor_user))
+        with open(self.cursor_user, "w") as f:
+            json.dump({"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}, f)
+        os.chmod(self.cursor_user, 0o640)
+        result = self.run_cli("install", "--agent", "cursor")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("wired the mem0 hooks into " + self.cursor_user, result.stdout)
+        self.assertIn("Cursor reloads hooks.json by itself", result.stdout)
+        doc = self.load(self.cursor_user)
+        self.assertEqual(doc["version"], 1)
+        self.assertEqual(doc["hooks"]["afterFileEdit"], [{"command": "./format.sh"}])
+        self.assertEqual(self.ours(doc), self.expected_cursor())
+        self.assertEqual(os.stat(self.cursor_user).st_mode & 0o777, 0o640)
+        self.assertTrue(os.path.exists(self.cursor_user + ".bak"))
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".claude", "settings.json")))
+
+        with open(self.cursor_user, "rb") as f:
+            before = f.read()
+        again = self.run_cli("install", "--agent", "cursor")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("already up to date", again.stdout)
+        with open(self.cursor_user, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+        removed = self.run_cli("uninstall", "--agent", "cursor")
+        self.assertEqual(removed.returncode, 0, removed.stderr)
+        self.assertEqual(self.load(self.cursor_user),
+                         {"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}})
+
+    def test_cursor_project_file(self):
+        result = self.run_cli("install", "--agent", "cursor", "--project")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        project_file = os.path.join(self.project, ".cursor", "hooks.json")
+        self.assertEqual(self.ours(self.load(project_file)), self.expected_cursor())
+        self.assertFalse(os.path.exists(self.cursor_user))
+
+    def test_an_unparsable_file_is_refused_and_left_alone(self):
+        os.makedirs(os.path.dirname(self.cursor_user))
+        with open(self.cursor_user, "w") as f:
+            f.write('{"version": 1, "hooks": {')
+        for verb in ("install", "uninstall"):
+            result = self.run_cli(verb, "--agent", "cursor")
+            self.assertEqual(result.returncode, 1, result.stdout)
+            self.assertIn("not valid JSON; left untouched", result.stderr)
+            with open(self.cursor_user) as f:
+                self.assertEqual(f.read(), '{"version": 1, "hooks": {')
+            self.assertFalse(os.path.exists(self.cursor_user + ".bak"))
+
+    def test_an_unknown_agent_is_a_usage_error(self):
+        result = self.run_cli("install", "--agent", "vim")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("unknown agent 'vim'", result.stderr)
+
+    def test_all_wires_every_agent_found(self):
+        env = self.agents_env()
+        none = self.run_cli("install", "--agent", "all", env=env)
+        self.assertEqual(none.returncode, 1, none.stdout)
+        self.assertIn("no agent found", none.stderr)
+
+        self.stand_in("cursor-agent", "2026.01.09-abc1234")
+        result = self.run_cli("install", "--agent", "all", env=env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.ours(self.load(self.cursor_user)), self.expected_cursor())
+        claude = os.path.join(self.home, ".claude", "settings.json")
+        self.assertFalse(os.path.exists(claude))
+
+        os.makedirs(os.path.dirname(claude))  # Claude Code found by its directory
+        result = self.run_cli("install", "--agent", "all", env=env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("Claude Code:", result.stdout)
+        self.assertIn("Cursor:", result.stdout)
+        self.assertEqual(len(self.load(claude)["hooks"]["PreToolUse"]), 2)
+
+        removed = self.run_cli("uninstall", "--agent", "all", env=env)
+        self.assertEqual(removed.returncode, 0, removed.stderr)
+        self.assertNotIn("hooks", self.load(claude))
+        self.assertEqual(self.load(self.cursor_user), {"version": 1})
+
+    def test_doctor_rows_per_agent(self):
+        env = self.agents_env()
+        self.stand_in("cursor-agent", "2026.01.09-abc1234")
+        self.assertEqual(self.run_cli("install", "--agent", "cursor", env=env).returncode, 0)
+        result = self.run_cli("doctor", env=env)  # fails on Claude Code's unwired hooks, as before
+        lines = result.lines()
+        cursor_agent = os.path.join(self.path_dir, "cursor-agent")
+        self.assertIn(f"agent       Cursor: 2026.01.09-abc1234 ({cursor_agent})", lines)
+        self.assertIn("  hooks         wired in " + self.cursor_user, lines)
+        mcp = os.path.join(self.home, ".cursor", "mcp.json")
+        self.assertIn(f"  memory tools  not registered (no mem0 server in {mcp})", lines)
+        self.assertFalse(any(line.startswith("agent       Claude Code") for line in lines))
+        self.assertNotIn("warning:", result.stdout)
+
+        # Cursor also runs Claude Code's hooks: both wired is a warning, not a failure.
+        self.assertEqual(self.run_cli("install", env=env).returncode, 0)
+        with open(mcp, "w") as f:
+            json.dump({"mcpServers": {"mem0": {"command": "mem0-hooks", "args": ["mcp"]}}}, f)
+        result = self.run_cli("doctor", env=env)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("agent       Claude Code: claude not on PATH", result.lines())
+        self.assertIn(f"  memory tools  registered in {mcp}", result.lines())
+        self.assertIn("warning: Cursor also runs Claude Code's hooks (third-party hooks)",
+                      result.stdout)
+
+        # Wired in the user file and the project file: each hook would run twice.
+        self.assertEqual(self.run_cli("install", "--agent", "cursor", "--project",
+                                      env=env).returncode, 0)
+        result = self.run_cli("doctor", env=env)
+        self.assertIn("warning: Cursor runs the mem0 hooks twice", result.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,247 @@
+// Install, uninstall and doctor per agent (docs/cli.md#install): the merge and unmerge of each
+// hooks file format, and the commands over a scratch home. Codex and Gemini CLI are stood in for
+// by Agent values made here (Agent is an aggregate), with Claude Code's rows.
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "cli/cli.hpp"
+#include "hook/agent.hpp"
+#include "hook/table.hpp"
+#include "util/files.hpp"
+#include "util/json.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace mem0;
+using namespace mem0::cli;
+namespace mt = mem0::testing;
+
+namespace {
+
+const std::filesystem::path k_bin = "/opt/mem0/bin";
+
+// Claude Code's adapter under another name and hooks file format.
+Agent agent_like(std::string_view name, HooksFormat format) {
+  Agent a = claude_code();
+  a.name = name;
+  a.files.format = format;
+  return a;
+}
+
+std::string canonical(std::string_view json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  REQUIRE_FALSE(doc.HasParseError());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  doc.Accept(w);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string merge(std::string_view current, const Agent &agent, const std::vector<HookSpec> &rows,
+                  bool remove = false, const std::filesystem::path &bin = k_bin) {
+  const auto result = merge_hooks(current, agent, rows, bin, remove);
+  INFO("input: " << current);
+  REQUIRE(result.has_value());
+  return *result;
+}
+
+rapidjson::Document parsed(const std::string &text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  REQUIRE_FALSE(doc.HasParseError());
+  REQUIRE(doc.IsObject());
+  return doc;
+}
+
+} // namespace
+
+TEST_CASE("install: another agent's Claude-shaped file runs each hook with --agent",
+          "[cli][install][agents]") {
+  const Agent codex = agent_like("codex", HooksFormat::claude);
+  const auto rows = rows_of(claude_code());
+  const std::string text = merge("", codex, rows);
+  const auto doc = parsed(text);
+  const auto &groups = doc["hooks"]["PreToolUse"];
+  REQUIRE(groups.IsArray());
+  REQUIRE(groups.Size() == 2);
+  CHECK(std::string(groups[0]["matcher"].GetString()) == "Read");
+  const auto &hook = groups[0]["hooks"][0];
+  CHECK(std::string(hook["type"].GetString()) == "command");
+  CHECK(std::string(hook["command"].GetString()) == "/opt/mem0/bin/on_file_read --agent codex");
+  CHECK(hook["timeout"].GetInt() == 7); // seconds
+  CHECK(our_hooks(text).size() == rows.size());
+  CHECK(merge(text, codex, rows) == text); // idempotent
+  CHECK(canonical(merge(text, codex, rows, true)) == canonical("{}"));
+  // Claude Code's own command keeps no flag.
+  CHECK(hook_command(claude_code(), k_bin, "on_stop") == "/opt/mem0/bin/on_stop");
+}
+
+TEST_CASE("install: Gemini CLI's settings get named hooks with timeouts in milliseconds",
+          "[cli][install][agents]") {
+  const Agent gemini = agent_like("gemini-cli", HooksFormat::gemini);
+  const auto rows = rows_of(claude_code());
+  const std::string original =
+      R"({"security":{"auth":{"selectedType":"gemini-api-key"}},"hooks":{"BeforeTool":[)"
+      R"({"matcher":"write_file","hooks":[{"type":"command","command":"lint.sh","name":"lint",)"
+      R"("timeout":3000}]}]},"mcpServers":{"mem0":{"command":"mem0-hooks","args":["mcp"]}}})";
+  const std::string text = merge(original, gemini, rows);
+  const auto doc = parsed(text);
+  const auto &hook = doc["hooks"]["UserPromptSubmit"][0]["hooks"][0];
+  CHECK(std::string(hook["name"].GetString()) == "mem0-on_user_prompt");
+  CHECK(hook["timeout"].GetInt() == 8000);
+  CHECK(std::string(hook["command"].GetString()) ==
+        "/opt/mem0/bin/on_user_prompt --agent gemini-cli");
+  CHECK(doc["hooks"]["BeforeTool"].Size() == 1);            // the other tool's group stays
+  CHECK(doc["security"]["auth"].HasMember("selectedType")); // and every other setting
+  CHECK(merge(text, gemini, rows) == text);
+  CHECK(canonical(merge(text, gemini, rows, true)) == canonical(original));
+}
+
+TEST_CASE("install: Cursor's hooks.json gets flat entries and a version",
+          "[cli][install][agents]") {
+  const auto rows = rows_of(cursor());
+  REQUIRE_FALSE(rows.empty());
+  const std::string text = merge("", cursor(), rows);
+  CHECK(text.find("\"version\"") < text.find("\"hooks\""));
+  const auto doc = parsed(text);
+  CHECK(doc["version"].GetInt() == 1);
+  const auto &post = doc["hooks"]["postToolUse"];
+  REQUIRE(post.Size() == 2);
+  CHECK(std::string(post[0]["command"].GetString()) == "/opt/mem0/bin/on_file_read --agent cursor");
+  CHECK(std::string(post[0]["matcher"].GetString()) == "Read");
+  CHECK(post[0]["timeout"].GetInt() == 8);
+  CHECK_FALSE(post[0].HasMember("hooks"));
+  CHECK_FALSE(post[0].HasMember("type"));
+  CHECK_FALSE(doc["hooks"]["sessionStart"][0].HasMember("matcher"));
+  CHECK(our_hooks(text).size() == rows.size());
+  CHECK(merge(text, cursor(), rows) == text);
+
+  SECTION("other hooks and the version are kept; uninstall removes only ours") {
+    const std::string original =
+        R"({"version":1,"hooks":{"afterFileEdit":[{"command":"./hooks/format.sh"}],)"
+        R"("postToolUse":[{"command":"./hooks/audit.sh"}]}})";
+    const std::string with = merge(original, cursor(), rows);
+    const auto d = parsed(with);
+    CHECK(d["hooks"]["postToolUse"].Size() == 3);
+    CHECK(std::string(d["hooks"]["postToolUse"][0]["command"].GetString()) == "./hooks/audit.sh");
+    CHECK(canonical(merge(with, cursor(), rows, true)) == canonical(original));
+  }
+  SECTION("an install under a path with spaces is recognised as ours") {
+    const std::string spaced = merge("", cursor(), rows, false, "/opt/my tools/bin");
+    CHECK(our_hooks(spaced).front().second ==
+          "'/opt/my tools/bin/on_session_start' --agent cursor");
+    CHECK(canonical(merge(spaced, cursor(), rows, true)) == canonical(R"({"version":1})"));
+  }
+  SECTION("a file that is not a hooks object is refused") {
+    CHECK_FALSE(merge_hooks("{\"hooks\":[]}", cursor(), rows, k_bin, false).has_value());
+    CHECK_FALSE(merge_hooks("{", cursor(), rows, k_bin, true).has_value());
+  }
+}
+
+namespace {
+
+// A scratch home for the commands, with a bin directory of the executables.
+struct Home {
+  mt::HookFixture f;
+  std::ostringstream out, err;
+  std::filesystem::path exe_dir = f.home / "bin";
+
+  int run(const std::vector<std::string> &argv) {
+    out.str("");
+    err.str("");
+    return cli::run(argv, CliContext{f.deps(), out, err, f.project, exe_dir,
+                                     SteadyClock::now() + std::chrono::seconds(5)});
+  }
+};
+
+} // namespace
+
+TEST_CASE("install --agent: the agent's user or project file, once", "[cli][install][agents]") {
+  Home h;
+  const auto user = h.f.home / ".cursor" / "hooks.json";
+  CHECK(h.run({"install", "--agent", "cursor"}) == k_ok);
+  const auto text = read_small_file(user);
+  REQUIRE(text.has_value());
+  CHECK(our_hooks(*text).size() == rows_of(cursor()).size());
+  CHECK(mt::contains(h.out.str(), "Cursor reloads hooks.json by itself"));
+  CHECK_FALSE(std::filesystem::exists(h.f.home / ".claude" / "settings.json"));
+  CHECK(h.run({"install", "--agent", "cursor"}) == k_ok);
+  CHECK(mt::contains(h.out.str(), "already up to date"));
+  CHECK(read_small_file(user) == text);
+
+  CHECK(h.run({"install", "--agent", "cursor", "--project"}) == k_ok);
+  CHECK(read_small_file(h.f.project / ".cursor" / "hooks.json").has_value());
+  CHECK(h.run({"uninstall", "--agent", "cursor"}) == k_ok);
+  CHECK(our_hooks(read_small_file(user).value()).empty());
+
+  CHECK(h.run({"install", "--agent", "nope"}) == k_usage);
+  CHECK(mt::contains(h.err.str(), "unknown agent 'nope'"));
+}
+
+TEST_CASE("install --agent all: every agent found, by its program or its directory",
+          "[cli][install][agents]") {
+  Home h;
+  CHECK(h.run({"install", "--agent", "all"}) == k_failure); // none found
+  std::filesystem::create_directories(h.f.home / ".cursor");
+  CHECK(h.run({"install", "--agent", "all"}) == k_ok);
+  CHECK(read_small_file(h.f.home / ".cursor" / "hooks.json").has_value());
+  CHECK_FALSE(std::filesystem::exists(h.f.home / ".claude" / "settings.json"));
+
+  // A program on PATH counts too.
+  const auto path = h.f.home / "path";
+  mt::write_file(path / "claude", "#!/bin/sh\necho '9.9.9 (Claude Code)'\n");
+  std::filesystem::permissions(path / "claude", std::filesystem::perms::owner_all);
+  h.f.set_env("PATH", path.string());
+  CHECK(h.run({"install", "--agent", "all"}) == k_ok);
+  CHECK(our_hooks(read_small_file(h.f.home / ".claude" / "settings.json").value()).size() ==
+        rows_of(claude_code()).size());
+
+  SECTION("doctor: a row per agent found, its version, its hooks and memory tools") {
+    h.run({"doctor"});
+    const std::string out = h.out.str();
+    INFO(out);
+    CHECK(mt::contains(out, "agent       Claude Code: 9.9.9 (Claude Code) (" +
+                                (path / "claude").string() + ")"));
+    CHECK(mt::contains(out, "agent       Cursor: cursor-agent not on PATH"));
+    CHECK(mt::contains(out, "  hooks         wired in " +
+                                (h.f.home / ".cursor" / "hooks.json").string()));
+    CHECK(mt::contains(out, "  memory tools  not registered (no mem0 server in " +
+                                (h.f.home / ".cursor" / "mcp.json").string() + ")"));
+    // Cursor runs Claude Code's hooks as well: both wired is a warning.
+    CHECK(mt::contains(out, "warning: Cursor also runs Claude Code's hooks"));
+  }
+  SECTION("doctor: Cursor's memory tools registered, and its hooks in both files") {
+    mt::write_file(h.f.home / ".cursor" / "mcp.json",
+                   R"({"mcpServers":{"mem0":{"command":"mem0-hooks","args":["mcp"]}}})");
+    CHECK(h.run({"uninstall"}) == k_ok); // Claude Code's
+    CHECK(h.run({"install", "--agent", "cursor", "--project"}) == k_ok);
+    h.run({"doctor"});
+    const std::string out = h.out.str();
+    INFO(out);
+    CHECK(mt::contains(out, "  memory tools  registered in "));
+    CHECK(mt::contains(out, "warning: Cursor runs the mem0 hooks twice"));
+    CHECK_FALSE(mt::contains(out, "third-party hooks"));
+  }
+}
+
+TEST_CASE("doctor: an agent's program that does not answer --version in time is cut short",
+          "[cli][doctor][agents]") {
+  Home h;
+  const auto path = h.f.home / "path";
+  mt::write_file(path / "cursor-agent", "#!/bin/sh\nexec sleep 30\n");
+  std::filesystem::permissions(path / "cursor-agent", std::filesystem::perms::owner_all);
+  h.f.set_env("PATH", path.string());
+  const auto start = std::chrono::steady_clock::now();
+  h.run({"doctor"});
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  CHECK(mt::contains(h.out.str(),
+                     "agent       Cursor: " + (path / "cursor-agent").string() + " (no version)"));
+  CHECK(mt::contains(h.out.str(), "  hooks         not wired (mem0-hooks install --agent cursor)"));
+}
