@@ -83,6 +83,13 @@ std::string outbox_line(const Outbox::Stats &s, long adds_today, const Config &c
 void pause_row(Doctor &d, const ApiTarget &api, bool was_paused) {
   const auto now = d.ctx.now();
   if (const auto pause = d.ctx.state.backoff.active_pause(now, api.server_key())) {
+    if (pause->until_key_changes) {
+      d.row("pause", "the server rejected this API key for a capture: recall and capture paused "
+                     "until the key changes");
+      d.fixes.push_back(std::string(api.dialect().traits().key_rejected_fix) +
+                        "; then run `mem0-hooks doctor --reset`");
+      return;
+    }
     const std::string end =
         utc_time(unix_seconds(now) + pause->remaining.count(), "%Y-%m-%d %H:%M:%S UTC");
     d.row("pause", pause->reason + ": recall and capture paused until " + end + " (" +

@@ -132,6 +132,12 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   const auto now = ctx.now();
   const Result<ApiTarget> &api = ctx.facts->api();
   if (const auto &pause = ctx.facts->pause()) {
+    if (pause->until_key_changes) {
+      result.paused =
+          Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
+      ctx.log.warn("the API key was rejected; no search sent until it changes");
+      return result;
+    }
     const bool rate_limited = pause->reason.starts_with("rate limited");
     result.paused =
         Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},

@@ -68,6 +68,11 @@ bool claim_notice(SessionState &s, std::string_view kind);
 inline constexpr std::string_view k_no_key_notice =
     "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 
+// Said once per session while a capture's rejected key is paused (docs/failures.md#back-off).
+inline constexpr std::string_view k_key_paused_line =
+    "mem0: Mem0 rejected the API key \xE2\x80\x94 recall and capture are paused until it "
+    "changes (run mem0-hooks doctor)";
+
 // The no-key line for the user, once per session (the session-start hook usually says it first;
 // the prompt, read and Bash hooks say it when it did not run): `k_no_key_notice`, or "" when this
 // session has shown it. Without a session, always the line.

@@ -9,6 +9,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -132,7 +133,15 @@ struct Round {
         ctx.log.warn("add count not saved: " + counted.error().message);
       outbox.delivered(ctx.now());
     }
-    if (auto noted = ctx.state.backoff.record_run(now, api.server_key(), failures, sent); !noted)
+    // A rejected key fails every capture alike: pause it until it changes
+    // (docs/failures.md#back-off).
+    const bool key_rejected = std::ranges::any_of(
+        failures, [](const Error &e) { return e.kind == ErrorKind::unauthorized; });
+    if (auto noted = key_rejected
+                         ? ctx.state.backoff.record_outcome(now, api.server_key(),
+                                                            BackoffStore::Outcome::key_rejected)
+                         : ctx.state.backoff.record_run(now, api.server_key(), failures, sent);
+        !noted)
       ctx.log.warn("back-off state not saved: " + noted.error().message);
   }
 

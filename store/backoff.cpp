@@ -15,7 +15,7 @@ namespace {
 
 // Why recall is paused. Stored as a code and shown as a fixed text, so that nothing read from the
 // file reaches the context or stderr.
-enum class Reason { none, rate_limited, unreachable };
+enum class Reason { none, rate_limited, unreachable, key_rejected };
 
 struct BackoffState {
   long long until = 0; // unix seconds; 0: no pause
@@ -36,6 +36,7 @@ long long add_saturating(long long a, long long b) {
 Reason parse_reason(std::string_view s) {
   if (s == "rate_limited" || s == k_rate_limited_text) return Reason::rate_limited;
   if (s == "unreachable") return Reason::unreachable;
+  if (s == "key_rejected") return Reason::key_rejected;
   constexpr std::string_view head = "Mem0 unreachable after ", tail = " failed attempts";
   if (s.size() <= head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail))
     return Reason::none;
@@ -49,19 +50,25 @@ std::string_view reason_code(Reason reason) {
   switch (reason) {
   case Reason::rate_limited: return "rate_limited";
   case Reason::unreachable: return "unreachable";
+  case Reason::key_rejected: return "key_rejected";
   case Reason::none: break;
   }
   return "";
 }
 
 // One server's state as of `now`. A pause that ends more than `k_longest_pause` after `now`
-// (written under a clock that was ahead, or not by us) or has no known reason is no pause.
+// (written under a clock that was ahead, or not by us) or has no known reason is no pause; a
+// rejected key's pause has no end (`until` 0).
 BackoffState parse_state(const rapidjson::Value &v, long long now) {
   BackoffState b;
   if (!v.IsObject()) return b;
   b.until = int64_member(v, "until").value_or(0);
   b.reason = parse_reason(string_member(v, "reason").value_or(""));
   b.failures = std::max<long long>(int64_member(v, "failures").value_or(0), 0);
+  if (b.reason == Reason::key_rejected) {
+    b.until = 0;
+    return b;
+  }
   long long left = 0;
   if (b.reason == Reason::none || __builtin_sub_overflow(b.until, now, &left) || left <= 0 ||
       left > BackoffStore::k_longest_pause.count())
@@ -69,6 +76,8 @@ BackoffState parse_state(const rapidjson::Value &v, long long now) {
   if (b.until == 0) b.reason = Reason::none;
   return b;
 }
+
+bool paused(const BackoffState &b) { return b.until != 0 || b.reason == Reason::key_rejected; }
 
 // Every server's state as of `now`, by server key; entries with neither a pause nor a failure
 // are dropped. A file in the single-server format of earlier versions holds no entry.
@@ -80,7 +89,7 @@ Servers parse_servers(std::string_view json, long long now) {
   if (doc.HasParseError() || !doc.IsObject()) return servers;
   for (const auto &m : doc.GetObject()) {
     const BackoffState b = parse_state(m.value, now);
-    if ((b.until != 0 || b.failures != 0) && m.name.GetStringLength() <= 64)
+    if ((paused(b) || b.failures != 0) && m.name.GetStringLength() <= 64)
       servers.emplace(std::string(m.name.GetString(), m.name.GetStringLength()), b);
   }
   return servers;
@@ -120,8 +129,11 @@ std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now,
   const long long now_s = unix_seconds(now);
   const Servers servers = parse_servers(*text, now_s);
   const auto it = servers.find(server);
-  if (it == servers.end() || it->second.until == 0) return std::nullopt;
-  const BackoffState &b = it->second; // parse_state checked that now_s < until <= now_s + 1 h
+  if (it == servers.end() || !paused(it->second)) return std::nullopt;
+  const BackoffState &b = it->second;
+  if (b.reason == Reason::key_rejected)
+    return Pause{std::chrono::seconds(0), "the API key was rejected", true};
+  // parse_state checked that now_s < until <= now_s + 1 h
   const std::string reason =
       b.reason == Reason::rate_limited
           ? std::string(k_rate_limited_text)
@@ -149,7 +161,10 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
       return serialize_servers(std::move(servers));
     }
     BackoffState &b = servers[std::string(server)];
-    if (outcome == Outcome::rate_limited) {
+    if (outcome == Outcome::key_rejected) {
+      b.until = 0;
+      b.reason = Reason::key_rejected;
+    } else if (outcome == Outcome::rate_limited) {
       b.until = add_saturating(
           now_s, std::clamp<long long>(retry_after.count(), 1, k_longest_pause.count()));
       b.reason = Reason::rate_limited;
@@ -184,17 +199,17 @@ Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
 }
 
 Result<std::size_t> BackoffStore::reset(WallTime now) {
-  std::size_t paused = 0;
+  std::size_t ended = 0;
   const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
     for (const auto &[server, b] : parse_servers(current, unix_seconds(now)))
-      paused += b.until != 0;
+      ended += paused(b);
     if (current.empty()) return std::nullopt;
     return std::string("{}");
   };
-  if (!std::filesystem::exists(m_file)) return paused;
+  if (!std::filesystem::exists(m_file)) return ended;
   if (auto done = update_file_locked(m_file, change, k_lock_wait); !done)
     return unexpected(done.error());
-  return paused;
+  return ended;
 }
 
 } // namespace mem0

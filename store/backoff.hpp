@@ -15,7 +15,8 @@ namespace mem0 {
 // `<state dir>/backoff.json` per server and key (`ApiTarget::server_key`): after a 429, or after
 // `k_failures_before_pause` runs in a row whose requests all failed to reach the server, hooks
 // skip the network to that server with that key until the pause ends or a request it answers
-// ends it early. Another server, or another key, is not held up.
+// ends it early; after the server rejected the key for a capture, until the key changes (the
+// key is part of the server key) or `reset`. Another server, or another key, is not held up.
 class BackoffStore {
 public:
   explicit BackoffStore(std::filesystem::path state_dir);
@@ -26,17 +27,18 @@ public:
   static constexpr std::size_t k_max_servers = 16;             // entries kept in the file
 
   struct Pause {
-    std::chrono::seconds remaining;
+    std::chrono::seconds remaining; // 0 when it lasts until the key changes
     std::string reason;
+    bool until_key_changes = false; // the server rejected the key
   };
   // The pause of `server` in force at `now`, if any. A stored pause is trusted only when it ends
   // within `k_longest_pause` of `now` and has a known reason; `reason` is always a fixed text.
   std::optional<Pause> active_pause(WallTime now, std::string_view server) const;
 
   // How one run's requests to `server` went: `rate_limited` pauses for `retry_after`,
-  // `unreachable` counts towards a pause, `answered` ends the pause and clears the count. Waits
-  // at most `wait` for the file's lock.
-  enum class Outcome { answered, unreachable, rate_limited };
+  // `unreachable` counts towards a pause, `key_rejected` pauses until the key changes,
+  // `answered` ends the pause and clears the count. Waits at most `wait` for the file's lock.
+  enum class Outcome { answered, unreachable, rate_limited, key_rejected };
   Result<void> record_outcome(WallTime now, std::string_view server, Outcome outcome,
                               std::chrono::seconds retry_after = k_default_pause,
                               std::chrono::milliseconds wait = k_lock_wait);

@@ -341,11 +341,41 @@ TEST_CASE("sender: retryable failures keep the items and end the round", "[captu
     CHECK(send_round(f.context()).stopped->kind == ErrorKind::transport);
     CHECK(outbox.pending().size() == 3);
   }
-  SECTION("a rejected key keeps the items for a fixed key") {
-    f.http.responder = [](const HttpRequest &) { return http_status(401, "{}"); };
+  SECTION("a rejected key keeps the items for a fixed key, and pauses that key until it changes") {
+    const int status = GENERATE(401, 403);
+    f.http.responder = [status](const HttpRequest &) { return http_status(status, "{}"); };
     CHECK(send_round(f.context()).stopped->kind == ErrorKind::unauthorized);
     CHECK(outbox.pending().size() == 3);
     CHECK(outbox.stats().rejected == 0);
+    CHECK(f.http.batches == 1);
+    // No later run starts a sender, and a round sends nothing, however much later.
+    const auto pause =
+        f.store().backoff.active_pause(f.now + std::chrono::hours(48), server_of(f.config));
+    REQUIRE(pause);
+    CHECK(pause->until_key_changes);
+    CHECK_FALSE(sender_work(f.context(), {}));
+    CHECK(send_round(f.context()).delivered == 0);
+    CHECK(f.http.batches == 1);
+    SECTION("a prompt says so once in the session") {
+      const auto said = [&] {
+        RecallRequest request;
+        request.plan = {SearchSpec{"how are invoices rounded", std::nullopt}};
+        request.identity = {"alice", "proj", "s-key"};
+        return recall(f.context(), request).user_notices;
+      };
+      CHECK(said() == std::vector<std::string>{std::string(k_key_paused_line)});
+      CHECK(said().empty());
+      CHECK(f.http.batches == 1); // no search sent either
+    }
+    SECTION("another key is not held up") {
+      f.set_env("MEM0_API_KEY", "m0-another-key");
+      f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
+      CHECK(send_round(f.context()).delivered == 3);
+    }
+    SECTION("doctor --reset ends it") {
+      REQUIRE(f.store().backoff.reset(f.now).value() == 1);
+      CHECK_FALSE(f.store().backoff.active_pause(f.now, server_of(f.config)));
+    }
   }
   SECTION("5xx") {
     f.http.responder = [](const HttpRequest &) { return http_status(503, "down"); };
