@@ -119,9 +119,6 @@ std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text
 // The file name of the program a hook command runs (its first shell word, unquoted).
 std::string command_executable(std::string_view command);
 
-// `path` as one shell word: quoted when it holds characters a shell would split or expand.
-std::string shell_word(const std::filesystem::path &path);
-
 // The plugin's name (.claude-plugin/plugin.json): a marketplace install is `<name>@<marketplace>`.
 inline constexpr std::string_view k_plugin_name = "mem0-native-hooks";
 

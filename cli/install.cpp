@@ -4,6 +4,7 @@
 
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
+#include "util/strings.hpp"
 #include <rapidjson/document.h>
 
 namespace mem0::cli {
@@ -181,15 +182,6 @@ std::string command_executable(std::string_view command) {
   return fs::path(command_program(command)).filename().string();
 }
 
-std::string shell_word(const fs::path &path) {
-  const std::string s = path.string();
-  if (s.find_first_of(" \t'\"$`\\;&|<>()*?[]#~") == std::string::npos) return s;
-  std::string quoted = "'";
-  for (char c : s)
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text) {
   Document doc;
   std::vector<std::pair<std::string, std::string>> out;
@@ -219,7 +211,7 @@ std::set<std::string> our_commands(std::string_view settings) {
 }
 
 std::string hook_command(const Agent &agent, const fs::path &exe_dir, std::string_view executable) {
-  const std::string program = shell_word(exe_dir / executable);
+  const std::string program = shell_quote((exe_dir / executable).string());
   if (agent.name == claude_code().name) return program; // as before --agent existed
   return program + " --agent " + std::string(agent.name);
 }

@@ -5,6 +5,7 @@
 #include "hook/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <map>
@@ -183,10 +184,10 @@ std::string describe(const InstallPath &p) {
 
 std::string removal(const InstallPath &p) {
   using Kind = InstallPath::Kind;
-  if (p.kind == Kind::settings) return "mem0-hooks uninstall --settings " + shell_word(p.where);
+  if (p.kind == Kind::settings) return "mem0-hooks uninstall --settings " + shell_quote(p.where);
   if (p.kind == Kind::plugin_root)
-    return "start Claude Code without --plugin-dir " + shell_word(p.where);
-  return (p.project.empty() ? "" : "cd " + shell_word(p.project) + " && ") + "claude plugin " +
+    return "start Claude Code without --plugin-dir " + shell_quote(p.where);
+  return (p.project.empty() ? "" : "cd " + shell_quote(p.project) + " && ") + "claude plugin " +
          (p.dir.empty() ? "disable " : "uninstall ") + p.where + " --scope " + p.scope;
 }
 

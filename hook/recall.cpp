@@ -107,21 +107,6 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
   return notices;
 }
 
-// Shell quoting for a path shown to the model: as is when it holds only safe characters, else in
-// single quotes.
-std::string shell_quoted(const std::string &word) {
-  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
-           c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':' || c == '@' ||
-           c == '%';
-  });
-  if (safe) return word;
-  std::string out = "'";
-  for (const char c : word)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // The number of requests `request` makes.
 std::size_t planned(const RecallRequest &request) {
   return request.fetch ? request.fetch_requests : request.plan.size();
@@ -249,7 +234,7 @@ std::string no_key_notice(const HookContext &ctx, const std::string &session) {
 const std::string &mem0_hooks_command() {
   static const std::string command = [] {
     const auto exe = platform::executable_path();
-    return exe ? shell_quoted((exe->parent_path() / "mem0-hooks").string())
+    return exe ? shell_quote((exe->parent_path() / "mem0-hooks").string())
                : std::string("mem0-hooks");
   }();
   return command;

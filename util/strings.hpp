@@ -43,6 +43,21 @@ inline std::string ascii_lower(std::string_view s) {
 }
 
 // `parts` joined by `sep`.
+// `word` as one POSIX shell word, for every command line the project writes (settings files,
+// text for the model): as it is when it holds only characters no shell treats specially
+// (`A-Za-z0-9/._+:@%-`), else in single quotes, a `'` written as `'\''`.
+inline std::string shell_quote(std::string_view word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
+           c == '.' || c == '_' || c == '+' || c == ':' || c == '@' || c == '%' || c == '-';
+  });
+  if (plain) return std::string(word);
+  std::string out = "'";
+  for (const char c : word)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 inline std::string join(const std::vector<std::string> &parts, std::string_view sep) {
   std::string out;
   for (const auto &p : parts) {

@@ -7,11 +7,13 @@
 #include "hook/table.hpp"
 #include "mem0/identity.hpp"
 #include "util/json.hpp"
+#include "util/strings.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -353,6 +355,38 @@ TEST_CASE("cli: a command path with a single quote is still recognised as ours",
   CHECK(commands_of(once, "PreToolUse")[0] == R"('/opt/it'\''s/bin/on_file_read')");
   CHECK(merged(once, false, quoted) == once);
   CHECK(canonical(merged(once, true, quoted)) == canonical("{}"));
+}
+
+TEST_CASE("shell_quote: a real sh reads every word back as it was", "[cli][merge]") {
+  for (const std::string word :
+       {"/opt/plain/bin", "/opt/a{b,c}/bin", "/opt/new\nline", "it's", "$HOME", "`id`", "a b", "!x",
+        "*", "~", "a\\b", "x=1", "#c", "", "\"q\""}) {
+    CAPTURE(word);
+    const std::string quoted = shell_quote(word);
+    FILE *sh = ::popen(("printf %s " + quoted).c_str(), "r");
+    REQUIRE(sh != nullptr);
+    std::string back;
+    char buffer[256];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, sh)) > 0;)
+      back.append(buffer, n);
+    CHECK(::pclose(sh) == 0);
+    CHECK(back == word);
+  }
+  CHECK(shell_quote("/opt/plain/bin") == "/opt/plain/bin");
+}
+
+// Every command line we write quotes with one allow-list (shell_quote): a path with braces,
+// commas, a newline or a `!` would otherwise be expanded or split by the shell.
+TEST_CASE("cli: a path a shell would expand is quoted, and still recognised", "[cli][merge]") {
+  for (const std::filesystem::path bin :
+       {"/opt/a{b,c}/bin", "/opt/new\nline/bin", "/opt/bang!/bin", "/opt/x=1/bin"}) {
+    CAPTURE(bin.string());
+    const std::string once = merged("{}", false, bin);
+    CHECK(commands_of(once, "UserPromptSubmit")[0] ==
+          "'" + (bin / "on_user_prompt").string() + "'");
+    CHECK(merged(once, false, bin) == once);
+    CHECK(canonical(merged(once, true, bin)) == canonical("{}"));
+  }
 }
 
 // Unrelated settings stay untouched (docs/cli.md#install-and-uninstall), even an event that lists
