@@ -41,7 +41,8 @@ MODEL_FALLBACK = "gemini-2.5-flash"
 
 def schema_instance(schema, name=""):
     """A JSON value that satisfies a (simple) JSON schema: objects with every property,
-    the first enum value, "user" for a next_speaker, short strings, the minimum (else 1) for numbers, one-item arrays."""
+    the first enum value, "user" for a next_speaker, short strings, the minimum (else 1) for
+    numbers, one-item arrays."""
     if not isinstance(schema, dict):
         return None
     if name == "next_speaker":

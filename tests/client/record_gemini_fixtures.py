@@ -9,7 +9,8 @@ this script itself wired as every hook event (`--dump DIR EVENT` saves its stdin
 nothing). Scenarios: a plain prompt; a prompt naming a file with `@`; a read_file of a
 relative path; a shell command that fails and one that succeeds. The scratch directory's path
 is replaced by /home/dev (HOME) so the fixtures are the same on every machine; nothing else is
-changed. The read scenario's transcript is kept too. Re-record after moving the pinned version, and compare.
+changed. The read scenario's transcript is kept too. Re-record after moving the pinned
+version, and compare.
 """
 
 import json
