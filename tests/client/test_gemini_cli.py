@@ -5,7 +5,8 @@ Gemini CLI (pinned, installed from npm into a cache dir, see gemini_cli.py) runs
 `gemini -p <prompt>` headless in a throw-away project against two loopback stand-ins:
 fake_gemini.py for the Gemini API and tests/fake_mem0 for Mem0. The hooks are the built
 executables with `--agent gemini-cli`, wired in $HOME/.gemini/settings.json from the Gemini CLI
-rows of hook/table.hpp (or, in the last test, by linking the repository's Gemini CLI extension).
+rows of hook/table.hpp by `mem0-hooks install --agent gemini-cli` (or, in the last test, by
+linking the repository's Gemini CLI extension).
 
 What it proves:
 - the prompt hook's memory lines reach the model's first request, and the file hook's lines
@@ -101,6 +102,14 @@ def settings_hooks(bin_dir):
     return hooks
 
 
+def wired_rows(hooks):
+    """(event, matcher, name, timeout, command's tail) of each hook in settings' `hooks`."""
+    return sorted((event, group.get("matcher", ""), hook.get("name"), hook.get("timeout"),
+                   hook.get("command", "").rsplit("/", 1)[-1])
+                  for event, groups in hooks.items() for group in groups
+                  for hook in group.get("hooks", []))
+
+
 def invoice_text():
     body = "".join(f"def line_{i}(cents: int) -> int:\n    return cents * {i} // 100\n\n\n"
                    for i in range(1, 40))
@@ -166,6 +175,25 @@ class GeminiCliTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, info)
         return turns, info
 
+    def wire_hooks(self):
+        """$HOME/.gemini/settings.json: the test's settings, then the hooks as
+        `mem0-hooks install --agent gemini-cli` writes them (from the table when this build has no
+        such command), checked against the table's rows."""
+        path = gemini_cli.write_settings(self.home)
+        cli = os.path.join(BIN_DIR, "mem0-hooks")
+        proc = subprocess.run([cli, "install", "--agent", "gemini-cli"], cwd=self.project,
+                              env=self.env("http://127.0.0.1:9"), capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+        if proc.returncode == 2 and "gemini-cli" not in proc.stderr:
+            log("    (mem0-hooks has no --agent gemini-cli: settings written from the table)")
+            gemini_cli.write_settings(self.home, settings_hooks(BIN_DIR))
+        else:
+            self.assertEqual(proc.returncode, 0, f"{proc.stdout}\n{proc.stderr}")
+        with open(path, encoding="utf-8") as fh:
+            settings = json.load(fh)
+        self.assertEqual(settings["security"]["auth"]["selectedType"], "gemini-api-key")
+        self.assertEqual(wired_rows(settings["hooks"]), wired_rows(settings_hooks(BIN_DIR)))
+
     def wait_for_adds(self, want):
         start = time.monotonic()
         while True:
@@ -188,7 +216,7 @@ class GeminiCliTest(unittest.TestCase):
 
     def test_recall_capture(self):
         """Prompt and file recall reach the model; the turn's capture reaches Mem0."""
-        gemini_cli.write_settings(self.home, settings_hooks(BIN_DIR))
+        self.wire_hooks()
         with FakeGemini(tool_call=("read_file", {"file_path": REL}),
                         final_text=FINAL_TEXT) as api:
             turns, info = self.gemini(api, PROMPT)
@@ -222,7 +250,7 @@ class GeminiCliTest(unittest.TestCase):
 
     def test_error_recall(self):
         """A failed run_shell_command's error line finds its memory, shown with the result."""
-        gemini_cli.write_settings(self.home, settings_hooks(BIN_DIR))
+        self.wire_hooks()
         call = ("run_shell_command", {"command": FAILING_COMMAND, "description": "Run it."})
         with FakeGemini(tool_call=call, final_text=FINAL_TEXT) as api:
             turns, info = self.gemini(api, "Run the ledger import", "--yolo")
@@ -252,7 +280,7 @@ class GeminiCliTest(unittest.TestCase):
         memory = next(m for m in self.mem0.memories() if CLAUDE_TEXT[:40] in m.get("memory", ""))
         tag = f"[mem0:{memory['id'][:8]}]"
 
-        gemini_cli.write_settings(self.home, settings_hooks(BIN_DIR))
+        self.wire_hooks()
         with FakeGemini(final_text=FINAL_TEXT) as api:
             turns, info = self.gemini(api, CLAUDE_PROMPT)
         self.assertIn(tag, text_of(turns[0]), f"{tag} not in the first turn\n{info}")
