@@ -24,11 +24,12 @@ struct CommandSpec {
 };
 
 constexpr std::string_view k_settings_options =
-    R"(  --agent NAME       claude-code (default), cursor, or all: every agent found on PATH
-                     or by its directory
+    R"(  --agent NAME       claude-code (default), cursor, gemini-cli, or all: every agent
+                     found on PATH or by its directory
   --project          the agent's project file (./.claude/settings.json,
-                     ./.cursor/hooks.json) instead of its user file
-                     (~/.claude/settings.json, ~/.cursor/hooks.json)
+                     ./.cursor/hooks.json, ./.gemini/settings.json) instead of its
+                     user file (~/.claude/settings.json, ~/.cursor/hooks.json,
+                     ~/.gemini/settings.json)
   --settings PATH    the file PATH
   --dry-run          print the resulting file instead of writing it
 )";

@@ -97,6 +97,9 @@ const Agent &claude_code();
 // Cursor (hook/agents/cursor.cpp): built from its documented hook schema (docs/agents.md#cursor).
 const Agent &cursor();
 
+// Gemini CLI (hook/agents/gemini_cli.cpp).
+const Agent &gemini_cli();
+
 // The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
 // files predate other agents), else "<agent>-<id>", so ids of different agents never collide.
 std::string agent_session(const Agent &agent, std::string_view session_id);

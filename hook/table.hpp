@@ -24,7 +24,7 @@ struct HookSpec {
 // (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
 // (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
 // short timeouts.
-inline constexpr std::array<HookSpec, 14> k_hooks{{
+inline constexpr std::array<HookSpec, 20> k_hooks{{
     {"claude-code", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
      "Recalling memories from mem0"},
     {"claude-code", "on_file_read", "PreToolUse", Event::before_read, "Read", 7, ""},
@@ -47,6 +47,16 @@ inline constexpr std::array<HookSpec, 14> k_hooks{{
     {"cursor", "on_bash_output", "postToolUse", Event::after_shell, "Shell", 8, ""},
     {"cursor", "on_stop", "afterAgentResponse", Event::stop, "", 5, ""},
     {"cursor", "on_session_end", "sessionEnd", Event::session_end, "", 2, ""},
+    // Gemini CLI (docs/agents.md#gemini-cli): tool matchers are unanchored regular expressions
+    // there, lifecycle matchers exact strings ("" for all). PreCompress is not wired: it fires
+    // before every model call and carries nothing to capture.
+    {"gemini-cli", "on_session_start", "SessionStart", Event::session_start, "", 8, ""},
+    {"gemini-cli", "on_user_prompt", "BeforeAgent", Event::prompt, "", 8, ""},
+    {"gemini-cli", "on_file_read", "AfterTool", Event::after_read, "^(read_file|read_many_files)$",
+     7, ""},
+    {"gemini-cli", "on_bash_output", "AfterTool", Event::after_shell, "^run_shell_command$", 8, ""},
+    {"gemini-cli", "on_stop", "AfterAgent", Event::stop, "", 5, ""},
+    {"gemini-cli", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
 }};
 
 // The rows of `agent` (an Agent::name), in table order.

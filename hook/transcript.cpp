@@ -56,7 +56,8 @@ std::optional<std::string> read_tail(const fs::path &path, std::size_t window) {
   return data;
 }
 
-// `text` with every invalid UTF-8 sequence replaced by U+FFFD (RapidJSON does not validate).
+} // namespace
+
 std::string valid_utf8(std::string_view text) {
   if (is_valid_utf8(text)) return std::string(text);
   std::string out;
@@ -69,6 +70,8 @@ std::string valid_utf8(std::string_view text) {
   }
   return out;
 }
+
+namespace {
 
 // True when the member `name` of `object` is the boolean true (a string "true" is not).
 bool flag(const rapidjson::Value &object, const char *name) {
@@ -137,6 +140,11 @@ void read_line(std::string_view line, Transcript &out, std::vector<std::string> 
 } // namespace
 
 Transcript read_transcript(const fs::path &path, std::size_t window) {
+  return read_jsonl_transcript(path, window, read_line);
+}
+
+Transcript read_jsonl_transcript(const fs::path &path, std::size_t window,
+                                 TranscriptLineReader read) {
   Transcript out;
   const auto data = read_tail(path, window);
   if (!data) return out;
@@ -144,7 +152,7 @@ Transcript read_transcript(const fs::path &path, std::size_t window) {
   std::string_view rest = *data;
   while (!rest.empty()) {
     const std::size_t nl = std::min(rest.find('\n'), rest.size());
-    read_line(rest.substr(0, nl), out, files); // the `\r` of a CRLF is JSON whitespace
+    read(rest.substr(0, nl), out, files); // the `\r` of a CRLF is JSON whitespace
     rest.remove_prefix(std::min(nl + 1, rest.size()));
   }
   std::set<std::string_view> seen;

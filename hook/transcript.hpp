@@ -33,6 +33,19 @@ inline constexpr std::size_t k_max_files_touched = 20;
 Transcript read_transcript(const std::filesystem::path &path,
                            std::size_t window = k_transcript_window);
 
+// One line of a JSONL transcript added to `out.messages` and to `files` (written or edited,
+// oldest first, repeats allowed); a line that is no message is ignored.
+using TranscriptLineReader = void (*)(std::string_view line, Transcript &out,
+                                      std::vector<std::string> &files);
+
+// read_transcript over any agent's JSONL transcript: the last `window` bytes of `path`, each line
+// given to `read`; files_touched is then newest first, distinct, at most k_max_files_touched.
+Transcript read_jsonl_transcript(const std::filesystem::path &path, std::size_t window,
+                                 TranscriptLineReader read);
+
+// `text` with every invalid UTF-8 sequence replaced by U+FFFD (RapidJSON does not validate).
+std::string valid_utf8(std::string_view text);
+
 // The messages after the one whose uuid is `after` (all of them when `after` is empty or not
 // found), the newest `max_messages` of them, each cut to `max_chars` code points.
 std::vector<TranscriptMessage> messages_after(const Transcript &transcript, std::string_view after,
