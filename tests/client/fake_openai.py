@@ -10,7 +10,9 @@ up, the reply is plain text (FALLBACK_TEXT). A call without tools is a side requ
 compaction summary) and gets SUMMARY_TEXT without using a step. A step:
 - text(t):        one assistant message with output text t;
 - shell(cmd):     one `function_call` of the model's shell tool, `exec_command` with
-                  {"cmd": cmd} (the name and argument Codex 0.171.0 offers in `tools`).
+                  {"cmd": cmd} (the name and argument Codex 0.171.0 offers in `tools`);
+- patch(p):       one `custom_tool_call` of `apply_patch` with the patch text p (offered as a
+                  freeform tool to some models only, e.g. "gpt-5.5", not "gpt-5-codex").
 The events sent are those Codex needs: response.created, response.output_item.added,
 response.output_text.delta (messages), response.output_item.done, response.completed (with
 usage; `usage_tokens` sets its total, which drives Codex's automatic compaction).
@@ -45,6 +47,10 @@ def text(t):
 
 def shell(cmd):
     return {"kind": "shell", "cmd": cmd}
+
+
+def patch(text):
+    return {"kind": "patch", "patch": text}
 
 
 def provider_config(url, model="gpt-5-codex"):
@@ -141,6 +147,12 @@ class _Handler(RecordingHandler):
                     "arguments": json.dumps({"cmd": step["cmd"]})}
             event({"type": "response.output_item.added", "output_index": 0,
                    "item": dict(item, status="in_progress", arguments="")})
+        elif step["kind"] == "patch":
+            item = {"type": "custom_tool_call", "id": owner.next_id("ctc"), "status": "completed",
+                    "call_id": owner.next_id("call"), "name": "apply_patch",
+                    "input": step["patch"]}
+            event({"type": "response.output_item.added", "output_index": 0,
+                   "item": dict(item, status="in_progress", input="")})
         else:
             item = {"type": "message", "id": owner.next_id("msg"), "role": "assistant",
                     "status": "completed",

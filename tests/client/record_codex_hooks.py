@@ -12,12 +12,15 @@ Two sessions:
   answer, with automatic compaction forced (a tiny `model_auto_compact_token_limit` and large
   reported usage): SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact,
   PostCompact, SessionStart (source "compact"), Stop, SessionEnd;
-- "fail": the model's shell call `cat missing.txt` fails (PostToolUse of a failed command).
+- "edit" (model "gpt-5.5", which is offered `apply_patch`): the model's shell call
+  `cat missing.txt` fails (PostToolUse of a failed command), then it calls `apply_patch` to add
+  one file and update another.
 
 It writes, with the scratch directory's path replaced by /tmp/mem0-codex so that a new
 recording differs only where the client does:
-- <event>.json for each event (session_start_compact.json, post_tool_use_failed.json);
-- rollout.jsonl, rollout_failed.jsonl: each session's rollout (Codex's transcript) at
+- <event>.json for each event (session_start_compact.json, post_tool_use_failed.json,
+  pre_tool_use_apply_patch.json, post_tool_use_apply_patch.json);
+- rollout.jsonl, rollout_edit.jsonl: each session's rollout (Codex's transcript) at
   SessionEnd, every string longer than 2,000 characters cut (Codex's own instructions and
   skill list);
 - output_fields.json: per event, the fields its output schema allows at the top level and in
@@ -39,13 +42,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
 import codex_cli  # noqa: E402
-from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text  # noqa: E402
+from fake_openai import API_KEY_ENV, FakeOpenAI, patch, provider_config, shell, text  # noqa: E402
 
 EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact",
           "PostCompact", "Stop", "SessionEnd"]
 CONTEXT_EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"}
 STABLE_ROOT = "/tmp/mem0-codex"
 MAX_STRING = 2000
+PATCH = """*** Begin Patch
+*** Add File: docs/added.md
++# Added by the model
+*** Update File: notes.txt
+@@
+-notes: invoices are kept in integer cents.
++notes: invoices are kept in integer cents (updated).
+*** End Patch
+"""
 
 
 def dump(event):
@@ -67,7 +79,7 @@ def snake(event):
     return re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
 
 
-def run_session(exe, root, name, script, compact):
+def run_session(exe, root, name, script, compact, model="gpt-5-codex"):
     base = os.path.join(root, name)
     home, proj, dumps = (os.path.join(base, d) for d in ("codex-home", "proj", "dump"))
     for d in (home, proj, dumps):
@@ -75,14 +87,14 @@ def run_session(exe, root, name, script, compact):
     with open(os.path.join(proj, "notes.txt"), "w") as fh:
         fh.write("notes: invoices are kept in integer cents.\n" * 37)  # 1,628 bytes
     hook = f"{sys.executable} {os.path.abspath(__file__)} --dump"
-    hooks = {"hooks": {e: [{"matcher": "Bash" if e.endswith("ToolUse") else "",
+    hooks = {"hooks": {e: [{"matcher": "Bash|apply_patch" if e.endswith("ToolUse") else "",
                             "hooks": [{"type": "command", "command": f"{hook} {e}",
                                        "timeout": 10}]}]
                        for e in EVENTS}}
     with open(os.path.join(home, "hooks.json"), "w") as fh:
         json.dump(hooks, fh, indent=2)
     with FakeOpenAI(script=script, usage_tokens=5000 if compact else 120) as api:
-        config = provider_config(api.url)
+        config = provider_config(api.url, model=model)
         if compact:
             config = "model_auto_compact_token_limit = 1000\nmodel_context_window = 8000\n" + \
                 config
@@ -168,9 +180,9 @@ def main():
         base, dumps, requests = run_session(
             exe, root, "read", [shell("cat notes.txt"), text("The notes say: integer cents.")],
             compact=True)
-        _, fail_dumps, fail_requests = run_session(
-            exe, root, "fail", [shell("cat missing.txt"), text("That file does not exist.")],
-            compact=False)
+        _, edit_dumps, _ = run_session(
+            exe, root, "edit", [shell("cat missing.txt"), patch(PATCH), text("Patched.")],
+            compact=False, model="gpt-5.5")
         os.makedirs(args.out, exist_ok=True)
         names = {f"{e}-0.json": f"{snake(e)}.json" for e in EVENTS}
         names["SessionStart-1.json"] = "session_start_compact.json"
@@ -181,11 +193,13 @@ def main():
             with open(os.path.join(args.out, dst), "w", encoding="utf-8") as fh:
                 json.dump(stable(load(path), root), fh, indent=2)
                 fh.write("\n")
-        with open(os.path.join(args.out, "post_tool_use_failed.json"), "w") as fh:
-            json.dump(stable(load(os.path.join(fail_dumps, "PostToolUse-0.json")), root), fh,
-                      indent=2)
-            fh.write("\n")
-        for folder, name in ((dumps, "rollout.jsonl"), (fail_dumps, "rollout_failed.jsonl")):
+        for src, dst in (("PostToolUse-0.json", "post_tool_use_failed.json"),
+                         ("PreToolUse-1.json", "pre_tool_use_apply_patch.json"),
+                         ("PostToolUse-1.json", "post_tool_use_apply_patch.json")):
+            with open(os.path.join(args.out, dst), "w", encoding="utf-8") as fh:
+                json.dump(stable(load(os.path.join(edit_dumps, src)), root), fh, indent=2)
+                fh.write("\n")
+        for folder, name in ((dumps, "rollout.jsonl"), (edit_dumps, "rollout_edit.jsonl")):
             transcript = load(os.path.join(folder, "SessionEnd-0.json"))["transcript_path"]
             with open(transcript, encoding="utf-8") as src, \
                     open(os.path.join(args.out, name), "w", encoding="utf-8") as dst:
