@@ -120,7 +120,7 @@ def stable(obj, root):
     if isinstance(obj, list):
         return [stable(v, root) for v in obj]
     if isinstance(obj, dict):
-        return {k: stable(v, root) for k, v in obj.items()}
+        return {stable(k, root): stable(v, root) for k, v in obj.items()}
     return obj
 
 
