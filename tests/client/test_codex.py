@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Real-client end-to-end test: a real Codex CLI runs the built hooks.
+
+Codex CLI (pinned, installed from npm into a cache dir, see codex_cli.py) runs `codex exec`
+headless in a throw-away project (a git repository whose origin gives the project id) against
+two loopback stand-ins:
+- fake_openai.py for the OpenAI Responses API, as a custom `model_providers` entry in
+  `$CODEX_HOME/config.toml`: the "model" answers the first call with a shell call and the second
+  (carrying the command's output) with plain text;
+- tests/fake_mem0 for the Mem0 API, seeded with memories of this user and project, one of them
+  stored as a Claude Code session's capture is (`metadata.agent` "claude-code").
+The hooks are wired in `$CODEX_HOME/hooks.json` as `<build>/bin/<hook> --agent codex`, and
+`--dangerously-bypass-hook-trust` runs them without the interactive trust step.
+
+It checks what reached the model (each hook's context arrives as a `developer` message):
+- test_1: the prompt's memory line and the Claude Code capture in the first request; the
+  file-scoped memory of `cat src/billing/invoice.py` (2 KB) in the request that carries the
+  command's output; the Stop capture at the Mem0 stand-in with metadata.agent "codex"; and
+  Codex accepted every output of ours (it prints "hook: <Event> Failed" for one it rejects).
+- test_2: a failing command's error line finds the anti-pattern memory (PostToolUse).
+
+Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
+Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, Codex's output).
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+import unittest
+
+from clientlib import BIN_DIR, locate, log, read_text, run_tests, scratch_dir
+import codex_cli
+from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
+from fakelib import FakeMem0
+from gitrepo import make_repo
+
+CODEX = None  # set in main()
+RUN_TIMEOUT_S = 120
+CAPTURE_WAIT_S = 10.0  # the sender is detached: how long to poll the fake Mem0 for an add
+
+USER = "tester"
+ORIGIN = "git@github.com:acme/billing-service.git"
+PROJECT_ID = "acme-billing-service"  # the slug the hooks derive from ORIGIN
+REL = "src/billing/invoice.py"
+PROMPT = "Explain how partial refund rounding works"
+FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
+              "every amount stays in integer cents from the line item to the rendered total.")
+FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
+
+# The fake scores a memory by the share of its tokens found in the query (hit at >= 0.3): each
+# text shares its tokens with one hook's query only.
+M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
+M_CLAUDE = "c0de0002-0000-4000-8000-000000000002"  # PROMPT, captured in Claude Code
+M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
+M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
+
+
+def memory(mem_id, text_, metadata):
+    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
+            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
+
+
+SEED = [
+    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
+    # What a Stop capture in Claude Code stores (hook/remember.cpp), from another session.
+    memory(M_CLAUDE, "how partial refund works: refund rounding explained in Claude Code",
+           {"type": "session_summary", "source": "stop", "agent": "claude-code",
+            "session_id": "0f1e2d3c-claude-code-session", "branch": "main"}),
+    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
+    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
+           {"type": "anti_pattern"}),
+]
+
+
+def tag(mem_id):
+    return f"[mem0:{mem_id[:8]}]"
+
+
+INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
+              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
+                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
+
+# The Codex rows of the hook table: event, matcher, executable, timeout (s).
+CODEX_HOOKS = [
+    ("SessionStart", "startup|resume|clear|compact", "on_session_start", 7),
+    ("UserPromptSubmit", "", "on_user_prompt", 7),
+    ("PreToolUse", "Bash", "on_file_read", 7),
+    ("PostToolUse", "Bash", "on_bash_output", 7),
+    ("PostCompact", "", "on_compact", 3),
+    ("Stop", "", "on_stop", 3),
+    ("SessionEnd", "", "on_session_end", 3),
+]
+
+
+def write_hooks_json(path):
+    hooks = {}
+    for event, matcher, exe, timeout in CODEX_HOOKS:
+        command = f"{shlex.quote(os.path.join(BIN_DIR, exe))} --agent codex"
+        entry = {"hooks": [{"type": "command", "command": command, "timeout": timeout}]}
+        if matcher:
+            entry["matcher"] = matcher
+        hooks.setdefault(event, []).append(entry)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump({"hooks": hooks}, fh, indent=2)
+
+
+def developer_texts(body):
+    """The text of each developer message of a Responses-API request body after Codex's own
+    (its instructions and skill list come first), in order."""
+    out = []
+    for item in (body.get("input") or [])[2:]:
+        if isinstance(item, dict) and item.get("role") == "developer":
+            out.append("\n".join(c.get("text", "") for c in item.get("content") or []
+                                 if isinstance(c, dict)))
+    return out
+
+
+def carries_output(body):
+    return any(isinstance(i, dict) and i.get("type") == "function_call_output"
+               for i in body.get("input") or [])
+
+
+class Run:
+    """One `codex exec` run and what it left behind."""
+
+    def __init__(self, proc, elapsed, requests, hooks_log):
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.elapsed = elapsed
+        self.requests = requests
+        self.hooks_log = hooks_log
+
+    def hook_lines(self):
+        return [line for line in self.stderr.splitlines() if line.startswith("hook: ")]
+
+    def __str__(self):
+        return "\n".join([f"codex exit {self.returncode} in {self.elapsed:.2f} s",
+                          f"stderr: {self.stderr[-2500:]}",
+                          f"model requests: {[r['reply'] for r in self.requests]}",
+                          "hooks.log:\n    " + "\n    ".join(self.hooks_log.splitlines()[-40:])])
+
+
+class CodexTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = scratch_dir(self, "mem0_codex_")
+        self.home = os.path.join(self.scratch, "home")
+        self.codex_home = os.path.join(self.scratch, "codex-home")
+        self.project = os.path.join(self.scratch, "project")
+        for d in (self.home, self.codex_home, os.path.dirname(os.path.join(self.project, REL))):
+            os.makedirs(d)
+        make_repo(self.project, origin=ORIGIN)
+        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
+            fh.write(INVOICE_PY)
+        assert os.path.getsize(os.path.join(self.project, REL)) >= 1500  # the read hook's floor
+        write_hooks_json(os.path.join(self.codex_home, "hooks.json"))
+        self.mem0 = FakeMem0(seed=SEED).start()
+        self.addCleanup(self.mem0.stop)
+
+    def codex(self, script, prompt=PROMPT):
+        with FakeOpenAI(script=script) as api:
+            with open(os.path.join(self.codex_home, "config.toml"), "w") as fh:
+                fh.write(provider_config(api.url))
+            env = {
+                "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+                "HOME": self.home,
+                "USER": USER,
+                "LANG": "C.UTF-8",
+                "CODEX_HOME": self.codex_home,
+                API_KEY_ENV: "sk-test-0000",
+                "MEM0_BASE_URL": self.mem0.url,
+                "MEM0_API_KEY": self.mem0.api_key,
+                "MEM0_USER_ID": USER,
+                "MEM0_DEBUG": "1",
+            }
+            start = time.monotonic()
+            proc = subprocess.run(
+                [CODEX, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
+                 "-s", "danger-full-access", prompt],
+                cwd=self.project, env=env, capture_output=True, text=True,
+                timeout=RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            elapsed = time.monotonic() - start
+            requests = api.responses()
+        run = Run(proc, elapsed, requests,
+                  read_text(os.path.join(self.home, ".mem0", "hooks.log")))
+        log(f"    codex exec: exit {run.returncode} in {elapsed:.2f} s, "
+            f"{len(requests)} model requests; {', '.join(run.hook_lines())}")
+        with open(os.path.join(self.scratch, f"run-{len(os.listdir(self.scratch))}.json"),
+                  "w") as fh:
+            json.dump({"stderr": run.stderr, "requests": requests}, fh, indent=1)
+        self.assertEqual(run.returncode, 0, str(run))
+        return run
+
+    def assert_accepted(self, run):
+        failed = [line for line in run.hook_lines() if not line.endswith(" Completed")
+                  and line.count(" ") > 1]
+        self.assertEqual(failed, [], f"Codex did not accept a hook's output\n{run}")
+
+    def wait_for_adds(self):
+        deadline = time.monotonic() + CAPTURE_WAIT_S
+        while time.monotonic() < deadline:
+            adds = self.mem0.adds()
+            if adds:
+                return adds
+            time.sleep(0.2)
+        return self.mem0.adds()
+
+    def test_1_prompt_read_and_capture(self):
+        run = self.codex([shell(f"cat {REL}"), text(FINAL_TEXT)])
+        self.assertEqual([r["reply"] for r in run.requests], ["shell", "text"], str(run))
+        first, second = (r["body"] for r in run.requests)
+        self.assert_accepted(run)
+
+        # The prompt's recall reaches the first request as a developer message, with the memory
+        # a Claude Code session captured under the same user and project.
+        first_dev = "\n".join(developer_texts(first))
+        self.assertTrue(tag(M_PROMPT) in first_dev, str(run))
+        self.assertTrue(tag(M_CLAUDE) in first_dev, str(run))
+        self.assertFalse(tag(M_FILE) in first_dev, "the file memory is for the read")
+
+        # The read's recall reaches the request carrying the command's output.
+        self.assertTrue(carries_output(second))
+        self.assertTrue(tag(M_FILE) in "\n".join(developer_texts(second)), str(run))
+        self.assertEqual(len(locate(second, tag(M_FILE))), 1, "shown once")
+
+        # The Stop capture reaches Mem0, as this agent's.
+        adds = self.wait_for_adds()
+        self.assertTrue(adds, f"no capture reached Mem0\n{run}")
+        stop = [a for a in adds if (a.get("metadata") or {}).get("source") == "stop"]
+        self.assertEqual(len(stop), 1, json.dumps(adds, indent=1))
+        add = stop[0]
+        self.assertEqual(add["metadata"].get("agent"), "codex")
+        self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
+        self.assertIn(FINAL_TEXT, json.dumps(add["messages"]))
+
+    def test_2_error_recall(self):
+        run = self.codex([shell(FAIL_COMMAND), text("The upload is too large for the gateway.")],
+                         prompt="Upload the nightly export")
+        self.assert_accepted(run)
+        second = run.requests[1]["body"]
+        self.assertTrue(carries_output(second))
+        self.assertTrue(tag(M_ERROR) in "\n".join(developer_texts(second)), str(run))
+
+
+def main():
+    global CODEX
+    log(f"hooks under test: {BIN_DIR}")
+    missing = [n for n, *_ in ((row[2],) for row in CODEX_HOOKS)
+               if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
+    if missing:
+        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
+        return 1
+    try:
+        CODEX = codex_cli.ensure_codex(log=log)
+    except codex_cli.Unavailable as exc:
+        log(f"SKIPPED: Codex CLI is not available here: {exc}")
+        return 77
+    return run_tests()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
