@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   fuzz::check(files.size() <= max, "files_read_by: at most max_files");
   for (std::size_t i = 0; i < files.size(); ++i) {
     fuzz::check(!files[i].empty() && files[i] != "-", "files_read_by: a name", files[i]);
-    fuzz::check(std::count(files.begin(), files.end(), files[i]) == 1,
-                "files_read_by: distinct", files[i]);
+    fuzz::check(std::count(files.begin(), files.end(), files[i]) == 1, "files_read_by: distinct",
+                files[i]);
   }
   return 0;
 }
