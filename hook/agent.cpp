@@ -6,7 +6,7 @@ namespace mem0 {
 
 std::span<const Agent *const> agents() {
   // Claude Code first: the agent of a run without --agent (docs/agents.md#adding-an-agent).
-  static const std::array<const Agent *, 2> all{&claude_code(), &cursor()};
+  static const std::array<const Agent *, 3> all{&claude_code(), &codex(), &cursor()};
   return all;
 }
 
