@@ -9,7 +9,8 @@ two loopback stand-ins:
   (carrying the command's output) with plain text;
 - tests/fake_mem0 for the Mem0 API, seeded with memories of this user and project, one of them
   stored as a Claude Code session's capture is (`metadata.agent` "claude-code").
-The hooks are wired in `$CODEX_HOME/hooks.json` as `<build>/bin/<hook> --agent codex`, and
+The hooks are wired in `$CODEX_HOME/hooks.json` as `<build>/bin/<hook> --agent codex`, from the
+hook table's Codex rows (by `mem0-hooks install --agent codex` once the CLI has it), and
 `--dangerously-bypass-hook-trust` runs them without the interactive trust step.
 
 It checks what reached the model (each hook's context arrives as a `developer` message):
@@ -25,13 +26,14 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, C
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
 import time
 import unittest
 
-from clientlib import BIN_DIR, locate, log, read_text, run_tests, scratch_dir
+from clientlib import BIN_DIR, REPO, locate, log, read_text, run_tests, scratch_dir
 import codex_cli
 from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
 from fakelib import FakeMem0
@@ -83,28 +85,38 @@ INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer ce
               "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
                       f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
 
-# The Codex rows of the hook table: event, matcher, executable, timeout (s).
-CODEX_HOOKS = [
-    ("SessionStart", "startup|resume|clear|compact", "on_session_start", 7),
-    ("UserPromptSubmit", "", "on_user_prompt", 7),
-    ("PreToolUse", "Bash", "on_file_read", 7),
-    ("PostToolUse", "Bash", "on_bash_output", 7),
-    ("PostCompact", "", "on_compact", 3),
-    ("Stop", "", "on_stop", 3),
-    ("SessionEnd", "", "on_session_end", 3),
-]
+# The hook table's Codex rows (hook/table.hpp): agent, executable, event, kind, matcher, timeout.
+ROW = re.compile(r'\{"codex",\s*"(\w+)",\s*"(\w+)",\s*Event::\w+,\s*"([^"]*)",\s*(\d+),')
 
 
-def write_hooks_json(path):
+def codex_rows():
+    """(event, matcher, executable, timeout) of each Codex row of the hook table."""
+    with open(os.path.join(REPO, "hook", "table.hpp"), encoding="utf-8") as fh:
+        rows = [(event, matcher, exe, int(timeout))
+                for exe, event, matcher, timeout in ROW.findall(fh.read())]
+    if not rows:
+        raise AssertionError("no Codex rows found in hook/table.hpp")
+    return rows
+
+
+def install_hooks(codex_home, env):
+    """Wire the Codex rows into $CODEX_HOME/hooks.json: with `mem0-hooks install --agent codex`
+    when the CLI has it, else as it would (the table's rows, `<bin>/<hook> --agent codex`)."""
+    cli = os.path.join(BIN_DIR, "mem0-hooks")
+    proc = subprocess.run([cli, "install", "--agent", "codex"], env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    if proc.returncode == 0 and os.path.exists(os.path.join(codex_home, "hooks.json")):
+        return f"written by {cli} install --agent codex"
     hooks = {}
-    for event, matcher, exe, timeout in CODEX_HOOKS:
+    for event, matcher, exe, timeout in codex_rows():
         command = f"{shlex.quote(os.path.join(BIN_DIR, exe))} --agent codex"
         entry = {"hooks": [{"type": "command", "command": command, "timeout": timeout}]}
         if matcher:
             entry["matcher"] = matcher
         hooks.setdefault(event, []).append(entry)
-    with open(path, "w", encoding="utf-8") as fh:
+    with open(os.path.join(codex_home, "hooks.json"), "w", encoding="utf-8") as fh:
         json.dump({"hooks": hooks}, fh, indent=2)
+    return "written by the test from hook/table.hpp (no `mem0-hooks install --agent codex`)"
 
 
 def developer_texts(body):
@@ -158,26 +170,31 @@ class CodexTest(unittest.TestCase):
         with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
             fh.write(INVOICE_PY)
         assert os.path.getsize(os.path.join(self.project, REL)) >= 1500  # the read hook's floor
-        write_hooks_json(os.path.join(self.codex_home, "hooks.json"))
         self.mem0 = FakeMem0(seed=SEED).start()
         self.addCleanup(self.mem0.stop)
+        log("    hooks.json " + install_hooks(self.codex_home, self.env()))
+
+    def env(self):
+        """The whole environment of a run, built from scratch (none of the caller's CODEX_* or
+        OPENAI_*): Codex's home, the stand-ins' key and URL, the hooks' debug log on."""
+        return {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "HOME": self.home,
+            "USER": USER,
+            "LANG": "C.UTF-8",
+            "CODEX_HOME": self.codex_home,
+            API_KEY_ENV: "sk-test-0000",
+            "MEM0_BASE_URL": self.mem0.url,
+            "MEM0_API_KEY": self.mem0.api_key,
+            "MEM0_USER_ID": USER,
+            "MEM0_DEBUG": "1",
+        }
 
     def codex(self, script, prompt=PROMPT):
         with FakeOpenAI(script=script) as api:
             with open(os.path.join(self.codex_home, "config.toml"), "w") as fh:
                 fh.write(provider_config(api.url))
-            env = {
-                "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-                "HOME": self.home,
-                "USER": USER,
-                "LANG": "C.UTF-8",
-                "CODEX_HOME": self.codex_home,
-                API_KEY_ENV: "sk-test-0000",
-                "MEM0_BASE_URL": self.mem0.url,
-                "MEM0_API_KEY": self.mem0.api_key,
-                "MEM0_USER_ID": USER,
-                "MEM0_DEBUG": "1",
-            }
+            env = self.env()
             start = time.monotonic()
             proc = subprocess.run(
                 [CODEX, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
@@ -235,6 +252,7 @@ class CodexTest(unittest.TestCase):
         self.assertEqual(len(stop), 1, json.dumps(adds, indent=1))
         add = stop[0]
         self.assertEqual(add["metadata"].get("agent"), "codex")
+        self.assertTrue(add["metadata"].get("session_id", "").startswith("codex-"), add)
         self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
         self.assertIn(FINAL_TEXT, json.dumps(add["messages"]))
 
@@ -250,8 +268,8 @@ class CodexTest(unittest.TestCase):
 def main():
     global CODEX
     log(f"hooks under test: {BIN_DIR}")
-    missing = [n for n, *_ in ((row[2],) for row in CODEX_HOOKS)
-               if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
+    missing = [exe for _, _, exe, _ in codex_rows()
+               if not os.access(os.path.join(BIN_DIR, exe), os.X_OK)]
     if missing:
         log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
         return 1
