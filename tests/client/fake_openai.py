@@ -7,7 +7,7 @@
 Codex calls POST <base_url>/responses with `"stream": true` and reads server-sent events.
 Each model call that offers tools takes the next step of the script; when the script is used
 up, the reply is plain text (FALLBACK_TEXT). A call without tools is a side request (Codex's
-compaction summary) and gets SUMMARY_TEXT without using a step. A step:
+compaction summary) and gets `summary` (SUMMARY_TEXT by default) without using a step. A step:
 - text(t):        one assistant message with output text t;
 - shell(cmd):     one `function_call` of the model's shell tool, `exec_command` with
                   {"cmd": cmd} (the name and argument Codex 0.171.0 offers in `tools`);
@@ -110,7 +110,7 @@ class _Handler(RecordingHandler):
         path = urlsplit(self.path).path
         owner = self.stand_in
         if self.command == "POST" and path.endswith("/responses") and isinstance(body, dict):
-            step = owner.next_step() if tool_names(body) else text(SUMMARY_TEXT)
+            step = owner.next_step() if tool_names(body) else text(owner.summary)
             entry["reply"] = step["kind"] if tool_names(body) else "summary"
             owner.record(entry)
             self._stream(body, step)
@@ -180,9 +180,10 @@ class FakeOpenAI(HttpStandIn):
 
     handler = _Handler
 
-    def __init__(self, script=(), usage_tokens=120, host="127.0.0.1"):
+    def __init__(self, script=(), usage_tokens=120, summary=SUMMARY_TEXT, host="127.0.0.1"):
         super().__init__(host=host)
         self.usage_tokens = usage_tokens
+        self.summary = summary
         self._script = list(script)
         self._lock = threading.Lock()
         self._ids = itertools.count(1)

@@ -19,6 +19,8 @@ It checks what reached the model (each hook's context arrives as a `developer` m
   command's output; the Stop capture at the Mem0 stand-in with metadata.agent "codex"; and
   Codex accepted every output of ours (it prints "hook: <Event> Failed" for one it rejects).
 - test_2: a failing command's error line finds the anti-pattern memory (PostToolUse).
+- test_3: an automatic compaction (forced by a tiny `model_auto_compact_token_limit`): the
+  summary Codex wrote to its rollout reaches Mem0 as a compact_summary of agent "codex".
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, Codex's output).
@@ -51,6 +53,11 @@ PROMPT = "Explain how partial refund rounding works"
 FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
               "every amount stays in integer cents from the line item to the rendered total.")
 FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
+COMPACT_SUMMARY = ("Handoff summary: the user asked how partial refunds are rounded; the invoice "
+                   "module was read, and refunds round half up on the whole line in cents.")
+# config.toml lines that make Codex compact after the first model call (which reports 5,000
+# tokens used).
+COMPACT_CONFIG = "model_auto_compact_token_limit = 1000\nmodel_context_window = 8000\n"
 
 # The fake scores a memory by the share of its tokens found in the query (hit at >= 0.3): each
 # text shares its tokens with one hook's query only.
@@ -190,10 +197,11 @@ class CodexTest(unittest.TestCase):
             "MEM0_DEBUG": "1",
         }
 
-    def codex(self, script, prompt=PROMPT):
-        with FakeOpenAI(script=script) as api:
+    def codex(self, script, prompt=PROMPT, compact=False):
+        with FakeOpenAI(script=script, usage_tokens=5000 if compact else 120,
+                        summary=COMPACT_SUMMARY) as api:
             with open(os.path.join(self.codex_home, "config.toml"), "w") as fh:
-                fh.write(provider_config(api.url))
+                fh.write((COMPACT_CONFIG if compact else "") + provider_config(api.url))
             env = self.env()
             start = time.monotonic()
             proc = subprocess.run(
@@ -218,14 +226,16 @@ class CodexTest(unittest.TestCase):
                   and line.count(" ") > 1]
         self.assertEqual(failed, [], f"Codex did not accept a hook's output\n{run}")
 
-    def wait_for_adds(self):
+    def wait_for_adds(self, source="stop"):
+        """The adds of captures from `source` that reached the fake Mem0 (polled: the sender is
+        detached)."""
         deadline = time.monotonic() + CAPTURE_WAIT_S
-        while time.monotonic() < deadline:
-            adds = self.mem0.adds()
-            if adds:
+        while True:
+            adds = [a for a in self.mem0.adds()
+                    if (a.get("metadata") or {}).get("source") == source]
+            if adds or time.monotonic() > deadline:
                 return adds
             time.sleep(0.2)
-        return self.mem0.adds()
 
     def test_1_prompt_read_and_capture(self):
         run = self.codex([shell(f"cat {REL}"), text(FINAL_TEXT)])
@@ -246,10 +256,8 @@ class CodexTest(unittest.TestCase):
         self.assertEqual(len(locate(second, tag(M_FILE))), 1, "shown once")
 
         # The Stop capture reaches Mem0, as this agent's.
-        adds = self.wait_for_adds()
-        self.assertTrue(adds, f"no capture reached Mem0\n{run}")
-        stop = [a for a in adds if (a.get("metadata") or {}).get("source") == "stop"]
-        self.assertEqual(len(stop), 1, json.dumps(adds, indent=1))
+        stop = self.wait_for_adds("stop")
+        self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
         add = stop[0]
         self.assertEqual(add["metadata"].get("agent"), "codex")
         self.assertTrue(add["metadata"].get("session_id", "").startswith("codex-"), add)
@@ -263,6 +271,18 @@ class CodexTest(unittest.TestCase):
         second = run.requests[1]["body"]
         self.assertTrue(carries_output(second))
         self.assertTrue(tag(M_ERROR) in "\n".join(developer_texts(second)), str(run))
+
+    def test_3_compaction_capture(self):
+        run = self.codex([shell(f"cat {REL}"), text(FINAL_TEXT)], compact=True)
+        self.assertEqual([r["reply"] for r in run.requests], ["shell", "summary", "text"],
+                         str(run))
+        self.assert_accepted(run)
+        adds = self.wait_for_adds("compact")
+        self.assertEqual(len(adds), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
+        self.assertEqual(adds[0]["metadata"].get("agent"), "codex")
+        self.assertEqual(adds[0]["metadata"].get("type"), "compact_summary")
+        self.assertIn(COMPACT_SUMMARY, json.dumps(adds[0]["messages"]))
+        self.assertNotIn("Another language model", json.dumps(adds[0]["messages"]))
 
 
 def main():
