@@ -140,6 +140,17 @@ const Agent &codex() {
       .render = render,
       .transcript = codex_transcript,
       .native_memory_globs = {}, // the guard is not wired for Codex
+      .files = {.dir = ".codex",
+                .dir_env = "CODEX_HOME",
+                .user_file = "hooks.json",
+                .project_file = ".codex/hooks.json",
+                .format = HooksFormat::claude,
+                .mcp_file = "config.toml",
+                .program = "codex",
+                .version_arg = "--version",
+                .install_note = "Codex runs new or changed hooks only once you trust them: start "
+                                "codex and accept them when it asks (codex exec skips them "
+                                "until then)"},
   };
   return agent;
 }
