@@ -94,6 +94,9 @@ const Agent *find_agent(std::string_view name);
 // Claude Code: the agent of a hook run without --agent.
 const Agent &claude_code();
 
+// Codex CLI (`--agent codex`, hook/agents/codex.cpp).
+const Agent &codex();
+
 // Cursor (hook/agents/cursor.cpp): built from its documented hook schema (docs/agents.md#cursor).
 const Agent &cursor();
 

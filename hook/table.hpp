@@ -24,7 +24,7 @@ struct HookSpec {
 // (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
 // (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
 // short timeouts.
-inline constexpr std::array<HookSpec, 20> k_hooks{{
+inline constexpr std::array<HookSpec, 27> k_hooks{{
     {"claude-code", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
      "Recalling memories from mem0"},
     {"claude-code", "on_file_read", "PreToolUse", Event::before_read, "Read", 7, ""},
@@ -37,6 +37,18 @@ inline constexpr std::array<HookSpec, 20> k_hooks{{
     {"claude-code", "on_compact", "PostCompact", Event::compaction, "", 5, ""},
     {"claude-code", "on_stop", "Stop", Event::stop, "", 5, ""},
     {"claude-code", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
+    // Codex CLI (docs/agents.md#codex-cli): its shell tool is `Bash` to hooks, so the read
+    // recall parses the command; the compaction summary comes from the rollout at PostCompact;
+    // Codex clamps SessionEnd's timeout to 3 s.
+    {"codex", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
+     "Recalling memories from mem0"},
+    {"codex", "on_file_read", "PreToolUse", Event::before_read, "Bash", 7, ""},
+    {"codex", "on_session_start", "SessionStart", Event::session_start,
+     "startup|resume|clear|compact", 8, ""},
+    {"codex", "on_bash_output", "PostToolUse", Event::after_shell, "Bash", 8, ""},
+    {"codex", "on_compact", "PostCompact", Event::compaction, "", 5, ""},
+    {"codex", "on_stop", "Stop", Event::stop, "", 5, ""},
+    {"codex", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
     // Cursor (docs/agents.md#cursor): context only where it documents additional_context
     // (sessionStart, postToolUse); the assistant's text arrives at afterAgentResponse; sessionEnd
     // is fire-and-forget. Its stop and preCompact carry no text to capture, and

@@ -137,6 +137,83 @@ void read_line(std::string_view line, Transcript &out, std::vector<std::string> 
       {valid_utf8(string_member(doc, "uuid").value_or("")), std::string(*type), std::move(text)});
 }
 
+// Codex's preface to a compaction summary, which ends with this line.
+constexpr std::string_view k_codex_summary_preface =
+    "use the information in this summary to assist with your own analysis:\n";
+
+// The text parts (`{"type":…,"text":…}`) of an item's `content` array, joined by newlines.
+std::string content_text(const rapidjson::Value &item) {
+  std::vector<std::string> parts;
+  const auto content = item.FindMember("content");
+  if (content == item.MemberEnd() || !content->value.IsArray()) return {};
+  for (const auto &part : content->value.GetArray())
+    if (part.IsObject())
+      if (const auto text = string_member(part, "text")) parts.emplace_back(*text);
+  return valid_utf8(join(parts, "\n"));
+}
+
+// Add one rollout line to `out`; `files` collects the files patched, oldest first.
+void read_codex_line(std::string_view line, CodexRollout &out, std::vector<std::string> &files) {
+  rapidjson::Document doc;
+  if (!parse_json(doc, line) || !doc.IsObject()) return;
+  const auto payload = doc.FindMember("payload");
+  if (payload == doc.MemberEnd() || !payload->value.IsObject()) return;
+  const rapidjson::Value &p = payload->value;
+  const auto type = string_member(doc, "type");
+  if (type == "compacted") {
+    std::string_view message = string_member(p, "message").value_or("");
+    if (const auto at = message.find(k_codex_summary_preface); at != std::string_view::npos)
+      message.remove_prefix(at + k_codex_summary_preface.size());
+    out.compaction_summary = valid_utf8(trim(message));
+    return;
+  }
+  if (type != "event_msg" || string_member(p, "type") != "item_completed") return;
+  const auto item = p.FindMember("item");
+  if (item == p.MemberEnd() || !item->value.IsObject()) return;
+  const rapidjson::Value &it = item->value;
+  const auto kind = string_member(it, "type");
+  const std::string id = valid_utf8(string_member(it, "id").value_or(""));
+  if (kind == "UserMessage" || kind == "AgentMessage") {
+    std::string text = content_text(it);
+    if (trim(text).empty()) return;
+    out.transcript.messages.push_back(
+        {id, kind == "UserMessage" ? "user" : "assistant", std::move(text)});
+  } else if (kind == "CommandExecution") {
+    const auto code = int64_member(it, "exit_code");
+    if (!code || id.empty()) return;
+    out.commands.push_back({id, static_cast<int>(*code)});
+    if (out.commands.size() > k_max_codex_commands) out.commands.erase(out.commands.begin());
+  } else if (kind == "FileChange") {
+    const auto changes = it.FindMember("changes");
+    if (changes == it.MemberEnd() || !changes->value.IsObject()) return;
+    for (const auto &change : changes->value.GetObject()) {
+      const std::string_view path(change.name.GetString(), change.name.GetStringLength());
+      const auto what =
+          change.value.IsObject() ? string_member(change.value, "type") : std::nullopt;
+      if ((what == "add" || what == "update") && !path.empty() && is_valid_utf8(path))
+        files.emplace_back(path);
+    }
+  }
+}
+
+// Call `f` with each line of `data`.
+template <class F> void for_each_line(std::string_view data, F f) {
+  while (!data.empty()) {
+    const std::size_t nl = std::min(data.find('\n'), data.size());
+    f(data.substr(0, nl)); // the `\r` of a CRLF is JSON whitespace
+    data.remove_prefix(std::min(nl + 1, data.size()));
+  }
+}
+
+// The newest `max` of `files` (oldest first, repeats included), distinct, newest first.
+std::vector<std::string> newest_distinct(const std::vector<std::string> &files, std::size_t max) {
+  std::vector<std::string> out;
+  std::set<std::string_view> seen;
+  for (auto it = files.rbegin(); it != files.rend() && out.size() < max; ++it)
+    if (seen.insert(*it).second) out.push_back(*it);
+  return out;
+}
+
 } // namespace
 
 Transcript read_transcript(const fs::path &path, std::size_t window) {
@@ -149,18 +226,25 @@ Transcript read_jsonl_transcript(const fs::path &path, std::size_t window,
   const auto data = read_tail(path, window);
   if (!data) return out;
   std::vector<std::string> files; // oldest first, repeats included
-  std::string_view rest = *data;
-  while (!rest.empty()) {
-    const std::size_t nl = std::min(rest.find('\n'), rest.size());
-    read(rest.substr(0, nl), out, files); // the `\r` of a CRLF is JSON whitespace
-    rest.remove_prefix(std::min(nl + 1, rest.size()));
-  }
-  std::set<std::string_view> seen;
-  for (auto it = files.rbegin(); it != files.rend(); ++it) {
-    if (out.files_touched.size() == k_max_files_touched) break;
-    if (seen.insert(*it).second) out.files_touched.push_back(*it);
-  }
+  for_each_line(*data, [&](std::string_view line) { read(line, out, files); });
+  out.files_touched = newest_distinct(files, k_max_files_touched);
   return out;
+}
+
+CodexRollout read_codex_rollout(const fs::path &path, std::size_t window) {
+  CodexRollout out;
+  const auto data = read_tail(path, window);
+  if (!data) return out;
+  std::vector<std::string> files; // oldest first, repeats included
+  for_each_line(*data, [&](std::string_view line) { read_codex_line(line, out, files); });
+  out.transcript.files_touched = newest_distinct(files, k_max_files_touched);
+  return out;
+}
+
+std::optional<int> exit_code_of(const CodexRollout &rollout, std::string_view id) {
+  for (auto it = rollout.commands.rbegin(); it != rollout.commands.rend(); ++it)
+    if (it->id == id) return it->exit_code;
+  return std::nullopt;
 }
 
 std::vector<TranscriptMessage> messages_after(const Transcript &transcript, std::string_view after,

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,5 +51,30 @@ std::string valid_utf8(std::string_view text);
 // found), the newest `max_messages` of them, each cut to `max_chars` code points.
 std::vector<TranscriptMessage> messages_after(const Transcript &transcript, std::string_view after,
                                               std::size_t max_messages, std::size_t max_chars);
+
+// Codex CLI's rollout (the `transcript_path` Codex gives its hooks, a JSONL file of
+// `{"type":…,"payload":…}` entries), read into the same shapes (docs/agents.md#codex-cli).
+struct CodexCommand {
+  std::string id; // the call id: `tool_use_id` of the hook input
+  int exit_code = 0;
+};
+
+struct CodexRollout {
+  // The user's prompts and the agent's messages (`item_completed` UserMessage / AgentMessage
+  // events, their `id` as uuid); the files `apply_patch` added or updated (FileChange items).
+  Transcript transcript;
+  std::vector<CodexCommand> commands; // finished shell commands, in order (the newest 64)
+  std::string compaction_summary;     // the latest compaction's summary, Codex's preface removed
+};
+
+inline constexpr std::size_t k_max_codex_commands = 64;
+
+// Read at most the last `window` bytes of the rollout at `path` like read_transcript: a line
+// cut by the window and any malformed line are skipped; a missing file gives an empty rollout.
+CodexRollout read_codex_rollout(const std::filesystem::path &path,
+                                std::size_t window = k_transcript_window);
+
+// The exit code of the command `id` in `rollout`; nullopt when it is not there.
+std::optional<int> exit_code_of(const CodexRollout &rollout, std::string_view id);
 
 } // namespace mem0

@@ -1,0 +1,163 @@
+"""Install a pinned Codex CLI from npm into a cache directory and find its native `codex`.
+
+The npm package `@openai/codex` is a Node launcher (`bin/codex.js`): the real client is a
+native executable shipped in a per-platform optional dependency, aliased
+(`@openai/codex-linux-x64` is `npm:@openai/codex@<version>-linux-x64`), at
+`vendor/<target triple>/bin/codex`. There is no install script. The native binary is run
+directly, so a test needs no Node at run time (npm at install time only).
+
+    codex = ensure_codex()   # path of a working native `codex`, or raises Unavailable
+"""
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+PACKAGE = "@openai/codex"
+# Pinned so the test sees the same client every run; MEM0_CODEX_VERSION overrides.
+CODEX_VERSION = "0.171.0"
+INSTALL_TIMEOUT_S = 600
+
+
+class Unavailable(Exception):
+    """Codex CLI cannot be installed here (no npm, no registry, no binary for this platform)."""
+
+
+def version():
+    return os.environ.get("MEM0_CODEX_VERSION") or CODEX_VERSION
+
+
+def cache_dir():
+    explicit = os.environ.get("MEM0_CODEX_DIR")
+    if explicit:
+        return os.path.abspath(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mem0-native-hooks", "codex")
+
+
+def _candidates(prefix):
+    scope = os.path.join(prefix, "node_modules", "@openai")
+    found = []
+    if os.path.isdir(scope):
+        for name in sorted(os.listdir(scope)):
+            if not name.startswith("codex-"):
+                continue
+            vendor = os.path.join(scope, name, "vendor")
+            if os.path.isdir(vendor):
+                for triple in sorted(os.listdir(vendor)):
+                    found.append(os.path.join(vendor, triple, "bin", "codex"))
+    # Older layouts carried every platform's binary in the main package's vendor/.
+    vendor = os.path.join(scope, "codex", "vendor")
+    if os.path.isdir(vendor):
+        for triple in sorted(os.listdir(vendor)):
+            found.append(os.path.join(vendor, triple, "bin", "codex"))
+    return [p for p in found if os.path.isfile(p) and os.access(p, os.X_OK)]
+
+
+def quiet_env(home=None):
+    """An environment for `codex` with none of the caller's CODEX_* / OPENAI_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEX", "OPENAI"))}
+    if home:
+        env["CODEX_HOME"] = home
+    return env
+
+
+def _reports_version(exe, want):
+    home = tempfile.mkdtemp(prefix="codex-version-")
+    try:
+        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL, env=quiet_env(home))
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    # "codex-cli 0.171.0"
+    return proc.returncode == 0 and proc.stdout.strip().split()[-1:] == [want]
+
+
+def find_codex(prefix, want):
+    """The first native binary under an npm prefix that runs and reports version `want`."""
+    for exe in _candidates(prefix):
+        if _reports_version(exe, want):
+            return exe
+    return None
+
+
+def _installed_version(prefix):
+    try:
+        with open(os.path.join(prefix, "node_modules", "@openai", "codex", "package.json"),
+                  encoding="utf-8") as fh:
+            return json.load(fh).get("version")
+    except (OSError, ValueError):
+        return None
+
+
+def ensure_codex(log=print):
+    """Return the path of a working native `codex` of the pinned version, installing it if
+    needed."""
+    want = version()
+    root = cache_dir()
+    prefix = os.path.join(root, want)  # one npm prefix per version: switching back is free
+    if _installed_version(prefix) == want:
+        exe = find_codex(prefix, want)
+        if exe:
+            log(f"Codex CLI {want}: reusing {exe}")
+            return exe
+    npm = shutil.which("npm")
+    if not npm:
+        raise Unavailable("npm is not installed")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, ".install.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a concurrent run installs once, the other reuses
+        if _installed_version(prefix) == want:
+            exe = find_codex(prefix, want)
+            if exe:
+                return exe
+        staging = tempfile.mkdtemp(prefix=f".{want}-", dir=root)
+        try:
+            log(f"Codex CLI {want}: installing {PACKAGE}@{want} with npm into {prefix} ...")
+            start = time.monotonic()
+            cmd = [npm, "install", "--prefix", staging, "--no-audit", "--no-fund",
+                   "--no-save", "--include=optional", "--engine-strict=false",
+                   "--loglevel=warn",
+                   # Fail within minutes when the registry cannot be reached (the test then
+                   # reports SKIPPED), not after npm's default 5-minute timeout per attempt.
+                   "--fetch-timeout=60000", "--fetch-retries=2",
+                   "--fetch-retry-mintimeout=2000", "--fetch-retry-maxtimeout=10000",
+                   f"{PACKAGE}@{want}"]
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, cwd=staging,
+                                      timeout=INSTALL_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired:
+                raise Unavailable(f"npm install did not finish in {INSTALL_TIMEOUT_S} s")
+            if proc.returncode != 0:
+                tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+                raise Unavailable(f"npm install failed (exit {proc.returncode}):\n{tail}")
+            log(f"Codex CLI {want}: npm install took {time.monotonic() - start:.1f} s")
+            if not find_codex(staging, want):
+                raise Unavailable(f"{PACKAGE}@{want} installed but no working native `codex` "
+                                  f"binary for this platform was found")
+            if os.path.exists(prefix):
+                shutil.rmtree(prefix)
+            os.rename(staging, prefix)
+            staging = None
+        finally:
+            if staging:
+                shutil.rmtree(staging, ignore_errors=True)
+    exe = find_codex(prefix, want)  # look again: absolute paths changed with the rename
+    if not exe:
+        raise Unavailable(f"no working `codex` under {prefix}")
+    log(f"Codex CLI {want}: {exe}")
+    return exe
+
+
+if __name__ == "__main__":  # manual use: python3 codex_cli.py  -> prints the binary's path
+    try:
+        print(ensure_codex(log=lambda m: None))
+    except Unavailable as exc:
+        print(f"unavailable: {exc}")
+        raise SystemExit(77)

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Real-client end-to-end test: a real Codex CLI runs the built hooks.
+
+Codex CLI (pinned, installed from npm into a cache dir, see codex_cli.py) runs `codex exec`
+headless in a throw-away project (a git repository whose origin gives the project id) against
+two loopback stand-ins:
+- fake_openai.py for the OpenAI Responses API, as a custom `model_providers` entry in
+  `$CODEX_HOME/config.toml`: the "model" answers the first call with a shell call and the second
+  (carrying the command's output) with plain text;
+- tests/fake_mem0 for the Mem0 API, seeded with memories of this user and project, one of them
+  stored as a Claude Code session's capture is (`metadata.agent` "claude-code").
+The hooks are wired in `$CODEX_HOME/hooks.json` as `<build>/bin/<hook> --agent codex`, from the
+hook table's Codex rows (by `mem0-hooks install --agent codex` once the CLI has it), and
+`--dangerously-bypass-hook-trust` runs them without the interactive trust step.
+
+It checks what reached the model (each hook's context arrives as a `developer` message):
+- test_1: the prompt's memory line and the Claude Code capture in the first request; the
+  file-scoped memory of `cat src/billing/invoice.py` (2 KB) in the request that carries the
+  command's output; the Stop capture at the Mem0 stand-in with metadata.agent "codex"; and
+  Codex accepted every output of ours (it prints "hook: <Event> Failed" for one it rejects).
+- test_2: a failing command's error line finds the anti-pattern memory (PostToolUse).
+- test_3: an automatic compaction (forced by a tiny `model_auto_compact_token_limit`): the
+  summary Codex wrote to its rollout reaches Mem0 as a compact_summary of agent "codex".
+
+Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
+Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, Codex's output).
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import unittest
+
+from clientlib import BIN_DIR, REPO, locate, log, read_text, run_tests, scratch_dir
+import codex_cli
+from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
+from fakelib import FakeMem0
+from gitrepo import make_repo
+
+CODEX = None  # set in main()
+RUN_TIMEOUT_S = 120
+CAPTURE_WAIT_S = 10.0  # the sender is detached: how long to poll the fake Mem0 for an add
+
+USER = "tester"
+ORIGIN = "git@github.com:acme/billing-service.git"
+PROJECT_ID = "acme-billing-service"  # the slug the hooks derive from ORIGIN
+REL = "src/billing/invoice.py"
+PROMPT = "Explain how partial refund rounding works"
+FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
+              "every amount stays in integer cents from the line item to the rendered total.")
+FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
+COMPACT_SUMMARY = ("Handoff summary: the user asked how partial refunds are rounded; the invoice "
+                   "module was read, and refunds round half up on the whole line in cents.")
+# config.toml lines that make Codex compact after the first model call (which reports 5,000
+# tokens used).
+COMPACT_CONFIG = "model_auto_compact_token_limit = 1000\nmodel_context_window = 8000\n"
+
+# The fake scores a memory by the share of its tokens found in the query (hit at >= 0.3): each
+# text shares its tokens with one hook's query only.
+M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
+M_CLAUDE = "c0de0002-0000-4000-8000-000000000002"  # PROMPT, captured in Claude Code
+M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
+M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
+
+
+def memory(mem_id, text_, metadata):
+    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
+            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
+
+
+SEED = [
+    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
+    # What a Stop capture in Claude Code stores (hook/remember.cpp), from another session.
+    memory(M_CLAUDE, "how partial refund works: refund rounding explained in Claude Code",
+           {"type": "session_summary", "source": "stop", "agent": "claude-code",
+            "session_id": "0f1e2d3c-claude-code-session", "branch": "main"}),
+    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
+    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
+           {"type": "anti_pattern"}),
+]
+
+
+def tag(mem_id):
+    return f"[mem0:{mem_id[:8]}]"
+
+
+INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
+              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
+                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
+
+# The hook table's Codex rows (hook/table.hpp): agent, executable, event, kind, matcher, timeout.
+ROW = re.compile(r'\{"codex",\s*"(\w+)",\s*"(\w+)",\s*Event::\w+,\s*"([^"]*)",\s*(\d+),')
+
+
+def codex_rows():
+    """(event, matcher, executable, timeout) of each Codex row of the hook table."""
+    with open(os.path.join(REPO, "hook", "table.hpp"), encoding="utf-8") as fh:
+        rows = [(event, matcher, exe, int(timeout))
+                for exe, event, matcher, timeout in ROW.findall(fh.read())]
+    if not rows:
+        raise AssertionError("no Codex rows found in hook/table.hpp")
+    return rows
+
+
+def install_hooks(codex_home, env):
+    """Wire the Codex rows into $CODEX_HOME/hooks.json: with `mem0-hooks install --agent codex`
+    when the CLI has it, else as it would (the table's rows, `<bin>/<hook> --agent codex`)."""
+    cli = os.path.join(BIN_DIR, "mem0-hooks")
+    proc = subprocess.run([cli, "install", "--agent", "codex"], env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    if proc.returncode == 0 and os.path.exists(os.path.join(codex_home, "hooks.json")):
+        return f"written by {cli} install --agent codex"
+    hooks = {}
+    for event, matcher, exe, timeout in codex_rows():
+        command = f"{shlex.quote(os.path.join(BIN_DIR, exe))} --agent codex"
+        entry = {"hooks": [{"type": "command", "command": command, "timeout": timeout}]}
+        if matcher:
+            entry["matcher"] = matcher
+        hooks.setdefault(event, []).append(entry)
+    with open(os.path.join(codex_home, "hooks.json"), "w", encoding="utf-8") as fh:
+        json.dump({"hooks": hooks}, fh, indent=2)
+    return "written by the test from hook/table.hpp (no `mem0-hooks install --agent codex`)"
+
+
+def developer_texts(body):
+    """The text of each developer message of a Responses-API request body after Codex's own
+    (its instructions and skill list come first), in order."""
+    out = []
+    for item in (body.get("input") or [])[2:]:
+        if isinstance(item, dict) and item.get("role") == "developer":
+            out.append("\n".join(c.get("text", "") for c in item.get("content") or []
+                                 if isinstance(c, dict)))
+    return out
+
+
+def carries_output(body):
+    return any(isinstance(i, dict) and i.get("type") == "function_call_output"
+               for i in body.get("input") or [])
+
+
+class Run:
+    """One `codex exec` run and what it left behind."""
+
+    def __init__(self, proc, elapsed, requests, hooks_log):
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.elapsed = elapsed
+        self.requests = requests
+        self.hooks_log = hooks_log
+
+    def hook_lines(self):
+        return [line for line in self.stderr.splitlines() if line.startswith("hook: ")]
+
+    def __str__(self):
+        return "\n".join([f"codex exit {self.returncode} in {self.elapsed:.2f} s",
+                          f"stderr: {self.stderr[-2500:]}",
+                          f"model requests: {[r['reply'] for r in self.requests]}",
+                          "hooks.log:\n    " + "\n    ".join(self.hooks_log.splitlines()[-40:])])
+
+
+class CodexTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = scratch_dir(self, "mem0_codex_")
+        self.home = os.path.join(self.scratch, "home")
+        self.codex_home = os.path.join(self.scratch, "codex-home")
+        self.project = os.path.join(self.scratch, "project")
+        for d in (self.home, self.codex_home, os.path.dirname(os.path.join(self.project, REL))):
+            os.makedirs(d)
+        make_repo(self.project, origin=ORIGIN)
+        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
+            fh.write(INVOICE_PY)
+        assert os.path.getsize(os.path.join(self.project, REL)) >= 1500  # the read hook's floor
+        self.mem0 = FakeMem0(seed=SEED).start()
+        self.addCleanup(self.mem0.stop)
+        log("    hooks.json " + install_hooks(self.codex_home, self.env()))
+
+    def env(self):
+        """The whole environment of a run, built from scratch (none of the caller's CODEX_* or
+        OPENAI_*): Codex's home, the stand-ins' key and URL, the hooks' debug log on."""
+        return {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "HOME": self.home,
+            "USER": USER,
+            "LANG": "C.UTF-8",
+            "CODEX_HOME": self.codex_home,
+            API_KEY_ENV: "sk-test-0000",
+            "MEM0_BASE_URL": self.mem0.url,
+            "MEM0_API_KEY": self.mem0.api_key,
+            "MEM0_USER_ID": USER,
+            "MEM0_DEBUG": "1",
+        }
+
+    def codex(self, script, prompt=PROMPT, compact=False):
+        with FakeOpenAI(script=script, usage_tokens=5000 if compact else 120,
+                        summary=COMPACT_SUMMARY) as api:
+            with open(os.path.join(self.codex_home, "config.toml"), "w") as fh:
+                fh.write((COMPACT_CONFIG if compact else "") + provider_config(api.url))
+            env = self.env()
+            start = time.monotonic()
+            proc = subprocess.run(
+                [CODEX, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
+                 "-s", "danger-full-access", prompt],
+                cwd=self.project, env=env, capture_output=True, text=True,
+                timeout=RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            elapsed = time.monotonic() - start
+            requests = api.responses()
+        run = Run(proc, elapsed, requests,
+                  read_text(os.path.join(self.home, ".mem0", "hooks.log")))
+        log(f"    codex exec: exit {run.returncode} in {elapsed:.2f} s, "
+            f"{len(requests)} model requests; {', '.join(run.hook_lines())}")
+        with open(os.path.join(self.scratch, f"run-{len(os.listdir(self.scratch))}.json"),
+                  "w") as fh:
+            json.dump({"stderr": run.stderr, "requests": requests}, fh, indent=1)
+        self.assertEqual(run.returncode, 0, str(run))
+        return run
+
+    def assert_accepted(self, run):
+        failed = [line for line in run.hook_lines() if not line.endswith(" Completed")
+                  and line.count(" ") > 1]
+        self.assertEqual(failed, [], f"Codex did not accept a hook's output\n{run}")
+
+    def wait_for_adds(self, source="stop"):
+        """The adds of captures from `source` that reached the fake Mem0 (polled: the sender is
+        detached)."""
+        deadline = time.monotonic() + CAPTURE_WAIT_S
+        while True:
+            adds = [a for a in self.mem0.adds()
+                    if (a.get("metadata") or {}).get("source") == source]
+            if adds or time.monotonic() > deadline:
+                return adds
+            time.sleep(0.2)
+
+    def test_1_prompt_read_and_capture(self):
+        run = self.codex([shell(f"cat {REL}"), text(FINAL_TEXT)])
+        self.assertEqual([r["reply"] for r in run.requests], ["shell", "text"], str(run))
+        first, second = (r["body"] for r in run.requests)
+        self.assert_accepted(run)
+
+        # The prompt's recall reaches the first request as a developer message, with the memory
+        # a Claude Code session captured under the same user and project.
+        first_dev = "\n".join(developer_texts(first))
+        self.assertTrue(tag(M_PROMPT) in first_dev, str(run))
+        self.assertTrue(tag(M_CLAUDE) in first_dev, str(run))
+        self.assertFalse(tag(M_FILE) in first_dev, "the file memory is for the read")
+
+        # The read's recall reaches the request carrying the command's output.
+        self.assertTrue(carries_output(second))
+        self.assertTrue(tag(M_FILE) in "\n".join(developer_texts(second)), str(run))
+        self.assertEqual(len(locate(second, tag(M_FILE))), 1, "shown once")
+
+        # The Stop capture reaches Mem0, as this agent's.
+        stop = self.wait_for_adds("stop")
+        self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
+        add = stop[0]
+        self.assertEqual(add["metadata"].get("agent"), "codex")
+        self.assertTrue(add["metadata"].get("session_id", "").startswith("codex-"), add)
+        self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
+        self.assertIn(FINAL_TEXT, json.dumps(add["messages"]))
+
+    def test_2_error_recall(self):
+        run = self.codex([shell(FAIL_COMMAND), text("The upload is too large for the gateway.")],
+                         prompt="Upload the nightly export")
+        self.assert_accepted(run)
+        second = run.requests[1]["body"]
+        self.assertTrue(carries_output(second))
+        self.assertTrue(tag(M_ERROR) in "\n".join(developer_texts(second)), str(run))
+
+    def test_3_compaction_capture(self):
+        run = self.codex([shell(f"cat {REL}"), text(FINAL_TEXT)], compact=True)
+        self.assertEqual([r["reply"] for r in run.requests], ["shell", "summary", "text"],
+                         str(run))
+        self.assert_accepted(run)
+        adds = self.wait_for_adds("compact")
+        self.assertEqual(len(adds), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
+        self.assertEqual(adds[0]["metadata"].get("agent"), "codex")
+        self.assertEqual(adds[0]["metadata"].get("type"), "compact_summary")
+        self.assertIn(COMPACT_SUMMARY, json.dumps(adds[0]["messages"]))
+        self.assertNotIn("Another language model", json.dumps(adds[0]["messages"]))
+
+
+def main():
+    global CODEX
+    log(f"hooks under test: {BIN_DIR}")
+    missing = [exe for _, _, exe, _ in codex_rows()
+               if not os.access(os.path.join(BIN_DIR, exe), os.X_OK)]
+    if missing:
+        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
+        return 1
+    try:
+        CODEX = codex_cli.ensure_codex(log=log)
+    except codex_cli.Unavailable as exc:
+        log(f"SKIPPED: Codex CLI is not available here: {exc}")
+        return 77
+    return run_tests()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
