@@ -101,10 +101,14 @@ def main():
                "MEM0_PROJECT_ID": "acme-billing"}
         thorough = dict(env, MEM0_SEARCH_PLAN="thorough")
 
-        def prompt(e, text=PROMPT):
-            return lambda i: ([os.path.join(BIN, "on_user_prompt")],
+        def prompt(e, text=PROMPT, agent=None):
+            """The prompt hook as Claude Code runs it, or as `agent` does (its event name)."""
+            flag = ["--agent", agent] if agent else []
+            event = {"gemini-cli": "BeforeAgent"}.get(agent, "UserPromptSubmit")
+            return lambda i: ([os.path.join(BIN, "on_user_prompt")] + flag,
                               json.dumps({"session_id": f"bench-{time.monotonic_ns()}-{i}",
-                                          "cwd": project, "prompt": text}).encode(), e, project)
+                                          "hook_event_name": event, "cwd": project,
+                                          "prompt": text}).encode(), e, project)
 
         def read(e, path):
             return lambda i: ([os.path.join(BIN, "on_file_read")],
@@ -133,6 +137,10 @@ def main():
         rows = []
         cases = [
             ("on_user_prompt lean", prompt(env), "", None),
+            ("on_user_prompt lean, --agent codex", prompt(env, agent="codex"), "<= 1.2x curl",
+             1.2),
+            ("on_user_prompt lean, --agent gemini-cli", prompt(env, agent="gemini-cli"),
+             "<= 1.2x curl", 1.2),
             ("on_user_prompt thorough", prompt(thorough), "<= 1.5x curl", 1.5),
             ("on_file_read lean", read(env, big), "", None),
             ("on_file_read thorough", read(thorough, big), "", None),
@@ -314,8 +322,9 @@ def capture_rows(fake, env, work, project, base, curl):
     t_big = transcript(os.path.join(work, "transcript-2m.jsonl"), 2_000_000)
     summary = "We moved the retry logic of the billing worker into one helper with jitter. " * 3
 
-    def hook(name, payload):
-        return lambda i: ([bin_(name)], json.dumps(payload(i)).encode(), env, project)
+    def hook(name, payload, agent=None):
+        flag = ["--agent", agent] if agent else []
+        return lambda i: ([bin_(name)] + flag, json.dumps(payload(i)).encode(), env, project)
 
     def stop(path):
         return hook("on_stop", lambda i: {
@@ -326,6 +335,15 @@ def capture_rows(fake, env, work, project, base, curl):
     for name, make in [
             ("on_stop, 2 s server, 500 KB transcript", stop(t_small)),
             ("on_stop, 2 s server, 2 MB transcript", stop(t_big)),
+            ("on_stop --agent codex, 2 s server", hook("on_stop", lambda i: {
+                "hook_event_name": "Stop", "session_id": "bench-codex", "cwd": project,
+                "last_assistant_message": f"{i} {time.monotonic_ns()} " + summary},
+                agent="codex")),
+            ("on_stop --agent gemini-cli (AfterAgent), 2 s server", hook("on_stop", lambda i: {
+                "hook_event_name": "AfterAgent", "session_id": "bench-gemini", "cwd": project,
+                "prompt": "Move the retry logic into one helper",
+                "prompt_response": f"{i} {time.monotonic_ns()} " + summary},
+                agent="gemini-cli")),
             ("on_compact, 2 s server", hook("on_compact", lambda i: {
                 "hook_event_name": "PostCompact", "session_id": "bench", "cwd": project,
                 "compact_summary": f"{i} {time.monotonic_ns()} " + summary})),
