@@ -54,5 +54,25 @@ Result<void> parse_object(rapidjson::Document &doc, std::string_view json) {
   return {};
 }
 
+std::string hook_specific_output(std::string_view event, std::string_view context,
+                                 std::string_view message, std::string_view updated_input) {
+  if (context.empty() && updated_input.empty() && message.empty()) return {};
+  JsonWriter w;
+  w.begin_object();
+  if (!context.empty() || !updated_input.empty()) {
+    w.key("hookSpecificOutput").begin_object().member("hookEventName", event);
+    if (!context.empty()) w.member("additionalContext", context);
+    if (!updated_input.empty()) {
+      // Already JSON (an object the hook built): written as it is.
+      w.key("updatedInput");
+      w.base().RawValue(updated_input.data(), updated_input.size(), rapidjson::kObjectType);
+    }
+    w.end_object();
+  }
+  if (!message.empty()) w.member("systemMessage", message);
+  w.end_object();
+  return w.text() + "\n";
+}
+
 } // namespace adapter
 } // namespace mem0

@@ -21,6 +21,13 @@ std::string to_json(const rapidjson::Value &value);
 // Parse `json` into `doc`: an error when it is not JSON, or not an object.
 Result<void> parse_object(rapidjson::Document &doc, std::string_view json);
 
+// The output object Claude Code, Codex and Gemini CLI share, each part only when not empty:
+// {"hookSpecificOutput":{"hookEventName":<event>,"additionalContext":<context>,
+//  "updatedInput":<updated_input, a JSON object>},"systemMessage":<message>} and a newline; ""
+// when every part is empty.
+std::string hook_specific_output(std::string_view event, std::string_view context,
+                                 std::string_view message, std::string_view updated_input = {});
+
 // Parse `json` as the neutral `Input`: `read(doc, input)` fills it from the object.
 template <class Input, class Read> Result<Input> parse_event(std::string_view json, Read read) {
   rapidjson::Document doc;

@@ -1,7 +1,6 @@
 #include "hook/agents/claude_code.hpp"
 #include "hook/agent.hpp"
 #include "hook/agents/adapter.hpp"
-#include "util/json_writer.hpp"
 
 #include <array>
 
@@ -101,25 +100,9 @@ bool accepts_context(std::string_view event) {
 }
 
 std::string render(std::string_view event, const HookOutput &output) {
-  const bool context = !output.context.empty() && accepts_context(event);
-  const bool updated = !output.updated_input.empty() && event == "PreToolUse";
-  if (!context && !updated && output.system_message.empty()) return {};
-  JsonWriter w;
-  w.begin_object();
-  if (context || updated) {
-    w.key("hookSpecificOutput").begin_object().member("hookEventName", event);
-    if (context) w.member("additionalContext", output.context);
-    if (updated) {
-      // Already JSON (an object the hook built): written as it is.
-      w.key("updatedInput");
-      w.base().RawValue(output.updated_input.data(), output.updated_input.size(),
-                        rapidjson::kObjectType);
-    }
-    w.end_object();
-  }
-  if (!output.system_message.empty()) w.member("systemMessage", output.system_message);
-  w.end_object();
-  return w.text() + "\n";
+  return adapter::hook_specific_output(
+      event, accepts_context(event) ? output.context : std::string_view(), output.system_message,
+      event == "PreToolUse" ? output.updated_input : std::string_view());
 }
 
 } // namespace claude_code_shape

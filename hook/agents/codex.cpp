@@ -1,8 +1,8 @@
 #include "hook/agents/codex.hpp"
 #include "hook/agent.hpp"
+#include "hook/agents/adapter.hpp"
 #include "hook/agents/claude_code.hpp"
 #include "hook/transcript.hpp"
-#include "util/json_writer.hpp"
 #include "util/shell_read.hpp"
 #include "util/strings.hpp"
 
@@ -98,20 +98,9 @@ bool accepts_message(std::string_view event) {
 }
 
 std::string render(std::string_view event, const HookOutput &output) {
-  const bool context = !output.context.empty() && accepts_context(event);
-  const bool message = !output.system_message.empty() && accepts_message(event);
-  if (!context && !message) return {};
-  JsonWriter w;
-  w.begin_object();
-  if (context)
-    w.key("hookSpecificOutput")
-        .begin_object()
-        .member("hookEventName", event)
-        .member("additionalContext", output.context)
-        .end_object();
-  if (message) w.member("systemMessage", output.system_message);
-  w.end_object();
-  return w.text() + "\n";
+  return adapter::hook_specific_output(
+      event, accepts_context(event) ? output.context : std::string_view(),
+      accepts_message(event) ? output.system_message : std::string_view());
 }
 
 } // namespace codex_shape

@@ -2,7 +2,6 @@
 #include "hook/agent.hpp"
 #include "hook/agents/adapter.hpp"
 #include "util/json.hpp"
-#include "util/json_writer.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
 
@@ -184,19 +183,8 @@ bool accepts_context(std::string_view event) {
 }
 
 std::string render(std::string_view event, const HookOutput &output) {
-  const bool context = !output.context.empty() && accepts_context(event);
-  if (!context && output.system_message.empty()) return {};
-  JsonWriter w;
-  w.begin_object();
-  if (context)
-    w.key("hookSpecificOutput")
-        .begin_object()
-        .member("hookEventName", event)
-        .member("additionalContext", output.context)
-        .end_object();
-  if (!output.system_message.empty()) w.member("systemMessage", output.system_message);
-  w.end_object();
-  return w.text() + "\n";
+  return adapter::hook_specific_output(
+      event, accepts_context(event) ? output.context : std::string_view(), output.system_message);
 }
 
 namespace {
