@@ -9,22 +9,19 @@ directly, so a test needs no Node at run time (npm at install time only).
     codex = ensure_codex()   # path of a working native `codex`, or raises Unavailable
 """
 
-import fcntl
-import json
 import os
 import shutil
 import subprocess
 import tempfile
-import time
+
+import npmcache
 
 PACKAGE = "@openai/codex"
 # Pinned so the test sees the same client every run; MEM0_CODEX_VERSION overrides.
 CODEX_VERSION = "0.171.0"
-INSTALL_TIMEOUT_S = 600
 
 
-class Unavailable(Exception):
-    """Codex CLI cannot be installed here (no npm, no registry, no binary for this platform)."""
+Unavailable = npmcache.Unavailable
 
 
 def version():
@@ -32,11 +29,7 @@ def version():
 
 
 def cache_dir():
-    explicit = os.environ.get("MEM0_CODEX_DIR")
-    if explicit:
-        return os.path.abspath(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "mem0-native-hooks", "codex")
+    return npmcache.cache_root("MEM0_CODEX_DIR", "codex")
 
 
 def _candidates(prefix):
@@ -87,72 +80,11 @@ def find_codex(prefix, want):
     return None
 
 
-def _installed_version(prefix):
-    try:
-        with open(os.path.join(prefix, "node_modules", "@openai", "codex", "package.json"),
-                  encoding="utf-8") as fh:
-            return json.load(fh).get("version")
-    except (OSError, ValueError):
-        return None
-
-
 def ensure_codex(log=print):
     """Return the path of a working native `codex` of the pinned version, installing it if
     needed."""
-    want = version()
-    root = cache_dir()
-    prefix = os.path.join(root, want)  # one npm prefix per version: switching back is free
-    if _installed_version(prefix) == want:
-        exe = find_codex(prefix, want)
-        if exe:
-            log(f"Codex CLI {want}: reusing {exe}")
-            return exe
-    npm = shutil.which("npm")
-    if not npm:
-        raise Unavailable("npm is not installed")
-    os.makedirs(root, exist_ok=True)
-    with open(os.path.join(root, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # a concurrent run installs once, the other reuses
-        if _installed_version(prefix) == want:
-            exe = find_codex(prefix, want)
-            if exe:
-                return exe
-        staging = tempfile.mkdtemp(prefix=f".{want}-", dir=root)
-        try:
-            log(f"Codex CLI {want}: installing {PACKAGE}@{want} with npm into {prefix} ...")
-            start = time.monotonic()
-            cmd = [npm, "install", "--prefix", staging, "--no-audit", "--no-fund",
-                   "--no-save", "--include=optional", "--engine-strict=false",
-                   "--loglevel=warn",
-                   # Fail within minutes when the registry cannot be reached (the test then
-                   # reports SKIPPED), not after npm's default 5-minute timeout per attempt.
-                   "--fetch-timeout=60000", "--fetch-retries=2",
-                   "--fetch-retry-mintimeout=2000", "--fetch-retry-maxtimeout=10000",
-                   f"{PACKAGE}@{want}"]
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, cwd=staging,
-                                      timeout=INSTALL_TIMEOUT_S, stdin=subprocess.DEVNULL)
-            except subprocess.TimeoutExpired:
-                raise Unavailable(f"npm install did not finish in {INSTALL_TIMEOUT_S} s")
-            if proc.returncode != 0:
-                tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
-                raise Unavailable(f"npm install failed (exit {proc.returncode}):\n{tail}")
-            log(f"Codex CLI {want}: npm install took {time.monotonic() - start:.1f} s")
-            if not find_codex(staging, want):
-                raise Unavailable(f"{PACKAGE}@{want} installed but no working native `codex` "
-                                  f"binary for this platform was found")
-            if os.path.exists(prefix):
-                shutil.rmtree(prefix)
-            os.rename(staging, prefix)
-            staging = None
-        finally:
-            if staging:
-                shutil.rmtree(staging, ignore_errors=True)
-    exe = find_codex(prefix, want)  # look again: absolute paths changed with the rename
-    if not exe:
-        raise Unavailable(f"no working `codex` under {prefix}")
-    log(f"Codex CLI {want}: {exe}")
-    return exe
+    return npmcache.ensure("Codex CLI", PACKAGE, version(), cache_dir(), find_codex,
+                           npm_args=("--include=optional", "--loglevel=warn"), log=log)
 
 
 if __name__ == "__main__":  # manual use: python3 codex_cli.py  -> prints the binary's path

@@ -17,24 +17,22 @@ Running Gemini CLI 0.61.0 headless against a loopback stand-in (docs/agents.md#g
   usage-statistics host. `telemetry.enabled` and the update check are off too.
 """
 
-import fcntl
 import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
-import time
+
+import npmcache
 
 PACKAGE = "@google/gemini-cli"
 # Pinned so the test sees the same client every run; MEM0_GEMINI_CLI_VERSION overrides.
 GEMINI_CLI_VERSION = "0.61.0"
 NODE_MAJOR_MIN = 20
-INSTALL_TIMEOUT_S = 600
 
 
-class Unavailable(Exception):
-    """Gemini CLI cannot be installed here (no npm, no Node 20, no registry)."""
+Unavailable = npmcache.Unavailable
 
 
 def version():
@@ -42,11 +40,7 @@ def version():
 
 
 def cache_dir():
-    explicit = os.environ.get("MEM0_GEMINI_CLI_DIR")
-    if explicit:
-        return os.path.abspath(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "mem0-native-hooks", "gemini-cli")
+    return npmcache.cache_root("MEM0_GEMINI_CLI_DIR", "gemini-cli")
 
 
 def settings(hooks=None):
@@ -118,15 +112,6 @@ def find_gemini(prefix, want):
     return None
 
 
-def _installed_version(prefix):
-    try:
-        with open(os.path.join(prefix, "node_modules", "@google", "gemini-cli",
-                               "package.json"), encoding="utf-8") as fh:
-            return json.load(fh).get("version")
-    except (OSError, ValueError):
-        return None
-
-
 def _check_node():
     node = shutil.which("node")
     if not node:
@@ -143,58 +128,9 @@ def _check_node():
 
 def ensure_gemini_cli(log=print):
     """Return the path of a working `gemini` of the pinned version, installing it if needed."""
-    want = version()
-    root = cache_dir()
-    prefix = os.path.join(root, want)  # one npm prefix per version: switching back is free
     _check_node()
-    if _installed_version(prefix) == want:
-        exe = find_gemini(prefix, want)
-        if exe:
-            log(f"Gemini CLI {want}: reusing {exe}")
-            return exe
-    npm = shutil.which("npm")
-    if not npm:
-        raise Unavailable("npm is not installed")
-    os.makedirs(root, exist_ok=True)
-    with open(os.path.join(root, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # a concurrent run installs once, the other reuses
-        if _installed_version(prefix) == want:
-            exe = find_gemini(prefix, want)
-            if exe:
-                return exe
-        staging = tempfile.mkdtemp(prefix=f".{want}-", dir=root)
-        try:
-            log(f"Gemini CLI {want}: installing {PACKAGE}@{want} with npm into {prefix} ...")
-            start = time.monotonic()
-            cmd = [npm, "install", "--prefix", staging, "--no-audit", "--no-fund",
-                   "--no-save", "--engine-strict=false", "--loglevel=error",
-                   # Fail within minutes, not npm's default 5-minute timeout per attempt,
-                   # when the registry cannot be reached (the test then reports SKIPPED).
-                   "--fetch-timeout=60000", "--fetch-retries=2",
-                   "--fetch-retry-mintimeout=2000", "--fetch-retry-maxtimeout=10000",
-                   f"{PACKAGE}@{want}"]
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, cwd=staging,
-                                      timeout=INSTALL_TIMEOUT_S, stdin=subprocess.DEVNULL)
-            except subprocess.TimeoutExpired:
-                raise Unavailable(f"npm install did not finish in {INSTALL_TIMEOUT_S} s")
-            if proc.returncode != 0:
-                tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
-                raise Unavailable(f"npm install failed (exit {proc.returncode}):\n{tail}")
-            log(f"Gemini CLI {want}: npm install took {time.monotonic() - start:.1f} s")
-            if os.path.exists(prefix):
-                shutil.rmtree(prefix)
-            os.rename(staging, prefix)  # .bin/gemini is a relative link: it survives this
-            staging = None
-        finally:
-            if staging:
-                shutil.rmtree(staging, ignore_errors=True)
-    exe = find_gemini(prefix, want)
-    if not exe:
-        raise Unavailable(f"{PACKAGE}@{want} installed under {prefix} but `gemini --version` "
-                          f"does not report {want}")
-    log(f"Gemini CLI {want}: {exe}")
-    return exe
+    return npmcache.ensure("Gemini CLI", PACKAGE, version(), cache_dir(), find_gemini,
+                           npm_args=("--loglevel=error",), log=log)
 
 
 if __name__ == "__main__":  # manual use: print the path, installing first when needed
