@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,14 @@ from runresult import RunResult, assert_one_json_object  # noqa: E402
 BIN_DIR = os.environ.get("MEM0_BIN_DIR", os.path.join(HERE, "..", "..", "build", "bin"))
 USER = "tester"
 PROJECT = "proj-e2e"
+
+
+def shell_quote(word):
+    """`word` as the hooks and install quote it for a shell (util/strings.hpp shell_quote): as
+    it is when it holds only A-Za-z0-9/._+:@%-, else in single quotes."""
+    if word and re.fullmatch(r"[A-Za-z0-9/._+:@%-]+", word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def memory(mem_id, text, mtype=None, user=USER, app=PROJECT, created="2026-11-20T10:00:00Z",

@@ -9,7 +9,7 @@ import time
 import unittest
 from urllib.parse import urlsplit
 
-from hooklib import BIN_DIR, HookTest, and_terms, memory, PROJECT, USER
+from hooklib import BIN_DIR, HookTest, and_terms, memory, PROJECT, shell_quote, USER
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from loopback import HttpStandIn, closed_port, json_handler
@@ -1229,8 +1229,8 @@ class Install(CliTest):
         for event, matcher, executable, _ in HOOK_SET:
             head = {"matcher": matcher} if matcher else {}
             audit = {"type": "command", "command": "/usr/bin/audit-" + executable}
-            ours = {"type": "command", "command": os.path.join(self.bin_dir, executable),
-                    "timeout": 6}
+            ours = {"type": "command",
+                    "command": shell_quote(os.path.join(self.bin_dir, executable)), "timeout": 6}
             shared.setdefault(event, []).append(dict(head, hooks=[audit, ours]))
             kept.setdefault(event, []).append(dict(head, hooks=[audit]))
         self.write(json.dumps({"hooks": shared}))

@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from hooklib import BIN_DIR, HookTest, and_terms, memory
+from hooklib import BIN_DIR, HookTest, and_terms, memory, shell_quote
 from gitrepo import make_repo
 from hookevents import read_event
 
@@ -13,7 +13,8 @@ WORK = "cccccccc-3333-4333-8333-000000000003"
 CONV2 = "dddddddd-4444-4444-8444-000000000004"
 
 REL = "src/billing/invoice.py"
-CLI = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
+CLI_PATH = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
+CLI = shell_quote(CLI_PATH)  # as the hooks name it to the model
 DETAILS = f"Need details? Run `{CLI} peek <id8>` with the 8-character id a memory line ends with."
 NO_KEY = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)"
 
@@ -120,8 +121,8 @@ class OnFileRead(HookTest):
 
     def test_details_line_points_at_a_mem0_hooks_that_exists(self):
         ctx = self.read(self.file).context()
-        self.assertTrue(os.path.isabs(CLI))
-        self.assertTrue(os.access(CLI, os.X_OK))
+        self.assertTrue(os.path.isabs(CLI_PATH))
+        self.assertTrue(os.access(CLI_PATH, os.X_OK))
         self.assertIn(f"`{CLI} peek <id8>`", ctx)
         self.assertNotIn("search_memories", ctx)
         self.assertIsNone(self.read(self.write("src/other.py", 4000)).system_message())

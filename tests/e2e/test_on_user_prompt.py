@@ -5,7 +5,7 @@ import os
 import subprocess
 import unittest
 
-from hooklib import (BIN_DIR, HookTest, and_terms, memory, PROJECT, project_filters,
+from hooklib import (BIN_DIR, HookTest, and_terms, memory, PROJECT, project_filters, shell_quote,
                      shared_agent, USER)
 from gitrepo import make_repo
 from hookevents import prompt_event
@@ -22,7 +22,8 @@ CONVENTION = "77777777-aaaa-4aaa-8aaa-000000000007"
 PROMPT = "Why does the stripe webhook handler retry invoices twice?"
 RUBRIC = "Mem0 holds this project's past decisions"
 NO_KEY = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)"
-CLI = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
+CLI_PATH = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
+CLI = shell_quote(CLI_PATH)  # as the hooks name it to the model
 
 
 class OnUserPrompt(HookTest):
@@ -219,11 +220,11 @@ class OnUserPrompt(HookTest):
     def test_rubric_names_mem0_hooks_by_absolute_path_and_no_mcp_tool(self):
         ctx = self.prompt(PROMPT).context()
         rubric = [l for l in ctx.split("\n") if l.startswith(RUBRIC)][0]
-        self.assertTrue(os.path.isabs(CLI))
+        self.assertTrue(os.path.isabs(CLI_PATH))
         self.assertIn(f"`{CLI} peek <query>`", rubric)
         self.assertIn(f"`{CLI} context <task>`", rubric)
         self.assertIn(f"`{CLI} peek <id8>`", rubric)
-        self.assertTrue(os.access(CLI, os.X_OK))  # it names a command that exists
+        self.assertTrue(os.access(CLI_PATH, os.X_OK))  # it names a command that exists
         for missing in ("search_memories", "parallel calls", "user_id", "app_id", "mcp__"):
             self.assertNotIn(missing, ctx)
 
