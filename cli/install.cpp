@@ -147,6 +147,14 @@ bool allowed_beside_others(const fs::path &target, const std::set<std::string> &
   return !refused;
 }
 
+// After an uninstall: the plugins that still run the hooks here, each with its removal.
+void say_still_wired(const CliContext &ctx) {
+  for (const auto &p : find_install_paths(ctx.config, ctx.env, ctx.cwd))
+    if (p.kind != InstallPath::Kind::settings && p.here && p.active)
+      ctx.out << "the hooks still run here: " << describe(p) << "\n  to remove it: " << removal(p)
+              << "\n";
+}
+
 // Warn about the executables `agent` runs that are missing from `ctx.exe_dir`.
 void warn_missing_executables(const Agent &agent, const CliContext &ctx) {
   for (const HookSpec &spec : hooks_of(agent.name))
@@ -316,6 +324,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
             << (uninstall ? "no mem0 hooks in " + target.string() + "; nothing to remove"
                           : target.string() + " already up to date")
             << "\n";
+    if (uninstall && claude) say_still_wired(ctx);
     return k_ok;
   }
   if (auto written = write_settings(target, existed ? &*current : nullptr, *merged, ctx);
@@ -325,6 +334,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
   }
   ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
+  if (uninstall && claude) say_still_wired(ctx);
   if (!uninstall)
     ctx.out << "next: " << agent.files.install_note
             << (agent.files.install_note.empty() ? "" : "; ")

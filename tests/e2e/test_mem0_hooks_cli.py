@@ -1381,6 +1381,14 @@ class Install(CliTest):
         self.assert_installed(json.loads(self.read(user))["hooks"])
         self.assertEqual(json.loads(self.read(user))["enabledPlugins"], {MARKETPLACE_ID: True})
 
+    def test_uninstall_names_the_plugin_that_still_runs_the_hooks(self):
+        install_from_marketplace(self.home, self.project)
+        result = self.run_cli("uninstall")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("nothing to remove", result.stdout)
+        self.assertIn(f"the hooks still run here: wired in plugin {MARKETPLACE_ID}", result.stdout)
+        self.assertIn(f"claude plugin uninstall {MARKETPLACE_ID} --scope user", result.stdout)
+
     def test_refuses_when_the_plugin_is_installed_but_disabled(self):
         install_from_marketplace(self.home, self.project, enabled=False)
         before = self.read(os.path.join(self.home, ".claude", "settings.json"))
