@@ -6,8 +6,7 @@ namespace mem0 {
 
 std::span<const Agent *const> agents() {
   // Claude Code first: the agent of a run without --agent (docs/agents.md#adding-an-agent).
-  static const std::array<const Agent *, 4> all{&claude_code(), &codex(), &gemini_cli(),
-                                                &cursor()};
+  static const std::array<const Agent *, 4> all{&claude_code(), &codex(), &gemini_cli(), &cursor()};
   return all;
 }
 
