@@ -102,6 +102,26 @@ def locate(obj, needle, path="body"):
     return found
 
 
+def texts_with(obj, needle):
+    """The string leaves of a JSON value that contain needle, in document order."""
+    if isinstance(obj, str):
+        return [obj] if needle in obj else []
+    values = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else ()
+    return [text for value in values for text in texts_with(value, needle)]
+
+
+def poll(fetch, done, timeout_s, step_s=0.1):
+    """Call fetch() until done(value) is true or timeout_s have passed (a detached sender
+    delivers captures later); (the last value, seconds waited)."""
+    start = time.monotonic()
+    while True:
+        value = fetch()
+        waited = time.monotonic() - start
+        if done(value) or waited > timeout_s:
+            return value, waited
+        time.sleep(step_s)
+
+
 def hook_outputs(debug):
     """The JSON objects our hooks printed, as Claude Code's debug log records them
     ("Hooks: Parsed initial response: {...}"), oldest first."""

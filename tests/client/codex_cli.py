@@ -7,6 +7,11 @@ native executable shipped in a per-platform optional dependency, aliased
 directly, so a test needs no Node at run time (npm at install time only).
 
     codex = ensure_codex()   # path of a working native `codex`, or raises Unavailable
+    proc = run(codex, prompt, cwd, client_env(home, codex_home, MEM0_BASE_URL=...))
+
+`codex exec` runs the hooks of `$CODEX_HOME/hooks.json` only once they are trusted;
+`--dangerously-bypass-hook-trust` runs them without the interactive trust step
+(docs/agents.md#codex-cli).
 """
 
 import os
@@ -57,6 +62,27 @@ def quiet_env(home=None):
     if home:
         env["CODEX_HOME"] = home
     return env
+
+
+def client_env(home, codex_home, **extra):
+    """The whole environment of a `codex` run, built from scratch (none of the caller's CODEX_*
+    or OPENAI_*): HOME and CODEX_HOME. `extra` adds to it (the model provider's key variable,
+    MEM0_BASE_URL, ...)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+           "HOME": home, "LANG": "C.UTF-8", "CODEX_HOME": codex_home}
+    if os.environ.get("TMPDIR"):
+        env["TMPDIR"] = os.environ["TMPDIR"]
+    env.update(extra)
+    return env
+
+
+def run(exe, prompt, cwd, env, timeout=120):
+    """`codex exec <prompt>` in cwd, headless, with the hooks run untrusted and no sandbox;
+    the subprocess.CompletedProcess (text)."""
+    return subprocess.run([exe, "exec", "--dangerously-bypass-hook-trust",
+                           "--skip-git-repo-check", "-s", "danger-full-access", prompt],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
 
 
 def _reports_version(exe, want):

@@ -6,9 +6,10 @@
         bodies = [r["body"] for r in api.messages()]
 
 Conversation logic for POST /v1/messages (streaming SSE or plain JSON, as the request asks):
-- the last user message carries a tool_result  -> plain text, stop_reason "end_turn";
+- the last user message carries a tool_result  -> final_text, stop_reason "end_turn";
 - the request offers a tool named "Read"       -> one tool_use block calling Read on read_path,
                                                   stop_reason "tool_use";
+  (with read_path None, a request offering tools gets final_text at once)
 - anything else (title / summary / side requests without tools) -> short plain text.
 Every request (any method, any path) is recorded with its headers and parsed JSON body.
 Other paths get a harmless answer: count_tokens -> a token count, everything else -> 404 JSON.
@@ -101,8 +102,9 @@ class _Handler(RecordingHandler):
     # -- the model -------------------------------------------------------------------
     def _messages(self, body):
         last = last_user_message(body)
-        if has_tool_result(last):
-            kind, blocks, stop = "final", [{"type": "text", "text": FINAL_TEXT}], "end_turn"
+        final = [{"type": "text", "text": self.owner.final_text}]
+        if has_tool_result(last) or (self.owner.read_path is None and body.get("tools")):
+            kind, blocks, stop = "final", final, "end_turn"
         elif offers_read(body):
             tool_id = self.owner.next_id("toolu")
             blocks = [{"type": "text", "text": "Let me read the invoice module."},
@@ -169,13 +171,17 @@ class _Handler(RecordingHandler):
 
 
 class FakeAnthropic(HttpStandIn):
-    """The stand-in; requests() are dicts with ts, method, path, headers, body, raw, reply."""
+    """The stand-in; requests() are dicts with ts, method, path, headers, body, raw, reply.
+
+    read_path: the file the first turn reads (None: no Read, the answer comes at once);
+    final_text: the answer that ends the turn."""
 
     handler = _Handler
 
-    def __init__(self, read_path, host="127.0.0.1"):
+    def __init__(self, read_path, final_text=FINAL_TEXT, host="127.0.0.1"):
         super().__init__(host=host)
         self.read_path = read_path
+        self.final_text = final_text
         self._ids = itertools.count(1)
 
     def messages(self):

@@ -182,20 +182,11 @@ class CodexTest(unittest.TestCase):
         log("    hooks.json " + install_hooks(self.codex_home, self.env()))
 
     def env(self):
-        """The whole environment of a run, built from scratch (none of the caller's CODEX_* or
-        OPENAI_*): Codex's home, the stand-ins' key and URL, the hooks' debug log on."""
-        return {
-            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            "HOME": self.home,
-            "USER": USER,
-            "LANG": "C.UTF-8",
-            "CODEX_HOME": self.codex_home,
-            API_KEY_ENV: "sk-test-0000",
-            "MEM0_BASE_URL": self.mem0.url,
-            "MEM0_API_KEY": self.mem0.api_key,
-            "MEM0_USER_ID": USER,
-            "MEM0_DEBUG": "1",
-        }
+        """The whole environment of a run (codex_cli.client_env): Codex's home, the stand-ins'
+        key and URL, the hooks' debug log on."""
+        return codex_cli.client_env(self.home, self.codex_home, **{
+            "USER": USER, API_KEY_ENV: "sk-test-0000", "MEM0_BASE_URL": self.mem0.url,
+            "MEM0_API_KEY": self.mem0.api_key, "MEM0_USER_ID": USER, "MEM0_DEBUG": "1"})
 
     def codex(self, script, prompt=PROMPT, compact=False):
         with FakeOpenAI(script=script, usage_tokens=5000 if compact else 120,
@@ -204,11 +195,7 @@ class CodexTest(unittest.TestCase):
                 fh.write((COMPACT_CONFIG if compact else "") + provider_config(api.url))
             env = self.env()
             start = time.monotonic()
-            proc = subprocess.run(
-                [CODEX, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
-                 "-s", "danger-full-access", prompt],
-                cwd=self.project, env=env, capture_output=True, text=True,
-                timeout=RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            proc = codex_cli.run(CODEX, prompt, self.project, env, timeout=RUN_TIMEOUT_S)
             elapsed = time.monotonic() - start
             requests = api.responses()
         run = Run(proc, elapsed, requests,

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Real-client test of SPEC §15.5, one memory across agents: what a real Claude Code session
+captured is recalled by a real Codex CLI and a real Gemini CLI, and what Gemini CLI captured is
+recalled by Claude Code.
+
+The three clients (pinned, cached from npm: claude_code.py, codex_cli.py, gemini_cli.py) run
+headless, one after the other, in ONE throw-away git project whose origin gives every agent's
+hooks the same project id (nothing tells them: no MEM0_PROJECT_ID), as one user (MEM0_USER_ID),
+with one HOME, and against ONE FakeMem0 (tests/fake_mem0), empty at the start: an add there
+becomes a searchable memory. Each client is wired by `mem0-hooks install --agent <name>` and
+talks to its own loopback model stand-in (fake_anthropic.py, fake_openai.py, fake_gemini.py).
+
+1. `claude -p`: the model answers with a decision of 182 characters. Claude Code's Stop hook
+   (on_stop) queues it, the detached sender delivers it; the test polls FakeMem0 until it holds
+   that memory, and checks metadata.agent "claude-code" and the user and project.
+2. `codex exec`, asked a question that shares terms with the decision: the memory's recall line
+   (`- [session_summary] <text> [mem0:<id8>]`) reaches Codex's first model request, in the
+   developer message of the prompt hook (under its heading).
+3. `gemini -p`, the same kind of question: the line reaches Gemini's first turn, in the prompt
+   hook's part.
+4. The reverse: Gemini's answer, a second decision, is captured (AfterAgent runs on_stop;
+   metadata.agent "gemini-cli") and its line reaches the first request of a second `claude -p`
+   session, whose question shares no word with the first decision: that one is not recalled
+   there. Every search the hooks made was for this user and this project.
+The recall lines cannot come from anywhere but recall: they hold each decision's reason, whose
+words no prompt holds (checked); the project holds no file but git's; the model stand-ins say a
+decision only as the answer that is captured; and the tag is the id FakeMem0 gave the memory
+when it was added. Asking another question (no shared words) makes each check fail.
+
+Exit status: 0 passed, 1 failed, 77 skipped (a client cannot be installed here).
+Set MEM0_CLIENT_KEEP=1 to keep the temporary directory (requests, debug log, hooks.log).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from clientlib import (BIN_DIR, claude_or_exit, client_env, log, poll, read_text, run_tests,
+                       scratch_dir, texts_with)
+import codex_cli
+from fake_anthropic import FakeAnthropic
+from fake_gemini import FakeGemini
+from fake_openai import API_KEY_ENV, FakeOpenAI, message_texts, provider_config, text
+from fakelib import FakeMem0
+import gemini_cli
+from gitrepo import make_repo
+
+CLAUDE = CODEX = GEMINI = None  # set in main()
+RUN_TIMEOUT_S = 120
+CAPTURE_WAIT_S = 20
+EXECUTABLES = ["mem0-hooks", "on_session_start", "on_user_prompt", "on_stop", "on_session_end"]
+
+USER = "tester"
+ORIGIN = "git@github.com:acme/ledger-service.git"
+PROJECT_ID = "acme-ledger-service"  # the slug the hooks derive from ORIGIN
+PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
+
+# What Claude Code's model decides, and the questions the other agents ask. The fake Mem0 finds a
+# memory when the query holds at least 30% of its words: Codex's and Gemini CLI's questions hold
+# 10 and 9 of the 21 words of the decision (store, invoice, totals, ledger, v2, table, integer,
+# cents, floats), none of its reason; Claude Code's second question holds 9 of the 23 words of
+# Gemini CLI's decision and none of the first.
+DECISION = ("We decided to store invoice totals as integer cents in the ledger_v2 table, never as "
+            "floats, because binary floats lost a cent when the nightly reconciliation summed "
+            "partial refunds.")
+CLAUDE_PROMPT = "Settle how the ledger keeps invoice totals."
+CODEX_PROMPT = "Do we store invoice totals in the ledger_v2 table as integer cents or as floats?"
+GEMINI_PROMPT = "How should I store invoice totals in the ledger_v2 table: floats or integer cents?"
+REASON = ["binary", "nightly", "reconciliation", "summed"]  # in DECISION, in no prompt
+# The reverse direction: Gemini CLI's answer and Claude Code's second question.
+GEMINI_DECISION = ("We decided that the webhook retry queue backs off exponentially from 2 "
+                   "seconds to 15 minutes and gives up after 12 attempts, because the payment "
+                   "provider throttles bursts of retries.")
+CLAUDE_PROMPT_2 = ("How does the webhook retry queue back off, and after how many attempts "
+                   "does it give up?")
+GEMINI_REASON = ["exponentially", "payment", "provider", "throttles", "bursts"]
+SHORT_ANSWER = "Understood."  # under 100 characters: no capture
+
+
+def tag(mem_id):
+    return f"[mem0:{mem_id[:8]}]"
+
+
+class OneMemoryTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = scratch_dir(self, "mem0_one_memory_")
+        self.home = os.path.join(self.scratch, "home")
+        self.codex_home = os.path.join(self.home, ".codex")
+        self.project = os.path.join(self.scratch, "project")
+        for d in (self.home, self.codex_home, self.project):
+            os.makedirs(d)
+        make_repo(self.project, origin=ORIGIN)
+        self.mem0 = FakeMem0().start()
+        self.addCleanup(self.mem0.stop)
+        # What every agent's hooks share: the user, the Mem0 stand-in, the key, the debug log.
+        self.mem0_env = {"USER": USER, "MEM0_USER_ID": USER, "MEM0_BASE_URL": self.mem0.url,
+                         "MEM0_API_KEY": self.mem0.api_key, "MEM0_DEBUG": "1"}
+        self.runs = []  # (label, what the client printed), for the failure messages
+
+    # -- wiring and running each client ---------------------------------------------------------
+    def install(self, agent, env):
+        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent", agent],
+                              cwd=self.project, env=env, capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, f"install --agent {agent}:\n{proc.stdout}\n"
+                                             f"{proc.stderr}")
+
+    def finished(self, label, proc, elapsed, requests):
+        if os.environ.get("MEM0_CLIENT_KEEP"):
+            with open(os.path.join(self.scratch, f"requests-{label}.json"), "w") as fh:
+                json.dump(requests, fh, indent=1)
+        self.runs.append((label, f"exit {proc.returncode}\nstdout: {proc.stdout[-1500:]}\n"
+                                 f"stderr: {proc.stderr[-2500:]}"))
+        log(f"    {label}: exit {proc.returncode} after {elapsed:.1f} s")
+        self.assertEqual(proc.returncode, 0, self.info())
+
+    def claude(self, label, prompt, final_text):
+        """A `claude -p` session; the body of its first model request that offers tools (the
+        prompt's turn, not a side request)."""
+        api = FakeAnthropic(read_path=None, final_text=final_text).start()
+        self.addCleanup(api.stop)
+        env = client_env(self.home, api.url, self.mem0.url, USER, **self.mem0_env)
+        if label == "claude-1":
+            self.install("claude-code", env)
+        debug_log = os.path.join(self.scratch, f"debug-{label}.log")
+        start = time.monotonic()
+        proc = subprocess.run([CLAUDE, "-p", prompt, "--output-format", "json",
+                               "--debug-file", debug_log], cwd=self.project, env=env,
+                              capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL)
+        self.finished(label, proc, time.monotonic() - start, api.requests())
+        self.assertEqual(json.loads(proc.stdout).get("result"), final_text, self.info())
+        turns = [r["body"] for r in api.messages() if r["body"].get("tools")]
+        self.assertTrue(turns, self.info())
+        return turns[0]
+
+    def codex(self, prompt, final_text):
+        env = codex_cli.client_env(self.home, self.codex_home,
+                                   **{API_KEY_ENV: "sk-test-0000"}, **self.mem0_env)
+        self.install("codex", env)
+        with FakeOpenAI(script=[text(final_text)]) as api:
+            with open(os.path.join(self.codex_home, "config.toml"), "w") as fh:
+                fh.write(provider_config(api.url))
+            start = time.monotonic()
+            proc = codex_cli.run(CODEX, prompt, self.project, env, timeout=RUN_TIMEOUT_S)
+            self.finished("codex", proc, time.monotonic() - start, api.requests())
+            requests = [r["body"] for r in api.responses()]
+        self.assertTrue(requests, self.info())
+        return requests[0]
+
+    def gemini(self, prompt, final_text):
+        with FakeGemini(final_text=final_text) as api:
+            env = gemini_cli.client_env(self.home, api.url, **self.mem0_env)
+            gemini_cli.write_settings(self.home)  # API-key auth, quiet; install adds the hooks
+            self.install("gemini-cli", env)
+            start = time.monotonic()
+            proc = gemini_cli.run(GEMINI, prompt, self.project, env, timeout=RUN_TIMEOUT_S)
+            self.finished("gemini", proc, time.monotonic() - start, api.requests())
+            turns = [r["body"] for r in api.turns()]
+        self.assertTrue(turns, self.info())
+        return turns[0]
+
+    # -- what happened ------------------------------------------------------------------------
+    def info(self):
+        out = [f"[{label}] {what}" for label, what in self.runs]
+        out.append(f"mem0 searches: {[s.get('query') for s in self.mem0.searches()]}")
+        out.append(f"mem0 adds: {json.dumps(self.mem0.adds())[:3000]}")
+        hooks_log = read_text(os.path.join(self.home, ".mem0", "hooks.log")).splitlines()
+        out.append("hooks.log:\n    " + "\n    ".join(hooks_log[-40:]))
+        return "\n".join(out)
+
+    def captured(self, decision, agent):
+        """Wait until FakeMem0 holds `decision` as a memory; check the add that made it (the
+        agent, user and project); the memory."""
+        def holding(memories):
+            return [m for m in memories if decision in m.get("memory", "")]
+
+        memories, waited = poll(self.mem0.memories, holding, CAPTURE_WAIT_S)
+        self.assertEqual(len(holding(memories)), 1, f"not captured in {waited:.1f} s\n"
+                                                    f"{self.info()}")
+        [memory] = holding(memories)
+        [add] = [a for a in self.mem0.adds()
+                 if decision in json.dumps(a.get("messages"), ensure_ascii=False)]
+        self.assertEqual(add["metadata"].get("agent"), agent, json.dumps(add))
+        self.assertEqual(add["metadata"].get("type"), "session_summary", json.dumps(add))
+        self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID),
+                         json.dumps(add))
+        log(f"    FakeMem0 holds {tag(memory['id'])} after {waited:.1f} s, from "
+            f"{agent} ({add['metadata'].get('source')}, session "
+            f"{add['metadata'].get('session_id')})")
+        return memory
+
+    def assert_recalled(self, label, body, memory):
+        """The memory's recall line is in the request body, under the prompt hook's heading."""
+        line = f"- [session_summary] {memory['memory']} {tag(memory['id'])}"
+        found = texts_with(body, line)
+        self.assertTrue(found, f"{line!r} not in {label}'s model request\n{self.info()}")
+        self.assertTrue(any(PROMPT_HEADING in t for t in found),
+                        f"not under the prompt hook's heading: {found}")
+        log(f"    {tag(memory['id'])} recalled in {label}'s first model request")
+        return found
+
+    # -- the test ---------------------------------------------------------------------------
+    def test_one_memory_across_agents(self):
+        for prompt in (CLAUDE_PROMPT, CODEX_PROMPT, GEMINI_PROMPT, CLAUDE_PROMPT_2):
+            for word in REASON + GEMINI_REASON:
+                self.assertNotIn(word, prompt.lower())
+
+        # 1. Claude Code decides; its Stop hook captures the decision.
+        first = self.claude("claude-1", CLAUDE_PROMPT, DECISION)
+        self.assertFalse(texts_with(first, "[mem0:"), "FakeMem0 was empty: nothing to recall")
+        memory = self.captured(DECISION, "claude-code")
+
+        # 2. Codex recalls it at the prompt, as the prompt hook's developer message.
+        request = self.codex(CODEX_PROMPT, SHORT_ANSWER)
+        found = self.assert_recalled("codex", request, memory)
+        self.assertTrue(set(found) & set(message_texts(request, "developer")), found)
+
+        # 3. Gemini CLI recalls it at the prompt, in the prompt hook's <hook_context> part.
+        turn = self.gemini(GEMINI_PROMPT, GEMINI_DECISION)
+        found = self.assert_recalled("gemini", turn, memory)
+        self.assertTrue(any(t.startswith("<hook_context>") for t in found), found)
+
+        # 4. The reverse: Gemini CLI's answer is captured, and recalled in Claude Code; the first
+        #    decision, which shares no word with that question, is not.
+        reverse = self.captured(GEMINI_DECISION, "gemini-cli")
+        second = self.claude("claude-2", CLAUDE_PROMPT_2, SHORT_ANSWER)
+        self.assert_recalled("claude-2", second, reverse)
+        self.assertFalse(texts_with(second, tag(memory["id"])), self.info())
+
+        # Every agent's hooks searched this user's memories of the one project.
+        searches = self.mem0.searches()
+        self.assertGreaterEqual(len(searches), 4, self.info())
+        for search in searches:
+            self.assertIn(f'"app_id": "{PROJECT_ID}"', json.dumps(search.get("filters")))
+            self.assertIn(f'"user_id": "{USER}"', json.dumps(search.get("filters")))
+
+
+def main():
+    global CLAUDE, CODEX, GEMINI
+    CLAUDE = claude_or_exit(EXECUTABLES)
+    try:
+        CODEX = codex_cli.ensure_codex(log=log)
+        GEMINI = gemini_cli.ensure_gemini_cli(log=log)
+    except (codex_cli.Unavailable, gemini_cli.Unavailable) as exc:
+        log(f"SKIPPED: a client is not available here: {exc}")
+        return 77
+    return run_tests()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
