@@ -179,6 +179,11 @@ class CodexTest(unittest.TestCase):
         assert os.path.getsize(os.path.join(self.project, REL)) >= 1500  # the read hook's floor
         self.mem0 = FakeMem0(seed=SEED).start()
         self.addCleanup(self.mem0.stop)
+        self.config_tail = ""  # config.toml lines kept under each run's (the plugin's)
+        self.wire()
+
+    def wire(self):
+        """Wire the hooks into Codex (test_codex_plugin.py installs the plugin instead)."""
         log("    hooks.json " + install_hooks(self.codex_home, self.env()))
 
     def env(self):
@@ -192,7 +197,8 @@ class CodexTest(unittest.TestCase):
         with FakeOpenAI(script=script, usage_tokens=5000 if compact else 120,
                         summary=COMPACT_SUMMARY) as api:
             with open(os.path.join(self.codex_home, "config.toml"), "w") as fh:
-                fh.write((COMPACT_CONFIG if compact else "") + provider_config(api.url))
+                fh.write((COMPACT_CONFIG if compact else "") + provider_config(api.url) +
+                         self.config_tail)
             env = self.env()
             start = time.monotonic()
             proc = codex_cli.run(CODEX, prompt, self.project, env, timeout=RUN_TIMEOUT_S)

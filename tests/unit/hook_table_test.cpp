@@ -4,6 +4,7 @@
 #include "tests/unit/catch.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/version.hpp"
 
 #include <rapidjson/document.h>
 
@@ -66,6 +67,84 @@ TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
   CHECK(wired == table);
   // The script the commands fall back on is part of the plugin.
   CHECK(read_small_file(std::string(MEM0_SOURCE_DIR) + "/scripts/first-run.sh").has_value());
+}
+
+// The Codex plugin's hooks (.codex-plugin/plugin.json names hooks/codex-hooks.json): the same
+// fallback on scripts/first-run.sh, from ${PLUGIN_ROOT} (Codex's copy of the plugin), each
+// executable run with --agent codex.
+namespace {
+
+constexpr std::string_view k_codex_prefix = "h=\"${PLUGIN_ROOT}\"/build/bin/";
+
+std::string codex_command_for(const std::string &executable) {
+  return std::string(k_codex_prefix) + executable + " && [ -x \"$h\" ] || exec sh " +
+         "\"${PLUGIN_ROOT}\"/scripts/first-run.sh " + executable +
+         "; exec \"${PLUGIN_ROOT}\"/build/bin/" + executable + " --agent codex";
+}
+
+} // namespace
+
+TEST_CASE("hook table: the Codex plugin wires exactly the Codex rows") {
+  const std::string root(MEM0_SOURCE_DIR);
+  const auto manifest_text = read_small_file(root + "/.codex-plugin/plugin.json");
+  REQUIRE(manifest_text.has_value());
+  rapidjson::Document manifest;
+  REQUIRE(parse_json(manifest, *manifest_text));
+  REQUIRE(manifest.IsObject());
+  CHECK(member_or_empty(manifest, "name") == "mem0-native-hooks");
+  CHECK(member_or_empty(manifest, "hooks") == "./hooks/codex-hooks.json");
+  // Codex names its copy of the plugin after this version: the project's one (Claude Code's
+  // manifest).
+  CHECK(member_or_empty(manifest, "version") == std::string(version()));
+
+  // The marketplace Codex reads at the repository's root offers the root as the plugin.
+  const auto market_text = read_small_file(root + "/.agents/plugins/marketplace.json");
+  REQUIRE(market_text.has_value());
+  rapidjson::Document market;
+  REQUIRE(parse_json(market, *market_text));
+  REQUIRE(market.IsObject());
+  REQUIRE(market.HasMember("plugins"));
+  REQUIRE(market["plugins"].IsArray());
+  REQUIRE(market["plugins"].Size() == 1);
+  const auto &entry = market["plugins"][0];
+  CHECK(member_or_empty(entry, "name") == "mem0-native-hooks");
+  REQUIRE(entry.HasMember("source"));
+  CHECK(member_or_empty(entry["source"], "source") == "local");
+  CHECK(member_or_empty(entry["source"], "path") == "./");
+
+  const auto text = read_small_file(root + "/hooks/codex-hooks.json");
+  REQUIRE(text.has_value());
+  rapidjson::Document doc;
+  REQUIRE(parse_json(doc, *text));
+  REQUIRE(doc.IsObject());
+  REQUIRE(doc.HasMember("hooks"));
+  // Codex refuses a hooks file with any other member at its root.
+  for (const auto &member : doc.GetObject()) {
+    const std::string name = member.name.GetString();
+    CHECK((name == "hooks" || name == "description"));
+  }
+
+  std::set<Row> wired;
+  for (const auto &event : doc["hooks"].GetObject())
+    for (const auto &group : event.value.GetArray())
+      for (const auto &hook : group["hooks"].GetArray()) {
+        const std::string command = member_or_empty(hook, "command");
+        INFO("command: " << command);
+        CHECK(member_or_empty(hook, "type") == "command");
+        REQUIRE(command.starts_with(k_codex_prefix));
+        const std::string executable =
+            command.substr(k_codex_prefix.size(),
+                           command.find(' ', k_codex_prefix.size()) - k_codex_prefix.size());
+        CHECK(command == codex_command_for(executable));
+        REQUIRE(hook.HasMember("timeout"));
+        wired.emplace(executable, event.name.GetString(), member_or_empty(group, "matcher"),
+                      hook["timeout"].GetInt(), member_or_empty(hook, "statusMessage"));
+      }
+
+  std::set<Row> table;
+  for (const HookSpec &h : hooks_of("codex"))
+    table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
+  CHECK(wired == table);
 }
 
 TEST_CASE("hook table: lookups by executable and event") {
