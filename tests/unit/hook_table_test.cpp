@@ -35,6 +35,37 @@ std::string command_for(const std::string &executable) {
          "; exec \"${CLAUDE_PLUGIN_ROOT}\"/build/bin/" + executable;
 }
 
+// The rows a hooks file (`doc`, Claude-shaped) wires, each command checked to be
+// `command_of(executable)` with the executable read after `prefix`.
+template <class Command>
+std::set<Row> wired_rows(const rapidjson::Document &doc, std::string_view prefix,
+                         Command command_of) {
+  std::set<Row> wired;
+  for (const auto &event : doc["hooks"].GetObject())
+    for (const auto &group : event.value.GetArray())
+      for (const auto &hook : group["hooks"].GetArray()) {
+        const std::string command = member_or_empty(hook, "command");
+        INFO("command: " << command);
+        CHECK(member_or_empty(hook, "type") == "command");
+        REQUIRE(command.starts_with(prefix));
+        const std::string executable =
+            command.substr(prefix.size(), command.find(' ', prefix.size()) - prefix.size());
+        CHECK(command == command_of(executable)); // the same executable in all four places
+        REQUIRE(hook.HasMember("timeout"));
+        wired.emplace(executable, event.name.GetString(), member_or_empty(group, "matcher"),
+                      hook["timeout"].GetInt(), member_or_empty(hook, "statusMessage"));
+      }
+  return wired;
+}
+
+// The rows of `agent` in the hook table.
+std::set<Row> table_rows(std::string_view agent) {
+  std::set<Row> table;
+  for (const HookSpec &h : hooks_of(agent))
+    table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
+  return table;
+}
+
 } // namespace
 
 TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
@@ -45,26 +76,7 @@ TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
   REQUIRE(doc.IsObject());
   REQUIRE(doc.HasMember("hooks"));
 
-  std::set<Row> wired;
-  for (const auto &event : doc["hooks"].GetObject())
-    for (const auto &group : event.value.GetArray())
-      for (const auto &hook : group["hooks"].GetArray()) {
-        const std::string command = member_or_empty(hook, "command");
-        INFO("command: " << command);
-        CHECK(member_or_empty(hook, "type") == "command");
-        REQUIRE(command.starts_with(k_prefix));
-        const std::string executable =
-            command.substr(k_prefix.size(), command.find(' ', k_prefix.size()) - k_prefix.size());
-        CHECK(command == command_for(executable)); // the same executable in all four places
-        REQUIRE(hook.HasMember("timeout"));
-        wired.emplace(executable, event.name.GetString(), member_or_empty(group, "matcher"),
-                      hook["timeout"].GetInt(), member_or_empty(hook, "statusMessage"));
-      }
-
-  std::set<Row> table;
-  for (const HookSpec &h : hooks_of("claude-code"))
-    table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
-  CHECK(wired == table);
+  CHECK(wired_rows(doc, k_prefix, command_for) == table_rows("claude-code"));
   // The script the commands fall back on is part of the plugin.
   CHECK(read_small_file(std::string(MEM0_SOURCE_DIR) + "/scripts/first-run.sh").has_value());
 }
@@ -124,27 +136,7 @@ TEST_CASE("hook table: the Codex plugin wires exactly the Codex rows") {
     CHECK((name == "hooks" || name == "description"));
   }
 
-  std::set<Row> wired;
-  for (const auto &event : doc["hooks"].GetObject())
-    for (const auto &group : event.value.GetArray())
-      for (const auto &hook : group["hooks"].GetArray()) {
-        const std::string command = member_or_empty(hook, "command");
-        INFO("command: " << command);
-        CHECK(member_or_empty(hook, "type") == "command");
-        REQUIRE(command.starts_with(k_codex_prefix));
-        const std::string executable =
-            command.substr(k_codex_prefix.size(),
-                           command.find(' ', k_codex_prefix.size()) - k_codex_prefix.size());
-        CHECK(command == codex_command_for(executable));
-        REQUIRE(hook.HasMember("timeout"));
-        wired.emplace(executable, event.name.GetString(), member_or_empty(group, "matcher"),
-                      hook["timeout"].GetInt(), member_or_empty(hook, "statusMessage"));
-      }
-
-  std::set<Row> table;
-  for (const HookSpec &h : hooks_of("codex"))
-    table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds, h.status_message);
-  CHECK(wired == table);
+  CHECK(wired_rows(doc, k_codex_prefix, codex_command_for) == table_rows("codex"));
 }
 
 TEST_CASE("hook table: lookups by executable and event") {
