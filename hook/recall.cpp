@@ -1,7 +1,9 @@
 #include "hook/recall.hpp"
 #include "mem0/format.hpp"
 #include "store/outbox.hpp"
+#include "util/files.hpp"
 #include "util/platform.hpp"
+#include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -94,6 +96,11 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
       ctx.facts->usage_today().adds >= config.daily_add_limit)
     notices.push_back(
         {{std::string(notice_kind::add_limit)}, add_limit_line(config.daily_add_limit)});
+  if (!was_shown(seen, notice_kind::no_space) && nearly_full(ctx.state.dir))
+    notices.push_back(
+        {{std::string(notice_kind::no_space)},
+         "mem0: captures cannot be stored \xE2\x80\x94 no space left on the disk of " +
+             ctx.state.dir.string() + "; what was queued is kept"});
   if (was_shown(seen, notice_kind::outbox_full) && was_shown(seen, notice_kind::outbox_rejected))
     return notices;
   const Outbox::Stats &stats = ctx.facts->outbox_stats();
@@ -288,6 +295,12 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
     // records as shown is shown again.
     SessionState scratch = seen;
     apply(scratch);
+    // A full disk keeps the session from recording the no-space line: an empty marker file,
+    // which needs no data block, records it instead (docs/failures.md#a-full-disk).
+    for (std::size_t i = 0; i < notices.size(); ++i)
+      if (show[i] && notices[i].kinds.front() == notice_kind::no_space && !session.empty())
+        show[i] =
+            create_marker(ctx.state.dir / (".no-space-told-" + sha256_hex(session).substr(0, 16)));
   }
   if (ctx.config.show_recall && !recall.memories.empty())
     recall.user_notices.push_back(recalled_line(recall.memories.size()));

@@ -59,6 +59,7 @@ inline constexpr std::string_view daily_limit = "daily_limit";
 inline constexpr std::string_view add_limit = "add_limit";
 inline constexpr std::string_view outbox_full = "outbox_full";
 inline constexpr std::string_view outbox_rejected = "outbox_rejected";
+inline constexpr std::string_view no_space = "no_space"; // the state directory's disk is full
 // Searches that failed otherwise: one kind per error class, "failed:<class>".
 } // namespace notice_kind
 

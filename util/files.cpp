@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <thread>
 #include <unistd.h>
 
@@ -93,6 +94,21 @@ Result<void> write_file_atomic(const fs::path &requested, const std::string &con
     return unexpected(io_error("cannot replace", path));
   }
   return {};
+}
+
+bool nearly_full(const fs::path &dir, std::uintmax_t bytes) {
+  fs::path at = dir;
+  struct statvfs vfs {};
+  while (::statvfs(at.c_str(), &vfs) != 0) {
+    if (!at.has_relative_path()) return false;
+    at = at.parent_path();
+  }
+  return static_cast<std::uintmax_t>(vfs.f_bavail) * vfs.f_frsize < bytes;
+}
+
+bool create_marker(const fs::path &path) {
+  const Fd fd{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)};
+  return fd.fd >= 0;
 }
 
 Result<void> update_file_locked(const fs::path &path, const FileChange &change,

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -14,6 +15,14 @@ namespace mem0 {
 // regular file (a FIFO, socket or device is never opened for a blocking read).
 std::optional<std::string> read_small_file(const std::filesystem::path &path,
                                            std::size_t max_bytes = 1 << 20);
+
+// True when the filesystem of `dir` (or of its nearest existing parent) has less than `bytes`
+// left for this user: a write there is about to fail with "no space left".
+bool nearly_full(const std::filesystem::path &dir, std::uintmax_t bytes = 64 * 1024);
+
+// Create the empty file `path` unless it exists: true only for the call that created it. Needs
+// no data block, so it still works on a full disk (docs/failures.md#a-full-disk).
+bool create_marker(const std::filesystem::path &path);
 
 // Create `dir` and its missing parents, each new one private (0700); an io error when `dir` is
 // not a directory afterwards.
