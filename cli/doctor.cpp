@@ -124,8 +124,16 @@ void live_check(Doctor &d, const ApiTarget &api) {
     d.row("ping",
           "none on " + std::string(api.dialect().traits().place) + "; the search checks the key");
   }
+  // What was searched, and that no match is no news (docs/cli.md#doctor).
+  const auto matched = [](std::size_t n) {
+    return n == 0 ? std::string("nothing, which is fine: it checks access, not your memories")
+                  : count_of(n, "memory", "memories");
+  };
   d.row("search",
-        parsed ? status_line(responses[0]) + ", " + count_of(parsed->size(), "result", "results")
+        parsed ? status_line(responses[0]) +
+                     ": key and filters accepted; the test query \"mem0 doctor check\" "
+                     "matched " +
+                     matched(parsed->size())
                : std::string(to_string(parsed.error().kind)) + ": " + parsed.error().message);
   if (!failures.empty()) d.fixes.push_back(fix_for(failures.front(), ctx.config));
   if (auto noted =

@@ -907,7 +907,14 @@ class Doctor(CliTest):
         self.fake.seed(SEED + [memory("12121212-0000-4000-8000-000000000012",
                                       "mem0 doctor check memory", "decision")])
         result = self.run_cli("doctor")
-        self.assertTrue(self.row(result, "search").endswith(", 1 result"), result.stdout)
+        self.assertTrue(self.row(result, "search").endswith(
+            ': key and filters accepted; the test query "mem0 doctor check" matched 1 memory'),
+            result.stdout)
+        # No match is no news: the row says what was searched and why zero is fine.
+        self.fake.seed(SEED)
+        self.assertTrue(self.row(self.run_cli("doctor"), "search").endswith(
+            ': key and filters accepted; the test query "mem0 doctor check" matched nothing, '
+            "which is fine: it checks access, not your memories"), result.stdout)
         settings = os.path.join(self.home, ".mem0", "settings.json")
         os.makedirs(os.path.dirname(settings), exist_ok=True)
         with open(settings, "w") as f:
