@@ -28,12 +28,18 @@ Result<void> parse_object(rapidjson::Document &doc, std::string_view json);
 std::string hook_specific_output(std::string_view event, std::string_view context,
                                  std::string_view message, std::string_view updated_input = {});
 
-// Parse `json` as the neutral `Input`: `read(doc, input)` fills it from the object.
-template <class Input, class Read> Result<Input> parse_event(std::string_view json, Read read) {
+// An agent's reader of the fields every one of its events carries.
+using CommonReader = void (*)(const rapidjson::Value &doc, HookInput &in);
+
+// Parse `json` as the neutral `Input`: `common` reads the agent's common fields, then
+// `own(doc, input)` the event's own.
+template <class Input, class Own>
+Result<Input> parse_event(std::string_view json, CommonReader common, Own own) {
   rapidjson::Document doc;
   if (auto ok = parse_object(doc, json); !ok) return unexpected(ok.error());
   Input in;
-  read(doc, in);
+  common(doc, in);
+  own(doc, in);
   return in;
 }
 

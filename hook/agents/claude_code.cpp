@@ -20,23 +20,11 @@ void read_common(const rapidjson::Value &doc, HookInput &in) {
   in.prompt_id = string_field(doc, "prompt_id");
 }
 
-namespace {
-
-// Parse `json` as the event `Input`: the common fields, then `read_own`.
-template <class Input, class ReadOwn>
-Result<Input> parse_common(std::string_view json, ReadOwn read_own) {
-  return parse_event<Input>(json, [&](const rapidjson::Value &doc, Input &in) {
-    read_common(doc, in);
-    read_own(doc, in);
-  });
-}
-
-} // namespace
-
 Result<PromptInput> parse_prompt(std::string_view json) {
-  return parse_common<PromptInput>(json, [](const rapidjson::Value &doc, PromptInput &in) {
-    in.prompt = string_field(doc, "prompt");
-  });
+  return parse_event<PromptInput>(json, read_common,
+                                  [](const rapidjson::Value &doc, PromptInput &in) {
+                                    in.prompt = string_field(doc, "prompt");
+                                  });
 }
 
 ToolKind tool_kind(std::string_view name) {
@@ -47,7 +35,7 @@ ToolKind tool_kind(std::string_view name) {
 }
 
 Result<ToolInput> parse_tool(std::string_view json) {
-  return parse_common<ToolInput>(json, [](const rapidjson::Value &doc, ToolInput &in) {
+  return parse_event<ToolInput>(json, read_common, [](const rapidjson::Value &doc, ToolInput &in) {
     in.tool_name = string_field(doc, "tool_name");
     in.tool = tool_kind(in.tool_name);
     in.tool_use_id = string_field(doc, "tool_use_id");
@@ -67,29 +55,31 @@ Result<ToolInput> parse_tool(std::string_view json) {
 }
 
 Result<SessionStartInput> parse_session_start(std::string_view json) {
-  return parse_common<SessionStartInput>(json,
-                                         [](const rapidjson::Value &doc, SessionStartInput &in) {
-                                           in.source = string_field(doc, "source");
-                                         });
+  return parse_event<SessionStartInput>(json, read_common,
+                                        [](const rapidjson::Value &doc, SessionStartInput &in) {
+                                          in.source = string_field(doc, "source");
+                                        });
 }
 
 Result<StopInput> parse_stop(std::string_view json) {
-  return parse_common<StopInput>(json, [](const rapidjson::Value &doc, StopInput &in) {
+  return parse_event<StopInput>(json, read_common, [](const rapidjson::Value &doc, StopInput &in) {
     in.last_assistant_message = string_field(doc, "last_assistant_message");
     in.agent_id = string_field(doc, "agent_id");
   });
 }
 
 Result<CompactInput> parse_compact(std::string_view json) {
-  return parse_common<CompactInput>(json, [](const rapidjson::Value &doc, CompactInput &in) {
-    in.compact_summary = string_field(doc, "compact_summary");
-  });
+  return parse_event<CompactInput>(json, read_common,
+                                   [](const rapidjson::Value &doc, CompactInput &in) {
+                                     in.compact_summary = string_field(doc, "compact_summary");
+                                   });
 }
 
 Result<SessionEndInput> parse_session_end(std::string_view json) {
-  return parse_common<SessionEndInput>(json, [](const rapidjson::Value &doc, SessionEndInput &in) {
-    in.reason = string_field(doc, "reason");
-  });
+  return parse_event<SessionEndInput>(json, read_common,
+                                      [](const rapidjson::Value &doc, SessionEndInput &in) {
+                                        in.reason = string_field(doc, "reason");
+                                      });
 }
 
 bool accepts_context(std::string_view event) {

@@ -27,18 +27,11 @@ void read_common(const rapidjson::Value &doc, HookInput &in) {
   if (in.cwd.empty()) in.cwd = string_field(doc, "cwd");
 }
 
-template <class Input, class ReadOwn>
-Result<Input> parse_common(std::string_view json, ReadOwn read_own) {
-  return parse_event<Input>(json, [&](const rapidjson::Value &doc, Input &in) {
-    read_common(doc, in);
-    read_own(doc, in);
-  });
-}
-
 Result<PromptInput> parse_prompt(std::string_view json) {
-  return parse_common<PromptInput>(json, [](const rapidjson::Value &doc, PromptInput &in) {
-    in.prompt = string_field(doc, "prompt");
-  });
+  return parse_event<PromptInput>(json, read_common,
+                                  [](const rapidjson::Value &doc, PromptInput &in) {
+                                    in.prompt = string_field(doc, "prompt");
+                                  });
 }
 
 // The matcher values Cursor documents for its tools: Shell, Read, Write, Grep, Delete, Task and
@@ -76,7 +69,7 @@ void read_tool_output(const rapidjson::Value &doc, ToolInput &in) {
 }
 
 Result<ToolInput> parse_tool(std::string_view json) {
-  return parse_common<ToolInput>(json, [](const rapidjson::Value &doc, ToolInput &in) {
+  return parse_event<ToolInput>(json, read_common, [](const rapidjson::Value &doc, ToolInput &in) {
     in.tool_name = string_field(doc, "tool_name");
     in.tool = tool_kind(in.tool_name);
     in.tool_use_id = string_field(doc, "tool_use_id");
@@ -93,26 +86,29 @@ Result<ToolInput> parse_tool(std::string_view json) {
 
 // sessionStart comes when a conversation is created: a startup, as the core names it.
 Result<SessionStartInput> parse_session_start(std::string_view json) {
-  return parse_common<SessionStartInput>(
-      json, [](const rapidjson::Value &, SessionStartInput &in) { in.source = "startup"; });
+  return parse_event<SessionStartInput>(
+      json, read_common,
+      [](const rapidjson::Value &, SessionStartInput &in) { in.source = "startup"; });
 }
 
 // afterAgentResponse's text is the assistant's message; stop carries none.
 Result<StopInput> parse_stop(std::string_view json) {
-  return parse_common<StopInput>(json, [](const rapidjson::Value &doc, StopInput &in) {
+  return parse_event<StopInput>(json, read_common, [](const rapidjson::Value &doc, StopInput &in) {
     in.last_assistant_message = string_field(doc, "text");
   });
 }
 
 // preCompact gives counts only (trigger, context_usage_percent, message_count, ...): no text.
 Result<CompactInput> parse_compact(std::string_view json) {
-  return parse_common<CompactInput>(json, [](const rapidjson::Value &, CompactInput &) {});
+  return parse_event<CompactInput>(json, read_common,
+                                   [](const rapidjson::Value &, CompactInput &) {});
 }
 
 Result<SessionEndInput> parse_session_end(std::string_view json) {
-  return parse_common<SessionEndInput>(json, [](const rapidjson::Value &doc, SessionEndInput &in) {
-    in.reason = string_field(doc, "reason");
-  });
+  return parse_event<SessionEndInput>(json, read_common,
+                                      [](const rapidjson::Value &doc, SessionEndInput &in) {
+                                        in.reason = string_field(doc, "reason");
+                                      });
 }
 
 // {"additional_context":…} on sessionStart and postToolUse, where Cursor documents it; nothing

@@ -27,14 +27,6 @@ void read_common(const rapidjson::Value &doc, HookInput &in) {
   in.hook_event_name = string_field(doc, "hook_event_name");
 }
 
-template <class Input, class ReadOwn>
-Result<Input> parse_common(std::string_view json, ReadOwn read_own) {
-  return parse_event<Input>(json, [&](const rapidjson::Value &doc, Input &in) {
-    read_common(doc, in);
-    read_own(doc, in);
-  });
-}
-
 // The first entry of read_many_files' `include` that names one file (no glob characters).
 std::string first_plain_include(const rapidjson::Value &tool_input) {
   for (const auto &entry : strings_member(tool_input, "include"))
@@ -109,9 +101,10 @@ ShellResult parse_shell_result(std::string_view text) {
 }
 
 Result<PromptInput> parse_prompt(std::string_view json) {
-  return parse_common<PromptInput>(json, [](const rapidjson::Value &doc, PromptInput &in) {
-    in.prompt = std::string(typed_prompt(string_field(doc, "prompt")));
-  });
+  return parse_event<PromptInput>(
+      json, read_common, [](const rapidjson::Value &doc, PromptInput &in) {
+        in.prompt = std::string(typed_prompt(string_field(doc, "prompt")));
+      });
 }
 
 ToolKind tool_kind(std::string_view name) {
@@ -122,7 +115,7 @@ ToolKind tool_kind(std::string_view name) {
 }
 
 Result<ToolInput> parse_tool(std::string_view json) {
-  return parse_common<ToolInput>(json, [](const rapidjson::Value &doc, ToolInput &in) {
+  return parse_event<ToolInput>(json, read_common, [](const rapidjson::Value &doc, ToolInput &in) {
     in.tool_name = string_field(doc, "tool_name");
     in.tool = tool_kind(in.tool_name);
     if (const auto *tool_input = object_member(doc, "tool_input")) {
@@ -147,16 +140,17 @@ Result<ToolInput> parse_tool(std::string_view json) {
 }
 
 Result<SessionStartInput> parse_session_start(std::string_view json) {
-  return parse_common<SessionStartInput>(json,
-                                         [](const rapidjson::Value &doc, SessionStartInput &in) {
-                                           in.source = string_field(doc, "source");
-                                         });
+  return parse_event<SessionStartInput>(json, read_common,
+                                        [](const rapidjson::Value &doc, SessionStartInput &in) {
+                                          in.source = string_field(doc, "source");
+                                        });
 }
 
 Result<StopInput> parse_stop(std::string_view json) {
-  auto in = parse_common<StopInput>(json, [](const rapidjson::Value &doc, StopInput &stop) {
-    stop.last_assistant_message = string_field(doc, "prompt_response");
-  });
+  auto in =
+      parse_event<StopInput>(json, read_common, [](const rapidjson::Value &doc, StopInput &stop) {
+        stop.last_assistant_message = string_field(doc, "prompt_response");
+      });
   // prompt_response repeats the streamed pieces after the whole answer; the transcript, written
   // before AfterAgent runs, holds the answer once (docs/agents.md#gemini-cli).
   if (in && !in->transcript_path.empty())
@@ -169,13 +163,15 @@ Result<StopInput> parse_stop(std::string_view json) {
 
 Result<CompactInput> parse_compact(std::string_view json) {
   // PreCompress carries only `trigger`: no summary to capture.
-  return parse_common<CompactInput>(json, [](const rapidjson::Value &, CompactInput &) {});
+  return parse_event<CompactInput>(json, read_common,
+                                   [](const rapidjson::Value &, CompactInput &) {});
 }
 
 Result<SessionEndInput> parse_session_end(std::string_view json) {
-  return parse_common<SessionEndInput>(json, [](const rapidjson::Value &doc, SessionEndInput &in) {
-    in.reason = string_field(doc, "reason");
-  });
+  return parse_event<SessionEndInput>(json, read_common,
+                                      [](const rapidjson::Value &doc, SessionEndInput &in) {
+                                        in.reason = string_field(doc, "reason");
+                                      });
 }
 
 bool accepts_context(std::string_view event) {
