@@ -196,22 +196,24 @@ void read_codex_line(std::string_view line, CodexRollout &out, std::vector<std::
   }
 }
 
-// Call `f` with each line of `data`.
-template <class F> void for_each_line(std::string_view data, F f) {
-  while (!data.empty()) {
-    const std::size_t nl = std::min(data.find('\n'), data.size());
-    f(data.substr(0, nl)); // the `\r` of a CRLF is JSON whitespace
-    data.remove_prefix(std::min(nl + 1, data.size()));
+// Each line of the last `window` bytes of `path` given to `read(line, files)`; the files it
+// collected (oldest first, repeats included), returned newest first, distinct, at most
+// k_max_files_touched. Nothing when the file cannot be read.
+template <class Read>
+std::vector<std::string> read_jsonl(const fs::path &path, std::size_t window, Read read) {
+  const auto data = read_tail(path, window);
+  if (!data) return {};
+  std::vector<std::string> files;
+  for (std::string_view rest = *data; !rest.empty();) {
+    const std::size_t nl = std::min(rest.find('\n'), rest.size());
+    read(rest.substr(0, nl), files); // the `\r` of a CRLF is JSON whitespace
+    rest.remove_prefix(std::min(nl + 1, rest.size()));
   }
-}
-
-// The newest `max` of `files` (oldest first, repeats included), distinct, newest first.
-std::vector<std::string> newest_distinct(const std::vector<std::string> &files, std::size_t max) {
-  std::vector<std::string> out;
+  std::vector<std::string> newest;
   std::set<std::string_view> seen;
-  for (auto it = files.rbegin(); it != files.rend() && out.size() < max; ++it)
-    if (seen.insert(*it).second) out.push_back(*it);
-  return out;
+  for (auto it = files.rbegin(); it != files.rend() && newest.size() < k_max_files_touched; ++it)
+    if (seen.insert(*it).second) newest.push_back(*it);
+  return newest;
 }
 
 } // namespace
@@ -223,21 +225,15 @@ Transcript read_transcript(const fs::path &path, std::size_t window) {
 Transcript read_jsonl_transcript(const fs::path &path, std::size_t window,
                                  TranscriptLineReader read) {
   Transcript out;
-  const auto data = read_tail(path, window);
-  if (!data) return out;
-  std::vector<std::string> files; // oldest first, repeats included
-  for_each_line(*data, [&](std::string_view line) { read(line, out, files); });
-  out.files_touched = newest_distinct(files, k_max_files_touched);
+  out.files_touched =
+      read_jsonl(path, window, [&](std::string_view line, auto &files) { read(line, out, files); });
   return out;
 }
 
 CodexRollout read_codex_rollout(const fs::path &path, std::size_t window) {
   CodexRollout out;
-  const auto data = read_tail(path, window);
-  if (!data) return out;
-  std::vector<std::string> files; // oldest first, repeats included
-  for_each_line(*data, [&](std::string_view line) { read_codex_line(line, out, files); });
-  out.transcript.files_touched = newest_distinct(files, k_max_files_touched);
+  out.transcript.files_touched = read_jsonl(
+      path, window, [&](std::string_view line, auto &files) { read_codex_line(line, out, files); });
   return out;
 }
 
