@@ -1,4 +1,5 @@
 #include "cli/cli.hpp"
+#include "hook/io.hpp"
 #include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
@@ -6,13 +7,13 @@
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ctime>
 #include <fcntl.h>
-#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -254,8 +255,8 @@ void hooks(Doctor &d) {
   }
 }
 
-// The first line `program arg` prints on stdout within `limit`; "" when it prints none, fails to
-// start or is too slow (then it is killed).
+// The first line `program arg` prints on stdout within `limit` (read until it exits or the limit
+// passes), trimmed; "" when it prints none, fails to start or is too slow (then it is killed).
 std::string first_line_of(const fs::path &program, std::string_view arg,
                           std::chrono::milliseconds limit) {
   int fds[2];
@@ -271,18 +272,7 @@ std::string first_line_of(const fs::path &program, std::string_view arg,
   const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
-  std::string out;
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (spawned == 0 && out.find('\n') == std::string::npos && out.size() < 4096) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        end - std::chrono::steady_clock::now());
-    pollfd p{fds[0], POLLIN, 0};
-    if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
-    char buf[512];
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
+  std::string out = spawned == 0 ? read_bounded(fds[0], SteadyClock::now() + limit, 4096) : "";
   ::close(fds[0]);
   if (spawned != 0) return {};
   int status = 0;
@@ -290,10 +280,7 @@ std::string first_line_of(const fs::path &program, std::string_view arg,
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &status, 0);
   }
-  out = out.substr(0, out.find('\n'));
-  while (!out.empty() && (out.back() == '\r' || out.back() == ' '))
-    out.pop_back();
-  return out;
+  return std::string(trim(std::string_view(out).substr(0, out.find('\n'))));
 }
 
 // `mcpServers.mem0` in a JSON file, `[mcp_servers.mem0]` in a TOML one.
@@ -301,15 +288,10 @@ bool registers_memory_tools(const fs::path &file) {
   const auto text = read_small_file(file);
   if (!text) return false;
   if (file.extension() == ".toml") {
-    std::size_t start = 0;
-    for (std::size_t end; start < text->size(); start = end + 1) {
+    for (std::size_t start = 0, end; start < text->size(); start = end + 1) {
       end = std::min(text->find('\n', start), text->size());
-      std::string_view line = std::string_view(*text).substr(start, end - start);
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t'))
-        line.remove_suffix(1);
-      while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
-        line.remove_prefix(1);
-      if (line == "[mcp_servers.mem0]") return true;
+      if (trim(std::string_view(*text).substr(start, end - start)) == "[mcp_servers.mem0]")
+        return true;
     }
     return false;
   }
