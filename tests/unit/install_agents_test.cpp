@@ -245,3 +245,15 @@ TEST_CASE("doctor: an agent's program that does not answer --version in time is 
                      "agent       Cursor: " + (path / "cursor-agent").string() + " (no version)"));
   CHECK(mt::contains(h.out.str(), "  hooks         not wired (mem0-hooks install --agent cursor)"));
 }
+
+TEST_CASE("doctor: an agent's version is the first line its program prints",
+          "[cli][doctor][agents]") {
+  Home h;
+  const auto path = h.f.home / "path";
+  mt::write_file(path / "cursor-agent", "#!/bin/sh\necho ' 2026.11.30-abc '\necho more\n");
+  std::filesystem::permissions(path / "cursor-agent", std::filesystem::perms::owner_all);
+  h.f.set_env("PATH", path.string());
+  h.run({"doctor"});
+  CHECK(mt::contains(h.out.str(), "agent       Cursor: 2026.11.30-abc (" +
+                                      (path / "cursor-agent").string() + ")\n"));
+}
