@@ -20,6 +20,7 @@
 
 using namespace mem0;
 using namespace mem0::cli;
+using mem0::testing::canonical;
 
 namespace {
 
@@ -31,17 +32,6 @@ SessionState session_with(std::vector<std::string> injected) {
   SessionState s;
   s.injected = std::move(injected);
   return s;
-}
-
-// The JSON text re-serialised compactly, member order kept: equal for equal structures.
-std::string canonical(std::string_view json) {
-  rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  REQUIRE_FALSE(doc.HasParseError());
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  doc.Accept(w);
-  return {buffer.GetString(), buffer.GetSize()};
 }
 
 std::string merged(std::string_view current, bool remove = false,

@@ -21,6 +21,7 @@
 using namespace mem0;
 using namespace mem0::cli;
 namespace mt = mem0::testing;
+using mt::canonical;
 
 namespace {
 
@@ -32,16 +33,6 @@ Agent agent_like(std::string_view name, HooksFormat format) {
   a.name = name;
   a.files.format = format;
   return a;
-}
-
-std::string canonical(std::string_view json) {
-  rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  REQUIRE_FALSE(doc.HasParseError());
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  doc.Accept(w);
-  return {buffer.GetString(), buffer.GetSize()};
 }
 
 std::string merge(std::string_view current, const Agent &agent, const std::vector<HookSpec> &rows,

@@ -76,6 +76,17 @@ template <class T> std::optional<ErrorKind> error_kind(const Result<T> &r) {
   return r.error().kind;
 }
 
+// The JSON text re-serialised compactly, member order kept: equal for equal structures.
+inline std::string canonical(std::string_view json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  REQUIRE_FALSE(doc.HasParseError());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  doc.Accept(w);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
 // Write `content` to `path`, creating missing parent directories.
 inline void write_file(const fs::path &path, std::string_view content) {
   if (path.has_parent_path()) fs::create_directories(path.parent_path());
