@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
 sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 
 import claude_code  # noqa: E402
+import npmcache  # noqa: E402
 
 BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
 
@@ -136,9 +137,10 @@ def hook_outputs(debug):
     return out
 
 
-def claude_or_exit(executables):
-    """The path of a ready Claude Code. Exits 1 when one of `executables` is not built in
-    BIN_DIR, 77 (skipped) when Claude Code cannot be installed here."""
+def client_or_exit(name, ensure, executables):
+    """The path of a ready client: `ensure(log=...)` of its installer module. Exits 1 when one of
+    `executables` is not built in BIN_DIR, 77 (skipped) when the client cannot be installed
+    here."""
     log(f"hooks under test: {BIN_DIR}")
     missing = [n for n in executables if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
     if missing:
@@ -146,12 +148,17 @@ def claude_or_exit(executables):
         sys.exit(1)
     start = time.monotonic()
     try:
-        claude = claude_code.ensure_claude_code(log=log)
-    except claude_code.Unavailable as exc:
-        log(f"SKIPPED: Claude Code is not available here: {exc}")
+        exe = ensure(log=log)
+    except npmcache.Unavailable as exc:
+        log(f"SKIPPED: {name} is not available here: {exc}")
         sys.exit(77)
-    log(f"Claude Code ready in {time.monotonic() - start:.1f} s: {claude}")
-    return claude
+    log(f"{name} ready in {time.monotonic() - start:.1f} s: {exe}")
+    return exe
+
+
+def claude_or_exit(executables):
+    """client_or_exit for Claude Code."""
+    return client_or_exit("Claude Code", claude_code.ensure_claude_code, executables)
 
 
 def run_tests():

@@ -35,7 +35,8 @@ import sys
 import time
 import unittest
 
-from clientlib import BIN_DIR, REPO, locate, log, read_text, run_tests, scratch_dir
+from clientlib import (BIN_DIR, REPO, client_or_exit, locate, log, read_text, run_tests,
+                       scratch_dir)
 import codex_cli
 from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
 from fakelib import FakeMem0
@@ -280,17 +281,8 @@ class CodexTest(unittest.TestCase):
 
 def main():
     global CODEX
-    log(f"hooks under test: {BIN_DIR}")
-    missing = [exe for _, _, exe, _ in codex_rows()
-               if not os.access(os.path.join(BIN_DIR, exe), os.X_OK)]
-    if missing:
-        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
-        return 1
-    try:
-        CODEX = codex_cli.ensure_codex(log=log)
-    except codex_cli.Unavailable as exc:
-        log(f"SKIPPED: Codex CLI is not available here: {exc}")
-        return 77
+    CODEX = client_or_exit("Codex CLI", codex_cli.ensure_codex,
+                           [exe for _, _, exe, _ in codex_rows()])
     return run_tests()
 
 

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 
-from clientlib import BIN_DIR, REPO, log, run_tests
+from clientlib import BIN_DIR, REPO, client_or_exit, log, run_tests
 import codex_cli
 import test_codex
 
@@ -82,17 +82,8 @@ class CodexPluginTest(test_codex.CodexTest):
 
 
 def main():
-    log(f"hooks under test: {BIN_DIR}")
-    missing = [exe for _, _, exe, _ in test_codex.codex_rows()
-               if not os.access(os.path.join(BIN_DIR, exe), os.X_OK)]
-    if missing:
-        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
-        return 1
-    try:
-        test_codex.CODEX = codex_cli.ensure_codex(log=log)
-    except codex_cli.Unavailable as exc:
-        log(f"SKIPPED: Codex CLI is not available here: {exc}")
-        return 77
+    test_codex.CODEX = client_or_exit("Codex CLI", codex_cli.ensure_codex,
+                                      [exe for _, _, exe, _ in test_codex.codex_rows()])
     return run_tests()  # this file's class only: test_codex's is not in this module
 
 

@@ -33,7 +33,7 @@ import sys
 import time
 import unittest
 
-from clientlib import BIN_DIR, REPO, locate, log, run_tests, scratch_dir
+from clientlib import BIN_DIR, REPO, client_or_exit, locate, log, run_tests, scratch_dir
 import gemini_cli
 from fake_gemini import FakeGemini, text_of
 from fakelib import FakeMem0
@@ -313,16 +313,7 @@ class GeminiCliTest(unittest.TestCase):
 
 def main():
     global GEMINI
-    log(f"hooks under test: {BIN_DIR}")
-    missing = [n for n in EXECUTABLES if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
-    if missing:
-        log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")
-        return 1
-    try:
-        GEMINI = gemini_cli.ensure_gemini_cli(log=log)
-    except gemini_cli.Unavailable as exc:
-        log(f"SKIPPED: Gemini CLI is not available here: {exc}")
-        return 77
+    GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli, EXECUTABLES)
     return run_tests()
 
 

@@ -38,8 +38,8 @@ import sys
 import time
 import unittest
 
-from clientlib import (BIN_DIR, claude_or_exit, client_env, log, poll, read_text, run_tests,
-                       scratch_dir, texts_with)
+from clientlib import (BIN_DIR, claude_or_exit, client_env, client_or_exit, log, poll, read_text,
+                       run_tests, scratch_dir, texts_with)
 import codex_cli
 from fake_anthropic import FakeAnthropic
 from fake_gemini import FakeGemini
@@ -244,12 +244,8 @@ class OneMemoryTest(unittest.TestCase):
 def main():
     global CLAUDE, CODEX, GEMINI
     CLAUDE = claude_or_exit(EXECUTABLES)
-    try:
-        CODEX = codex_cli.ensure_codex(log=log)
-        GEMINI = gemini_cli.ensure_gemini_cli(log=log)
-    except (codex_cli.Unavailable, gemini_cli.Unavailable) as exc:
-        log(f"SKIPPED: a client is not available here: {exc}")
-        return 77
+    CODEX = client_or_exit("Codex CLI", codex_cli.ensure_codex, EXECUTABLES)
+    GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli, EXECUTABLES)
     return run_tests()
 
 
