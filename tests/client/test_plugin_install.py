@@ -403,6 +403,16 @@ class PluginInstallTest(unittest.TestCase):
                                  os.path.realpath(exe))
             sizes.append((name, os.path.getsize(exe), os.path.getsize(os.path.join(BIN_DIR,
                                                                                    name))))
+        # The memory tools' server and the slash commands, run through scripts/mem0-hooks.sh,
+        # which finds libexec/mem0-hooks in a package.
+        for rel in (".mcp.json", "commands/recall.md", "scripts/mem0-hooks.sh"):
+            self.assertTrue(os.path.isfile(os.path.join(plugin, rel)), rel)
+        self.assertEqual(os.path.realpath(os.path.join(plugin, "libexec", "mem0-hooks")),
+                         os.path.realpath(os.path.join(top, "bin", "mem0-hooks")))
+        proc = subprocess.run(["sh", os.path.join(plugin, "scripts", "mem0-hooks.sh"), "--version"],
+                              capture_output=True, text=True, timeout=30, env=self.env())
+        self.assertNotIn("not built yet", proc.stderr)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         log("    stripped in the package / in the build: " + ", ".join(
             f"{n} {a / 1e6:.1f}/{b / 1e6:.1f} MB" for n, a, b in sizes))
 
