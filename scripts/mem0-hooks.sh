@@ -10,15 +10,7 @@
 # command, which Claude Code pastes into a quoted here-document), split into words at blanks
 # with no other shell processing: no quotes, no $ or backquote expansion, no globbing.
 
-case $0 in
-*/*) here=${0%/*} ;;
-*) here=. ;;
-esac
-case $here in
-/*) ;;
-*) here=$(cd "$here" && pwd) || exit 1 ;;
-esac
-root=${here%/scripts}
+root=$(cd -- "$(dirname -- "$0")/.." && pwd) || exit 1
 
 exe=
 for candidate in "$root/build/bin/mem0-hooks" "$root/libexec/mem0-hooks"; do
