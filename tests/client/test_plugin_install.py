@@ -531,6 +531,18 @@ class PluginInstallTest(unittest.TestCase):
         self.assertNotIn(key, json.dumps(run.bodies))
         log(f"    /{PLUGIN}:recall {query}: the peek output reached the model")
 
+        # What is typed after the command is never shell text: words, passed on as they are.
+        marker = os.path.join(self.scratch, "injected")
+        typed = f"refund $(touch {marker}); `touch {marker}` | rounding && touch {marker}"
+        self.mem0.reset()
+        model.reset()
+        run = self.claude_p("slash-injection", prompt=f"/{PLUGIN}:recall {typed}")
+        self.assertFalse(os.path.exists(marker), run.summary())
+        queries = [r["body"].get("query") for r in self.mem0.requests()
+                   if r.get("endpoint") == "search"]
+        self.assertIn(" ".join(typed.split()), queries, run.summary())
+        log("    arguments with $(…), backquotes, ;, | and && were looked up as words; nothing ran")
+
         # The plugin's MCP server entry is loaded (connected once mem0-hooks has `mcp`).
         listed = self.cli("mcp", "list").stdout
         entry = [line for line in listed.splitlines() if line.startswith(f"plugin:{PLUGIN}:mem0:")]
