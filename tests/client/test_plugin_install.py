@@ -63,7 +63,7 @@ from fake_anthropic import FakeAnthropic
 from fakelib import FakeMem0
 from test_claude_code import (FILE_TAG, PROJECT_ID, PROMPT, PROMPT_LINE, PROMPT_MEM, SEED, USER,
                               sample_project)
-from test_session import ScriptedModel
+from test_session import FAKE_MCP, ScriptedModel
 
 CLAUDE = None  # set in main()
 RUN_TIMEOUT_S = 120
@@ -549,6 +549,21 @@ class PluginInstallTest(unittest.TestCase):
         self.assertEqual(len(entry), 1, listed)
         self.assertIn(f"sh {clone}/scripts/mem0-hooks.sh mcp", entry[0])
         log(f"    claude mcp list: {entry[0]}")
+        # With a stand-in server in mem0-hooks' place: it connects, started in the directory
+        # Claude Code runs in, with `mcp` and the plugin's key (Claude Code gives plugin servers
+        # no CLAUDE_PLUGIN_OPTION_* of its own: .mcp.json passes ${user_config.api_key}).
+        seen = os.path.join(self.scratch, "server-saw")
+        os.unlink(cli)
+        with open(cli, "w", encoding="utf-8") as fh:
+            fh.write("#!/bin/sh\n"
+                     f"printf '%s\\n' \"$PWD\" \"$*\" \"$CLAUDE_PLUGIN_OPTION_API_KEY\" > '{seen}'\n"
+                     f"exec '{sys.executable}' '{FAKE_MCP}' '{seen}.calls'\n")
+        os.chmod(cli, 0o755)
+        listed = self.cli("mcp", "list").stdout
+        entry = [line for line in listed.splitlines() if line.startswith(f"plugin:{PLUGIN}:mem0:")]
+        self.assertIn("Connected", entry[0], listed)
+        self.assertEqual(read_text(seen).splitlines(), [os.path.realpath(self.scratch), "mcp", key])
+        log("    with a stand-in in mem0-hooks' place: Connected, started with `mcp` and the key")
 
 
 def main():
