@@ -86,6 +86,19 @@ std::optional<IdQuery> detect_id(std::string_view query);
 std::optional<std::string> resolve_short_id(std::string_view short_id,
                                             const std::vector<SessionState> &sessions);
 
+// True when `file` registers a server named mem0: `mcpServers.mem0` in a JSON file,
+// `[mcp_servers.mem0]` in a TOML one.
+bool registers_memory_tools(const std::filesystem::path &file);
+
+// Register (or, with `remove`, unregister) the memory tools' server, `<exe_dir>/mem0-hooks mcp`,
+// as `mem0` in an agent's `file`: `[mcp_servers.mem0]` in a .toml file, `mcpServers.mem0` in a
+// JSON one (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
+// text (`current` itself when nothing changes); an io error saying why when `current` cannot be
+// read as that format; a duplicate error when a server named mem0 that does not run mem0-hooks
+// is registered there (never changed).
+Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
+                                       const std::filesystem::path &exe_dir, bool remove);
+
 // Merge or remove this project's hook entries (the hook table) in Claude Code settings JSON;
 // `exe_dir` holds the executables. Returns the new text, or an io error saying why when `current`
 // is not a JSON object.

@@ -283,25 +283,6 @@ std::string first_line_of(const fs::path &program, std::string_view arg,
   return std::string(trim(std::string_view(out).substr(0, out.find('\n'))));
 }
 
-// `mcpServers.mem0` in a JSON file, `[mcp_servers.mem0]` in a TOML one.
-bool registers_memory_tools(const fs::path &file) {
-  const auto text = read_small_file(file);
-  if (!text) return false;
-  if (file.extension() == ".toml") {
-    for (std::size_t start = 0, end; start < text->size(); start = end + 1) {
-      end = std::min(text->find('\n', start), text->size());
-      if (trim(std::string_view(*text).substr(start, end - start)) == "[mcp_servers.mem0]")
-        return true;
-    }
-    return false;
-  }
-  rapidjson::Document doc;
-  if (!parse_json(doc, *text) || !doc.IsObject()) return false;
-  const auto servers = doc.FindMember("mcpServers");
-  return servers != doc.MemberEnd() && servers->value.IsObject() &&
-         servers->value.HasMember("mem0");
-}
-
 // The files of `agent` that wire our hooks, each with the count of its entries (an event and
 // executable listed twice counts twice).
 struct Wiring {

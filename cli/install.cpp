@@ -284,6 +284,62 @@ std::vector<SettingsFile> settings_candidates(const fs::path &claude_dir, const 
 
 namespace {
 
+// `agent`'s file that registers the memory tools; empty when install does not register them
+// there (Claude Code: its plugin ships .mcp.json).
+fs::path memory_tools_file(const Agent &agent, const CliContext &ctx) {
+  if (agent.files.mcp_file.empty()) return {};
+  return agent_dir(agent, ctx.config, ctx.env) / agent.files.mcp_file;
+}
+
+// Register (or unregister) the memory tools in `text`, the content of `file`; `text` itself when
+// they cannot be (a warning says why). False when `file` cannot be read as its format.
+bool with_memory_tools(std::string &text, const fs::path &file, const CliContext &ctx,
+                       bool uninstall) {
+  const char *verb = uninstall ? "uninstall" : "install";
+  auto merged = merge_memory_tools(text, file, ctx.exe_dir, uninstall);
+  if (merged) {
+    text = std::move(*merged);
+    return true;
+  }
+  const bool theirs = merged.error().kind == ErrorKind::duplicate;
+  ctx.err << "mem0-hooks " << verb << ": " << (theirs ? "warning: " : "") << file.string()
+          << (theirs ? " " : " is ") << merged.error().message
+          << (theirs ? "; the memory tools are not registered there (rename it to register them)"
+                     : "; left untouched")
+          << "\n";
+  return theirs;
+}
+
+// Register (or unregister) the memory tools in `file`, a file of its own
+// (docs/cli.md#memory-tools).
+int install_memory_tools(const fs::path &file, const CliContext &ctx, bool uninstall) {
+  std::error_code ec;
+  const bool existed = fs::exists(file, ec);
+  const auto current = existed ? read_small_file(file) : std::optional<std::string>("");
+  if (!current) {
+    ctx.err << "mem0-hooks " << (uninstall ? "uninstall" : "install") << ": cannot read "
+            << file.string() << "\n";
+    return k_failure;
+  }
+  std::string text = *current;
+  if (!with_memory_tools(text, file, ctx, uninstall)) return k_failure;
+  if (text == *current) {
+    if (!uninstall && registers_memory_tools(file))
+      ctx.out << "memory tools already registered in " << file.string() << "\n";
+    return k_ok;
+  }
+  if (auto written = write_settings(file, existed ? &*current : nullptr, text, ctx); !written) {
+    ctx.err << "mem0-hooks " << (uninstall ? "uninstall" : "install") << ": "
+            << written.error().message << "\n";
+    return k_failure;
+  }
+  ctx.out << (uninstall ? "removed the mem0 memory tools from "
+                        : "registered the mem0 memory "
+                          "tools (mem0-hooks mcp) in ")
+          << file.string() << "\n";
+  return k_ok;
+}
+
 // Install into, or uninstall from, `agent`'s file: --settings, else its project file with
 // --project, else its user file.
 int install_one(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {
@@ -303,11 +359,21 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
     ctx.err << "mem0-hooks " << verb << ": cannot read " << target.string() << "\n";
     return k_failure;
   }
-  const auto merged = merge_hooks(*current, agent, rows_of(agent), ctx.exe_dir, uninstall);
+  auto merged = merge_hooks(*current, agent, rows_of(agent), ctx.exe_dir, uninstall);
   if (!merged) {
     ctx.err << "mem0-hooks " << verb << ": " << target.string() << " is " << merged.error().message
             << "; left untouched\n";
     return k_failure;
+  }
+  // The memory tools: in the same file (Gemini CLI's settings.json), else in their own, after
+  // the hooks. Not with --settings, which names the one file to change.
+  std::error_code same_ec;
+  fs::path tools_file = args.has("--settings") ? fs::path() : memory_tools_file(agent, ctx);
+  const bool tools_in_target = !tools_file.empty() && fs::weakly_canonical(tools_file, same_ec) ==
+                                                          fs::weakly_canonical(target, same_ec);
+  if (tools_in_target) {
+    with_memory_tools(*merged, tools_file, ctx, uninstall);
+    tools_file.clear();
   }
   // Other install paths are Claude Code's (plugins, marketplace installs).
   if (!uninstall && claude &&
@@ -318,6 +384,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
     ctx.out << *merged;
     return k_ok;
   }
+  const int tools = tools_file.empty() ? k_ok : install_memory_tools(tools_file, ctx, uninstall);
   const bool unchanged = existed ? *merged == *current : uninstall;
   if (unchanged) {
     ctx.out << "mem0-hooks " << verb << ": "
@@ -325,7 +392,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
                           : target.string() + " already up to date")
             << "\n";
     if (uninstall && claude) say_still_wired(ctx);
-    return k_ok;
+    return tools;
   }
   if (auto written = write_settings(target, existed ? &*current : nullptr, *merged, ctx);
       !written) {
@@ -335,6 +402,9 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
   ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
   if (uninstall && claude) say_still_wired(ctx);
+  if (tools != k_ok) return tools;
+  if (!uninstall && tools_in_target && registers_memory_tools(target))
+    ctx.out << "registered the mem0 memory tools (mem0-hooks mcp) in " << target.string() << "\n";
   if (!uninstall)
     ctx.out << "next: " << agent.files.install_note
             << (agent.files.install_note.empty() ? "" : "; ")

@@ -37,6 +37,34 @@ std::optional<rapidjson::Document> read_object(const fs::path &path) {
   return doc;
 }
 
+// Where Claude Code (2.1.332) runs plugin `id` from when its marketplace was added from a
+// directory: that directory (joined with the plugin's own `source` in its marketplace.json), not
+// the cache copy that installed_plugins.json names. Empty for any other marketplace
+// (docs/cli.md#install-paths).
+std::string directory_source(const fs::path &plugins_dir, std::string_view id) {
+  const std::string market(id.substr(id.find('@') + 1));
+  const auto known = read_object(plugins_dir / "known_marketplaces.json");
+  if (!known) return "";
+  const auto entry = known->FindMember(market.c_str());
+  if (entry == known->MemberEnd() || !entry->value.IsObject()) return "";
+  const auto source = entry->value.FindMember("source");
+  if (source == entry->value.MemberEnd() || !source->value.IsObject() ||
+      string_member(source->value, "source").value_or("") != "directory")
+    return "";
+  const fs::path dir = string_member(source->value, "path").value_or("");
+  if (dir.empty()) return "";
+  fs::path root = dir;
+  if (const auto manifest = read_object(dir / ".claude-plugin" / "marketplace.json")) {
+    const auto plugins = manifest->FindMember("plugins");
+    if (plugins != manifest->MemberEnd() && plugins->value.IsArray())
+      for (const auto &plugin : plugins->value.GetArray())
+        if (plugin.IsObject() && string_member(plugin, "name").value_or("") == k_plugin_name)
+          if (const auto sub = string_member(plugin, "source")) root = dir / *sub;
+  }
+  root = root.lexically_normal();
+  return (root.has_filename() ? root : root.parent_path()).string(); // `./` adds a final `/`
+}
+
 // True when `commands` run every executable of the hook table.
 bool whole_set(const std::set<std::string> &commands) {
   return std::ranges::all_of(hooks_of(claude_code().name), [&](const HookSpec &h) {
@@ -118,10 +146,10 @@ std::vector<InstallPath> find_install_paths(const Config &config, const Environm
   // Marketplace installs: every entry of our plugin in installed_plugins.json (format 2: a list
   // per id; format 1: one object), active where it applies and is enabled.
   const auto enabled = enablements(files);
-  const auto plugins_dir = env.get("CLAUDE_CODE_PLUGIN_CACHE_DIR");
-  const auto registry = read_object(plugins_dir && !plugins_dir->empty()
-                                        ? fs::path(*plugins_dir) / "installed_plugins.json"
-                                        : claude / "plugins" / "installed_plugins.json");
+  const auto cache_dir = env.get("CLAUDE_CODE_PLUGIN_CACHE_DIR");
+  const fs::path plugins_dir =
+      cache_dir && !cache_dir->empty() ? fs::path(*cache_dir) : claude / "plugins";
+  const auto registry = read_object(plugins_dir / "installed_plugins.json");
   const auto installs =
       registry ? registry->FindMember("plugins") : rapidjson::Value::MemberIterator();
   std::vector<InstallPath> market;
@@ -130,11 +158,13 @@ std::vector<InstallPath> find_install_paths(const Config &config, const Environm
       const std::string id = plugin.name.GetString();
       if (!is_our_plugin(id)) continue;
       const auto decided = enabled.find(id);
+      const std::string source = directory_source(plugins_dir, id);
       auto add = [&](const rapidjson::Value &entry) {
         if (!entry.IsObject()) return;
         InstallPath p = path_of(InstallPath::Kind::marketplace, id);
         p.scope = string_member(entry, "scope").value_or("user");
-        p.dir = string_member(entry, "installPath").value_or("");
+        p.dir = !source.empty() ? source
+                                : std::string(string_member(entry, "installPath").value_or(""));
         p.project = string_member(entry, "projectPath").value_or("");
         p.here = p.project.empty() || same_path(p.project, cwd);
         p.active = p.here && decided != enabled.end() && decided->second.enabled;

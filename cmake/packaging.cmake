@@ -6,7 +6,10 @@
 #   .claude-plugin/marketplace.json so `claude plugin marketplace add <that dir>` works too
 #   hooks.json                      the repository's wiring, each command running libexec/<hook>
 #   libexec/<hook>                  relative symlinks to <prefix>/bin/<hook> (not bin/: Claude
-#                                   Code puts a plugin's bin/ on the PATH of the model's Bash)
+#                                   Code puts a plugin's bin/ on the PATH of the model's Bash),
+#                                   and libexec/mem0-hooks
+#   .mcp.json, commands/*.md        the memory tools' server and the slash commands, both
+#   scripts/mem0-hooks.sh           run through this script, which finds libexec/mem0-hooks
 #   LICENSE
 # so `claude --plugin-dir <prefix>/share/mem0-native-hooks/plugin` runs the installed hooks from
 # wherever the tree was unpacked. cpack makes a .tar.gz and a .deb of the same tree with
@@ -65,16 +68,17 @@ install(FILES ${PROJECT_SOURCE_DIR}/.claude-plugin/plugin.json
   DESTINATION ${mem0_plugin_dest}/.claude-plugin)
 install(FILES ${CMAKE_BINARY_DIR}/plugin/hooks.json ${PROJECT_SOURCE_DIR}/LICENSE
   DESTINATION ${mem0_plugin_dest})
-if(EXISTS ${PROJECT_SOURCE_DIR}/.mcp.json) # the plugin's MCP server entry, where there is one
-  install(FILES ${PROJECT_SOURCE_DIR}/.mcp.json DESTINATION ${mem0_plugin_dest})
-endif()
+install(FILES ${PROJECT_SOURCE_DIR}/.mcp.json DESTINATION ${mem0_plugin_dest})
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/mem0-hooks.sh DESTINATION ${mem0_plugin_dest}/scripts)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/commands/ DESTINATION ${mem0_plugin_dest}/commands
+  FILES_MATCHING PATTERN "*.md")
 # libexec/<hook> -> ../../../../bin/<hook>: one copy of each executable, found relative to the
 # plugin so the unpacked tree can live anywhere. DESTDIR is honoured (cpack, staged installs).
 file(RELATIVE_PATH mem0_bin_from_plugin /p/${mem0_plugin_dest}/libexec /p/bin)
 install(CODE "
   set(dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${mem0_plugin_dest}/libexec\")
   file(MAKE_DIRECTORY \"\${dir}\")
-  foreach(exe ${mem0_plugin_executables})
+  foreach(exe ${mem0_plugin_executables} mem0-hooks)
     message(STATUS \"Installing: \${dir}/\${exe} -> ${mem0_bin_from_plugin}/\${exe}\")
     file(CREATE_LINK \"${mem0_bin_from_plugin}/\${exe}\" \"\${dir}/\${exe}\" SYMBOLIC)
     list(APPEND CMAKE_INSTALL_MANIFEST_FILES \"\${dir}/\${exe}\")

@@ -31,7 +31,9 @@ inline constexpr std::array<HookSpec, 27> k_hooks{{
     {"claude-code", "on_session_start", "SessionStart", Event::session_start,
      "startup|resume|clear|compact", 8, ""},
     {"claude-code", "on_tool_guard", "PreToolUse", Event::tool_guard,
-     "Write|Edit|MultiEdit|mcp__mem0__.*|mcp__plugin_mem0_mem0__.*", 5, ""},
+     "Write|Edit|MultiEdit|mcp__mem0__.*|mcp__plugin_mem0_mem0__.*|mcp__plugin_mem0-native-hooks_"
+     "mem0__.*",
+     5, ""},
     {"claude-code", "on_bash_output", "PostToolUse", Event::after_shell, "Bash", 8, ""},
     {"claude-code", "on_bash_output", "PostToolUseFailure", Event::after_shell, "Bash", 8, ""},
     {"claude-code", "on_compact", "PostCompact", Event::compaction, "", 5, ""},

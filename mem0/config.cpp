@@ -273,7 +273,8 @@ constexpr SettingParser api_key() {
 
 // The defaults that are not a fixed text.
 
-// No key in the environment: the first shell profile with one (read, never run).
+// No key in the environment: the first shell profile with one (read, never run), else the key
+// given to the Claude Code plugin, from Claude Code's own store (docs/configuration.md#api-key).
 std::string api_key_from_profiles(Config &c, const Setting &) {
   for (const char *profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
     if (const auto text = read_small_file(c.home / profile))
@@ -281,6 +282,11 @@ std::string api_key_from_profiles(Config &c, const Setting &) {
         take_api_key(c, std::move(*key), std::string("MEM0_API_KEY in ~/") + profile);
         return std::string("~/") + profile;
       }
+  if (auto found = api_key_from_claude_credentials(c.claude_credentials)) {
+    const std::string origin = "Claude Code plugin config (" + found->first + ")";
+    take_api_key(c, std::move(found->second), origin);
+    return origin;
+  }
   return "default";
 }
 
@@ -430,6 +436,38 @@ std::optional<std::string> api_key_from_profile(std::string_view text) {
   return found;
 }
 
+fs::path claude_credentials_file(const Environment &env, const fs::path &home) {
+  if (const auto dir = env.get("CLAUDE_CONFIG_DIR"); dir && !dir->empty())
+    return fs::path(*dir) / ".credentials.json";
+  return home / ".claude" / ".credentials.json";
+}
+
+std::optional<std::pair<std::string, std::string>>
+api_key_from_claude_credentials(const fs::path &path) {
+  const auto text = read_small_file(path);
+  if (!text) return std::nullopt;
+  rapidjson::Document doc;
+  parse_json(doc, *text);
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  const auto secrets = doc.FindMember("pluginSecrets");
+  if (secrets == doc.MemberEnd() || !secrets->value.IsObject()) return std::nullopt;
+  // Members in the file's order; the first installation of this plugin with a key wins.
+  for (const auto &plugin : secrets->value.GetObject()) {
+    const std::string_view id(plugin.name.GetString(), plugin.name.GetStringLength());
+    if (!id.starts_with(k_claude_plugin_name) || id.size() <= k_claude_plugin_name.size() ||
+        id[k_claude_plugin_name.size()] != '@' || !plugin.value.IsObject())
+      continue;
+    for (const char *option : {"api_key", "mem0_api_key"}) {
+      const auto value = plugin.value.FindMember(option);
+      if (value != plugin.value.MemberEnd() && value->value.IsString() &&
+          value->value.GetStringLength() > 0)
+        return std::pair{std::string(id),
+                         std::string(value->value.GetString(), value->value.GetStringLength())};
+    }
+  }
+  return std::nullopt;
+}
+
 std::string mask_key(std::string_view key) {
   if (key.size() < 12) return "…";
   return std::string(key.substr(0, 3)) + "…" + std::string(key.substr(key.size() - 4));
@@ -448,6 +486,7 @@ Config load_config(const Environment &env) {
   Config c;
   c.home = home_dir(env);
   c.mem0_dir = c.home / ".mem0";
+  c.claude_credentials = claude_credentials_file(env, c.home);
   const SettingsFile file(c.mem0_dir / "settings.json");
   c.settings_status = file.status;
   c.origins.reserve(std::size(k_settings));

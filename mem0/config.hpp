@@ -33,6 +33,8 @@ enum class SearchPlan { lean, thorough };
 struct Config {
   std::filesystem::path home;
   std::filesystem::path mem0_dir; // ~/.mem0
+  // Claude Code's store of plugin secrets (claude_credentials_file); the API key's last source.
+  std::filesystem::path claude_credentials;
   std::optional<std::string> api_key;
   // Why the key that was set is not used (control bytes in it), naming its variable and source
   // but never the value; empty when there is none. Logged once by the Runtime, shown by doctor.
@@ -113,6 +115,21 @@ std::optional<bool> parse_bool(std::string_view value);
 // The value of the last literal `MEM0_API_KEY=` line of a shell profile (optional `export`,
 // quotes and trailing comment stripped); values starting with `$` are ignored.
 std::optional<std::string> api_key_from_profile(std::string_view text);
+
+// The name of the Claude Code plugin, as in .claude-plugin/plugin.json.
+inline constexpr std::string_view k_claude_plugin_name = "mem0-native-hooks";
+
+// Where Claude Code keeps a plugin's sensitive userConfig values on Linux:
+// $CLAUDE_CONFIG_DIR/.credentials.json, else ~/.claude/.credentials.json
+// (docs/configuration.md#api-key).
+std::filesystem::path claude_credentials_file(const Environment &env,
+                                              const std::filesystem::path &home);
+
+// The api_key option given to this plugin (`pluginSecrets["mem0-native-hooks@<marketplace>"]`)
+// in that file, with the plugin id it was given to; nullopt when the file is absent, unreadable,
+// not JSON of that shape, or holds no such key.
+std::optional<std::pair<std::string, std::string>>
+api_key_from_claude_credentials(const std::filesystem::path &path);
 
 // Mask a key for display: `m0-…abcd`; a key shorter than 12 characters shows nothing of itself.
 std::string mask_key(std::string_view key);

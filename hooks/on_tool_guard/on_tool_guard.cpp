@@ -179,6 +179,7 @@ std::string block_message(std::string_view path, const Agent &agent) {
 
 Mem0Tool mem0_tool(std::string_view tool_name) {
   std::string_view name;
+  if (tool_name.starts_with(k_own_mcp_prefix)) return Mem0Tool::own;
   if (tool_name.starts_with(k_mcp_prefix))
     name = tool_name.substr(k_mcp_prefix.size());
   else if (tool_name.starts_with(k_plugin_mcp_prefix))
@@ -218,6 +219,10 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return {.block_reason = block_message(input.file_path, *ctx.agent)};
   }
   const Mem0Tool tool = mem0_tool(input.tool_name);
+  if (tool == Mem0Tool::own) {
+    ctx.log.debug([&] { return input.tool_name + ": our own server, its identity is its own"; });
+    return {};
+  }
   if (tool != Mem0Tool::add && tool != Mem0Tool::search && tool != Mem0Tool::list) return {};
   if (input.tool_input.empty()) return {}; // tool_input missing or not an object
   const GuardIdentity identity{ctx.config.user_id, facts.project_id(), facts.session()};

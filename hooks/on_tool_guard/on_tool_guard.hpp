@@ -12,6 +12,10 @@ namespace mem0::on_tool_guard {
 // or shipped by the mem0 plugin.
 inline constexpr std::string_view k_mcp_prefix = "mcp__mem0__";
 inline constexpr std::string_view k_plugin_mcp_prefix = "mcp__plugin_mem0_mem0__";
+// The tools of this project's own server (`mem0-hooks mcp`) as Claude Code names them when this
+// plugin ships it (.mcp.json): the server's identity is its own and it refuses identity
+// arguments, so the guard leaves its calls alone (docs/hooks.md#tool-guard).
+inline constexpr std::string_view k_own_mcp_prefix = "mcp__plugin_mem0-native-hooks_mem0__";
 
 // metadata.source of a memory written through the MCP tool when the call names none.
 inline constexpr std::string_view k_mcp_source = "mcp";
@@ -34,6 +38,7 @@ std::string block_message(std::string_view path, const Agent &agent = claude_cod
 // Which Mem0 MCP tool a tool name is: the guard completes adds, searches and listings only.
 enum class Mem0Tool {
   none,   // not a Mem0 MCP tool
+  own,    // a tool of this plugin's own server (k_own_mcp_prefix): never changed
   add,    // add_memory
   search, // search_memories
   list,   // get_memories

@@ -22,6 +22,13 @@ test_claude_code.py (fake_anthropic.py for the model, tests/fake_mem0 for Mem0):
     `Token K2` (the hooks read CLAUDE_PLUGIN_OPTION_API_KEY), and neither key is written to a
     settings file (the option is sensitive).
 (d) `claude plugin validate --strict` accepts the checkout's marketplace.json and plugin.json.
+(e) the plugin's key is the only key (docs/configuration.md#api-key): Claude Code 2.1.332 keeps a
+    sensitive userConfig value in ~/.claude/.credentials.json (`pluginSecrets`, mode 0600), and
+    gives it to the hooks only (CLAUDE_PLUGIN_OPTION_API_KEY), not to the model's Bash. The
+    mem0-hooks CLI reads it from there: `mem0-hooks peek …` run through Bash by the scripted model
+    gets the memory from the fake Mem0 (`Token <key>`), doctor names the source, and the slash
+    command `/mem0-native-hooks:recall <query>` (commands/recall.md) puts the same lookup before
+    the model. The plugin's .mcp.json server entry is listed by `claude mcp list`.
 
 Where a hook's systemMessage shows in Claude Code 2.1.332 (found with this client): the
 interactive UI prints `<event> says: <message>` (e.g. `SessionStart:startup says: mem0: …`) in
@@ -54,8 +61,9 @@ from clientlib import (BIN_DIR, REPO, claude_or_exit, client_env, hook_outputs, 
                        run_tests, scratch_dir)
 from fake_anthropic import FakeAnthropic
 from fakelib import FakeMem0
-from test_claude_code import (FILE_TAG, PROJECT_ID, PROMPT, PROMPT_LINE, SEED, USER,
+from test_claude_code import (FILE_TAG, PROJECT_ID, PROMPT, PROMPT_LINE, PROMPT_MEM, SEED, USER,
                               sample_project)
+from test_session import FAKE_MCP, ScriptedModel
 
 CLAUDE = None  # set in main()
 RUN_TIMEOUT_S = 120
@@ -66,7 +74,9 @@ MARKETPLACE = "mem0-native-hooks"
 PLUGIN_ID = f"{PLUGIN}@{MARKETPLACE}"
 # What makes the plugin: overlaid on the clone while they differ from HEAD.
 PLUGIN_FILES = [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks.json",
-                "scripts/first-run.sh", "LICENSE"]
+                "scripts/first-run.sh", "LICENSE", ".mcp.json", "scripts/mem0-hooks.sh",
+                "commands/recall.md", "commands/remember.md", "commands/forget.md",
+                "commands/pause.md", "commands/resume.md"]
 NOT_BUILT = "mem0: the hooks are not built yet"
 HOOK_RUN = re.compile(r"Hooks: (\S+) \[(.*?)\] \(plugin ([^)]*)\) finished with status (-?\d+) "
                       r"\((\d+)ms\)|\] (SessionEnd:\S+) \[(.*?)\] completed with status (-?\d+)")
@@ -190,9 +200,9 @@ class PluginInstallTest(unittest.TestCase):
                                              f"{proc.stderr}")
         return proc
 
-    def claude_p(self, label, *extra):
+    def claude_p(self, label, *extra, prompt=PROMPT):
         debug_log = os.path.join(self.scratch, f"debug-{label}.log")
-        cmd = [CLAUDE, "-p", PROMPT, "--output-format", "stream-json", "--verbose",
+        cmd = [CLAUDE, "-p", prompt, "--output-format", "stream-json", "--verbose",
                "--debug-file", debug_log, *extra]
         start = time.monotonic()
         try:
@@ -393,6 +403,16 @@ class PluginInstallTest(unittest.TestCase):
                                  os.path.realpath(exe))
             sizes.append((name, os.path.getsize(exe), os.path.getsize(os.path.join(BIN_DIR,
                                                                                    name))))
+        # The memory tools' server and the slash commands, run through scripts/mem0-hooks.sh,
+        # which finds libexec/mem0-hooks in a package.
+        for rel in (".mcp.json", "commands/recall.md", "scripts/mem0-hooks.sh"):
+            self.assertTrue(os.path.isfile(os.path.join(plugin, rel)), rel)
+        self.assertEqual(os.path.realpath(os.path.join(plugin, "libexec", "mem0-hooks")),
+                         os.path.realpath(os.path.join(top, "bin", "mem0-hooks")))
+        proc = subprocess.run(["sh", os.path.join(plugin, "scripts", "mem0-hooks.sh"), "--version"],
+                              capture_output=True, text=True, timeout=30, env=self.env())
+        self.assertNotIn("not built yet", proc.stderr)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         log("    stripped in the package / in the build: " + ", ".join(
             f"{n} {a / 1e6:.1f}/{b / 1e6:.1f} MB" for n, a, b in sizes))
 
@@ -453,6 +473,97 @@ class PluginInstallTest(unittest.TestCase):
             manifest = report.get("manifest") or {}
             self.assertEqual((manifest.get("errors"), manifest.get("warnings")), ([], []),
                              proc.stdout)
+
+    def test_e_plugin_key_reaches_the_cli(self):
+        """The plugin's key, the only key, works for the CLI the model and the user run."""
+        key = f"m0-plugin-only-{uuid.uuid4().hex[:12]}"
+        self.start_mem0(api_key=key)
+        self.key_env = {}  # no MEM0_API_KEY anywhere: only the plugin's option
+        clone = self.fresh_clone()
+        self.copy_binaries(os.path.join(clone, "build", "bin"))
+        self.install_from_marketplace(clone, "--config", f"api_key={key}")
+        store = os.path.join(self.home, ".claude", ".credentials.json")
+        with open(store, encoding="utf-8") as fh:
+            secrets = json.load(fh).get("pluginSecrets", {})
+        self.assertEqual(secrets.get(PLUGIN_ID), {"api_key": key})
+        self.assertEqual(os.stat(store).st_mode & 0o777, 0o600)
+        log(f"    Claude Code keeps the key in {store} (pluginSecrets[{PLUGIN_ID!r}], mode 600)")
+
+        # Outside a session: doctor finds it and names where it came from, never the key.
+        cli = os.path.join(clone, "build", "bin", "mem0-hooks")
+        doctor = subprocess.run([cli, "doctor"], cwd=self.project, env=self.env(), text=True,
+                                capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        key_row = [line for line in doctor.stdout.splitlines() if "api_key" in line or
+                   "api key" in line.lower()]
+        self.assertTrue(any(f"Claude Code plugin config ({PLUGIN_ID})" in line
+                            for line in key_row), doctor.stdout)
+        self.assertNotIn(key, doctor.stdout + doctor.stderr)
+        log(f"    doctor: {key_row[0].strip()}")
+
+        # Inside a session: the model runs the lookup the hooks point at, through Bash.
+        query = "partial refund rounding"
+        model = ScriptedModel().start()
+        self.addCleanup(model.stop)
+        self.api = model
+        model.script = [{"tool": "Bash", "input": {"command": f"'{cli}' peek {query}",
+                                                   "description": "Look the memory up"}},
+                        {"text": "Found it."}]
+        run = self.claude_p("bash-peek", "--allowedTools", "Bash", prompt="Look up refunds")
+        results = [b for b in run.bodies if "tool_result" in json.dumps(b)]
+        self.assertTrue(results, run.summary())
+        answer = json.dumps(results[-1]["messages"][-1], ensure_ascii=False)
+        self.assertIn(f"[mem0:{PROMPT_MEM[:8]}]", answer, run.summary())
+        self.assertNotIn("no API key", answer)
+        self.assertNotIn(key, json.dumps(run.bodies))  # the model never sees the key
+        searches = [r for r in self.mem0.requests() if r.get("endpoint") == "search"
+                    and r["body"].get("query") == query]
+        self.assertEqual({r["headers"].get("authorization") for r in searches}, {f"Token {key}"})
+        log(f"    Bash `mem0-hooks peek {query}` in the session: the memory came back "
+            f"(fake Mem0 saw 'Token <plugin key>')")
+
+        # The slash command: /mem0-native-hooks:recall runs peek, its output goes to the model.
+        self.mem0.reset()
+        model.reset()
+        model.script = [{"text": "Here is what mem0 has."}]
+        run = self.claude_p("slash-recall", prompt=f"/{PLUGIN}:recall {query}")
+        first = json.dumps(run.bodies[0], ensure_ascii=False) if run.bodies else ""
+        self.assertIn(f"[mem0:{PROMPT_MEM[:8]}]", first, run.summary())
+        self.assertNotIn(key, json.dumps(run.bodies))
+        log(f"    /{PLUGIN}:recall {query}: the peek output reached the model")
+
+        # What is typed after the command is never shell text: words, passed on as they are.
+        marker = os.path.join(self.scratch, "injected")
+        typed = f"refund $(touch {marker}); `touch {marker}` | rounding && touch {marker}"
+        self.mem0.reset()
+        model.reset()
+        run = self.claude_p("slash-injection", prompt=f"/{PLUGIN}:recall {typed}")
+        self.assertFalse(os.path.exists(marker), run.summary())
+        queries = [r["body"].get("query") for r in self.mem0.requests()
+                   if r.get("endpoint") == "search"]
+        self.assertIn(" ".join(typed.split()), queries, run.summary())
+        log("    arguments with $(…), backquotes, ;, | and && were looked up as words; nothing ran")
+
+        # The plugin's MCP server entry is loaded (connected once mem0-hooks has `mcp`).
+        listed = self.cli("mcp", "list").stdout
+        entry = [line for line in listed.splitlines() if line.startswith(f"plugin:{PLUGIN}:mem0:")]
+        self.assertEqual(len(entry), 1, listed)
+        self.assertIn(f"sh {clone}/scripts/mem0-hooks.sh mcp", entry[0])
+        log(f"    claude mcp list: {entry[0]}")
+        # With a stand-in server in mem0-hooks' place: it connects, started in the directory
+        # Claude Code runs in, with `mcp` and the plugin's key (Claude Code gives plugin servers
+        # no CLAUDE_PLUGIN_OPTION_* of its own: .mcp.json passes ${user_config.api_key}).
+        seen = os.path.join(self.scratch, "server-saw")
+        os.unlink(cli)
+        with open(cli, "w", encoding="utf-8") as fh:
+            fh.write("#!/bin/sh\n"
+                     f"printf '%s\\n' \"$PWD\" \"$*\" \"$CLAUDE_PLUGIN_OPTION_API_KEY\" > '{seen}'\n"
+                     f"exec '{sys.executable}' '{FAKE_MCP}' '{seen}.calls'\n")
+        os.chmod(cli, 0o755)
+        listed = self.cli("mcp", "list").stdout
+        entry = [line for line in listed.splitlines() if line.startswith(f"plugin:{PLUGIN}:mem0:")]
+        self.assertIn("Connected", entry[0], listed)
+        self.assertEqual(read_text(seen).splitlines(), [os.path.realpath(self.scratch), "mcp", key])
+        log("    with a stand-in in mem0-hooks' place: Connected, started with `mcp` and the key")
 
 
 def main():

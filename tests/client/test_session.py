@@ -18,6 +18,9 @@ test_3  (finding A) the guard blocks a Write to Claude Code's own MEMORY.md (a c
 test_4  (finding B) `updatedInput` without a permission decision, on a stdio MCP server
         named mem0 (fake_mcp.py): the server gets the completed arguments, and the call still
         needs a permission.
+test_6  the plugin's own MCP server (its .mcp.json; here fake_mcp.py in its place): Claude Code
+        names its tools mcp__plugin_mem0-native-hooks_mem0__<tool>; the guard runs for them and
+        leaves the call as the model made it (that server refuses identity arguments).
 test_5  (finding C) a headless compaction (`claude -p /compact --resume <id>`) fires
         PostCompact, and the summary is captured.
 
@@ -42,6 +45,7 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (request dumps, debug l
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -49,7 +53,7 @@ import unittest
 from datetime import datetime, timezone
 
 import fake_anthropic
-from clientlib import (HERE, claude_or_exit, client_env, hook_outputs, locate, log,
+from clientlib import (HERE, REPO, claude_or_exit, client_env, hook_outputs, locate, log,
                        plugin_root, read_text, run_tests, scratch_dir)
 from fakelib import FakeMem0
 from gitrepo import make_repo
@@ -850,6 +854,37 @@ class SessionTest(unittest.TestCase):
         if "<analysis>" in content:
             log("    NOTE: the capture holds the model's <analysis> scratchpad and the <summary> "
                 "tags verbatim (Claude Code passes compact_summary raw)")
+
+    # -- test 6 ------------------------------------------------------------------------------------
+    def test_6_plugin_server_calls_are_left_alone(self):
+        """A call of the plugin's own server gets no updatedInput (docs/hooks.md#tool-guard)."""
+        world = self.world("own-mcp")
+        record = os.path.join(self.scratch, "own-mcp-calls.jsonl")
+        plugin = os.path.join(self.scratch, "plugin-own-mcp")
+        os.makedirs(os.path.join(plugin, ".claude-plugin"))
+        shutil.copy(os.path.join(REPO, ".claude-plugin", "plugin.json"),
+                    os.path.join(plugin, ".claude-plugin", "plugin.json"))
+        shutil.copy(os.path.join(REPO, "hooks.json"), os.path.join(plugin, "hooks.json"))
+        os.makedirs(os.path.join(plugin, "build"))
+        os.symlink(os.path.join(self.plugin, "build", "bin"), os.path.join(plugin, "build", "bin"))
+        with open(os.path.join(plugin, ".mcp.json"), "w", encoding="utf-8") as fh:
+            json.dump({"mcpServers": {"mem0": {"command": sys.executable,
+                                               "args": [FAKE_MCP, record]}}}, fh)
+        tool = "mcp__plugin_mem0-native-hooks_mem0__add_memory"
+        text = "The nightly import retries each file three times"
+        self.api.script = [{"tool": tool, "input": {"text": text}}, {"text": "Stored."}]
+        self.plugin, saved = plugin, self.plugin
+        try:
+            run = self.claude(world, "own-mcp", "Remember the retry rule", "--allowedTools", tool)
+        finally:
+            self.plugin = saved
+        info = run.summary()
+        calls = [json.loads(line) for line in read_text(record).splitlines()]
+        self.assertEqual(calls, [{"name": "add_memory", "arguments": {"text": text}}], info)
+        self.assertIn((f"PreToolUse:{tool}", "on_tool_guard", 0), hook_runs(run.debug), info)
+        self.assertFalse([o for o in hook_outputs(run.debug)
+                          if (o.get("hookSpecificOutput") or {}).get("updatedInput")], info)
+        log(f"    {tool}: the guard ran, printed nothing; the server got {calls[0]['arguments']}")
 
 
 def main():

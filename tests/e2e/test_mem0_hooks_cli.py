@@ -121,12 +121,23 @@ def install_from_marketplace(home, project, scope="user", enabled=True, project_
     doc["plugins"].setdefault(MARKETPLACE_ID, []).append(entry)
     with open(registry, "w") as f:
         json.dump(doc, f, indent=2)
+    # A marketplace added from a directory, whose plugin is the directory itself (source "./").
+    source = marketplace_dir(home)
+    os.makedirs(os.path.join(source, ".claude-plugin"), exist_ok=True)
+    with open(os.path.join(source, ".claude-plugin", "marketplace.json"), "w") as f:
+        json.dump({"name": "mem0-local", "owner": {"name": "t"},
+                   "plugins": [{"name": "mem0-native-hooks", "source": "./"}]}, f)
     with open(os.path.join(plugins, "known_marketplaces.json"), "w") as f:
-        json.dump({"mem0-local": {"source": {"source": "directory", "path": "/src/mkt"},
-                                  "installLocation": "/src/mkt"}}, f)
+        json.dump({"mem0-local": {"source": {"source": "directory", "path": source},
+                                  "installLocation": source}}, f)
     if project_path is None:
         enable_plugin(scope_settings(home, project, scope), enabled)
     return install_dir
+
+
+def marketplace_dir(home):
+    """The directory the marketplace of install_from_marketplace was added from."""
+    return os.path.join(home, "src", "mkt")
 
 
 # A capture waiting in the outbox, as the hooks queue one.
@@ -929,14 +940,14 @@ class Doctor(CliTest):
 
     # A plugin installed from a marketplace wires the hooks: it is listed, not "not wired".
     def test_marketplace_install_counts_as_wired(self):
-        install_dir = install_from_marketplace(self.home, self.project)
+        install_from_marketplace(self.home, self.project)
         result = self.run_cli("doctor")
         self.assertEqual(result.returncode, 0, result.stdout)
         rows = self.hook_rows(result)
         self.assertEqual(len(rows), 1, result.stdout)
         self.assertTrue(rows[0].startswith("wired in plugin " + MARKETPLACE_ID), rows)
         self.assertIn("user scope", rows[0])
-        self.assertIn(install_dir, rows[0])
+        self.assertIn(marketplace_dir(self.home), rows[0])  # where its hooks run
         self.assertEqual(self.warnings(result), [])
         self.assertEqual(result.lines()[-1], "all checks passed")
 
@@ -995,13 +1006,23 @@ class Doctor(CliTest):
         self.assertEqual(len(self.warnings(result)), 1, result.stdout)
         self.assertIn("twice", self.warnings(result)[0])
 
-    # Claude Code runs the hooks of a marketplace plugin with CLAUDE_PLUGIN_ROOT set to its
-    # install dir: that is one install, not two.
+    # Claude Code 2.1.332 runs the hooks of a plugin from a directory marketplace with
+    # CLAUDE_PLUGIN_ROOT set to the marketplace's source directory, not to the cache copy that
+    # installed_plugins.json names (tests/client/test_plugin_install.py): that is one install,
+    # not two, and the hooks run from the source directory.
     def test_plugin_root_of_the_marketplace_install_is_one_path(self):
-        install_dir = install_from_marketplace(self.home, self.project)
-        result = self.run_cli("doctor", env=self.env(CLAUDE_PLUGIN_ROOT=install_dir))
-        self.assertEqual(len(self.hook_rows(result)), 1, result.stdout)
+        cache_copy = install_from_marketplace(self.home, self.project)
+        source = marketplace_dir(self.home)
+        result = self.run_cli("doctor", env=self.env(CLAUDE_PLUGIN_ROOT=source))
+        rows = self.hook_rows(result)
+        self.assertEqual(len(rows), 1, result.stdout)
+        self.assertIn(MARKETPLACE_ID, rows[0])
+        self.assertTrue(rows[0].endswith(": " + source), rows)
+        self.assertNotIn(cache_copy, result.stdout)
         self.assertEqual(self.warnings(result), [])
+        # Outside a session too, doctor names where the hooks run.
+        result = self.run_cli("doctor")
+        self.assertTrue(self.hook_rows(result)[0].endswith(": " + source), result.stdout)
 
     # Claude Code runs identical hook commands once: the same executables wired in the user
     # and the project settings are listed, without a warning.
@@ -1579,10 +1600,18 @@ class InstallAgents(CliTest):
         cursor_agent = os.path.join(self.path_dir, "cursor-agent")
         self.assertIn(f"agent       Cursor: 2026.01.09-abc1234 ({cursor_agent})", lines)
         self.assertIn("  hooks         wired in " + self.cursor_user, lines)
+        # install registered Cursor's memory tools as well (docs/cli.md#memory-tools); uninstall
+        # takes them away again.
         mcp = os.path.join(self.home, ".cursor", "mcp.json")
-        self.assertIn(f"  memory tools  not registered (no mem0 server in {mcp})", lines)
+        self.assertIn(f"  memory tools  registered in {mcp}", lines)
+        self.assertEqual(self.load(mcp), {"mcpServers": {"mem0": {
+            "command": os.path.join(self.bin_dir, "mem0-hooks"), "args": ["mcp"]}}})
         self.assertFalse(any(line.startswith("agent       Claude Code") for line in lines))
         self.assertNotIn("warning:", result.stdout)
+        self.assertEqual(self.run_cli("uninstall", "--agent", "cursor", env=env).returncode, 0)
+        lines = self.run_cli("doctor", env=env).lines()
+        self.assertIn(f"  memory tools  not registered (no mem0 server in {mcp})", lines)
+        self.assertEqual(self.run_cli("install", "--agent", "cursor", env=env).returncode, 0)
 
         # Cursor also runs Claude Code's hooks: both wired is a warning, not a failure.
         self.assertEqual(self.run_cli("install", env=env).returncode, 0)

@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include <set>
+#include <unistd.h>
 
 using namespace mem0;
 using namespace mem0::testing;
@@ -280,6 +281,61 @@ TEST_CASE("config: API key env chain is MEM0_API_KEY, then the two plugin option
   CHECK(load_config(env_in(home, vars)).api_key == std::optional<std::string>("m0-third"));
   vars.erase("CLAUDE_PLUGIN_OPTION_MEM0_API_KEY");
   CHECK(load_config(env_in(home, vars)).api_key == std::optional<std::string>("m0-from-profile"));
+}
+
+TEST_CASE("config: the Claude Code plugin's key comes last, from Claude Code's credentials file") {
+  TempDir home;
+  const fs::path store = home / ".claude/.credentials.json";
+  const std::string origin = "Claude Code plugin config (mem0-native-hooks@market)";
+  // Absent: no key.
+  Config c = load_config(env_in(home));
+  CHECK_FALSE(c.api_key.has_value());
+  CHECK(c.origin("api_key") == "default");
+  // Present: the key of this plugin, whatever the marketplace; other plugins' are not ours.
+  write_file(store, R"({"claudeAiOauth":{"accessToken":"x"},"pluginSecrets":{
+    "other@market":{"api_key":"m0-not-ours"},
+    "mem0-native-hooks-fork@market":{"api_key":"m0-not-ours-either"},
+    "mem0-native-hooks@market":{"api_key":"m0-plugin-key"}}})");
+  c = load_config(env_in(home));
+  CHECK(c.api_key == std::optional<std::string>("m0-plugin-key"));
+  CHECK(c.origin("api_key") == origin);
+  // Lowest precedence: the environment and the shell profiles win.
+  CHECK(load_config(env_in(home, {{"MEM0_API_KEY", "m0-env"}})).api_key ==
+        std::optional<std::string>("m0-env"));
+  write_file(home / ".bashrc", "export MEM0_API_KEY=m0-profile\n");
+  CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-profile"));
+  fs::remove(home / ".bashrc");
+  // CLAUDE_CONFIG_DIR moves the file, as it moves the rest of Claude Code's files.
+  TempDir other;
+  write_file(other / ".credentials.json",
+             R"({"pluginSecrets":{"mem0-native-hooks@m2":{"api_key":"m0-moved"}}})");
+  CHECK(load_config(env_in(home, {{"CLAUDE_CONFIG_DIR", other.path().string()}})).api_key ==
+        std::optional<std::string>("m0-moved"));
+  // Unreadable, malformed or of another shape: no key, and no crash.
+  for (const std::string_view text :
+       {"{not json", "[]", R"({"pluginSecrets":[]})",
+        R"({"pluginSecrets":{"mem0-native-hooks@m":1}})",
+        R"({"pluginSecrets":{"mem0-native-hooks@m":{"api_key":7}}})",
+        R"({"pluginSecrets":{"mem0-native-hooks@m":{"api_key":""}}})"}) {
+    CAPTURE(text);
+    write_file(store, text);
+    CHECK_FALSE(load_config(env_in(home)).api_key.has_value());
+  }
+  // Unreadable: a directory in its place (root reads a file of mode 000), or mode 000.
+  fs::remove(store);
+  fs::create_directories(store);
+  CHECK_FALSE(load_config(env_in(home)).api_key.has_value());
+  fs::remove(store);
+  write_file(store, R"({"pluginSecrets":{"mem0-native-hooks@m":{"api_key":"m0-locked"}}})");
+  fs::permissions(store, fs::perms::none);
+  if (::geteuid() != 0) CHECK_FALSE(api_key_from_claude_credentials(store).has_value());
+  fs::permissions(store, fs::perms::owner_read | fs::perms::owner_write);
+  CHECK(api_key_from_claude_credentials(store)->second == "m0-locked");
+  // A key with a line break is refused, naming where it came from.
+  write_file(store, R"({"pluginSecrets":{"mem0-native-hooks@m":{"api_key":"m0-a\nb"}}})");
+  c = load_config(env_in(home));
+  CHECK_FALSE(c.api_key.has_value());
+  CHECK(contains(c.api_key_problem, "Claude Code plugin config (mem0-native-hooks@m)"));
 }
 
 TEST_CASE(

@@ -1,6 +1,7 @@
 // Install, uninstall and doctor per agent (docs/cli.md#install): the merge and unmerge of each
-// hooks file format, and the commands over a scratch home. Codex and Gemini CLI are stood in for
-// by Agent values made here (Agent is an aggregate), with Claude Code's rows.
+// hooks file format and of the memory tools' server entry (TOML and JSON), and the commands over a
+// scratch home. Codex and Gemini CLI are stood in for by Agent values made here (Agent is an
+// aggregate), with Claude Code's rows.
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
@@ -22,6 +23,7 @@ using namespace mem0;
 using namespace mem0::cli;
 namespace mt = mem0::testing;
 using mt::canonical;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -203,8 +205,9 @@ TEST_CASE("install --agent all: every agent found, by its program or its directo
     CHECK(mt::contains(out, "agent       Cursor: cursor-agent not on PATH"));
     CHECK(mt::contains(out, "  hooks         wired in " +
                                 (h.f.home / ".cursor" / "hooks.json").string()));
-    CHECK(mt::contains(out, "  memory tools  not registered (no mem0 server in " +
-                                (h.f.home / ".cursor" / "mcp.json").string() + ")"));
+    // install registered Cursor's memory tools too (docs/cli.md#memory-tools).
+    CHECK(mt::contains(out, "  memory tools  registered in " +
+                                (h.f.home / ".cursor" / "mcp.json").string()));
     // Cursor runs Claude Code's hooks as well: both wired is a warning.
     CHECK(mt::contains(out, "warning: Cursor also runs Claude Code's hooks"));
   }
@@ -247,4 +250,198 @@ TEST_CASE("doctor: an agent's version is the first line its program prints",
   h.run({"doctor"});
   CHECK(mt::contains(h.out.str(), "agent       Cursor: 2026.11.30-abc (" +
                                       (path / "cursor-agent").string() + ")\n"));
+}
+
+namespace {
+
+// --- memory tools (docs/cli.md#memory-tools) ---
+
+const fs::path k_toml = "config.toml";
+const fs::path k_json = "mcp.json";
+
+std::string tools_merged(std::string_view current, const fs::path &file, bool remove = false) {
+  const auto result = merge_memory_tools(current, file, k_bin, remove);
+  INFO("input: " << current);
+  REQUIRE(result.has_value());
+  return *result;
+}
+
+std::optional<ErrorKind> tools_refusal(std::string_view current, const fs::path &file,
+                                       bool remove = false) {
+  const auto result = merge_memory_tools(current, file, k_bin, remove);
+  return result ? std::nullopt : std::optional<ErrorKind>(result.error().kind);
+}
+
+constexpr std::string_view k_codex_config = R"(# my settings
+model = "gpt-5-codex"
+notify = ["notify-send", "done"]   # a comment
+instructions = """
+Be brief. [not a table]
+x = "not a key"
+"""
+
+[model_providers.local]
+name = "local"
+base_url = "http://localhost:1234/v1"
+env = { A = "1", B = "[2]" }
+
+[plugins."mem0-native-hooks@mem0-native-hooks"]
+enabled = true
+
+[mcp_servers.docs]
+command = "docs-server"
+args = [
+  "--stdio",   # multi-line
+  "--quiet",
+]
+)";
+
+constexpr std::string_view k_our_table = "[mcp_servers.mem0]\n"
+                                         "command = \"/opt/mem0/bin/mem0-hooks\"\n"
+                                         "args = [\"mcp\"]\n";
+
+} // namespace
+
+TEST_CASE("memory tools: Codex's config.toml gets [mcp_servers.mem0], the rest kept",
+          "[cli][install][mcp]") {
+  const std::string once = tools_merged(k_codex_config, k_toml);
+  CHECK(once == std::string(k_codex_config) + "\n" + std::string(k_our_table));
+  CHECK(tools_merged(once, k_toml) == once);                 // idempotent
+  CHECK(tools_merged(once, k_toml, true) == k_codex_config); // uninstall: only our table goes
+  CHECK(tools_merged(k_codex_config, k_toml, true) == k_codex_config);
+  // An empty or missing file: just the table; uninstall leaves nothing.
+  CHECK(tools_merged("", k_toml) == k_our_table);
+  CHECK(tools_merged(k_our_table, k_toml, true).empty());
+  // No final newline: one is added before the table.
+  CHECK(tools_merged("model = \"m\"", k_toml) == "model = \"m\"\n\n" + std::string(k_our_table));
+}
+
+TEST_CASE("memory tools: an older entry of ours is replaced in place, sub-tables included",
+          "[cli][install][mcp]") {
+  const std::string old = "a = 1\n\n[mcp_servers.mem0]\ncommand = '/old/bin/mem0-hooks'\n"
+                          "args = [\"mcp\"]\n\n[mcp_servers.mem0.env]\nX = \"1\"\n\n[z]\nb = 2\n";
+  CHECK(tools_merged(old, k_toml) == "a = 1\n\n" + std::string(k_our_table) + "\n[z]\nb = 2\n");
+  CHECK(tools_merged(old, k_toml, true) == "a = 1\n\n[z]\nb = 2\n");
+}
+
+TEST_CASE("memory tools: another server named mem0 in config.toml is the user's",
+          "[cli][install][mcp]") {
+  const std::string hosted = "[mcp_servers.mem0]\nurl = \"https://mcp.mem0.ai/mcp/\"\n";
+  CHECK(tools_refusal(hosted, k_toml) == ErrorKind::duplicate);
+  CHECK(tools_merged(hosted, k_toml, true) == hosted);
+  const std::string other = "[mcp_servers.mem0]\ncommand = \"npx\"\nargs = [\"mem0-mcp\"]\n";
+  CHECK(tools_refusal(other, k_toml) == ErrorKind::duplicate);
+}
+
+TEST_CASE("memory tools: config.toml that cannot be read as TOML is refused",
+          "[cli][install][mcp]") {
+  for (const std::string_view text :
+       {"model = \"unterminated\n", "[table\n", "just words\n", "a = [1, 2\n", "a = \"\"\"open\n",
+        "[a] junk\n", "a = ]\n", " = 1\n", "[]\n"}) {
+    CAPTURE(text);
+    CHECK(tools_refusal(text, k_toml) == ErrorKind::io);
+    CHECK(tools_refusal(text, k_toml, true) == ErrorKind::io);
+  }
+  // Forms of mcp_servers.mem0 it does not edit: refused rather than defined twice.
+  for (const std::string_view text :
+       {"mcp_servers.mem0.command = \"x\"\n", "[mcp_servers]\nmem0 = { command = \"x\" }\n",
+        "mcp_servers = { mem0 = { command = \"x\" } }\n",
+        "[mcp_servers.mem0]\ncommand = \"/b/mem0-hooks\"\n[x]\n[mcp_servers.mem0.env]\nA = "
+        "\"1\"\n"}) {
+    CAPTURE(text);
+    CHECK(tools_refusal(text, k_toml) == ErrorKind::io);
+  }
+}
+
+TEST_CASE("memory tools: a path TOML must escape is written as a basic string",
+          "[cli][install][mcp]") {
+  const auto result = merge_memory_tools("", k_toml, "/opt/my \"mem0\"\\bin", false);
+  REQUIRE(result.has_value());
+  CHECK(mt::contains(*result, R"(command = "/opt/my \"mem0\"\\bin/mem0-hooks")"));
+}
+
+TEST_CASE("memory tools: mcpServers.mem0 in a JSON file, the rest kept", "[cli][install][mcp]") {
+  const std::string settings =
+      R"({"theme":"dark","mcpServers":{"docs":{"command":"docs-server"}},"hooks":{}})";
+  const std::string once = tools_merged(settings, k_json);
+  CHECK(mt::canonical(once) ==
+        mt::canonical(
+            R"({"theme":"dark","mcpServers":{"docs":{"command":"docs-server"},)"
+            R"("mem0":{"command":"/opt/mem0/bin/mem0-hooks","args":["mcp"]}},"hooks":{}})"));
+  CHECK(tools_merged(once, k_json) == once); // idempotent: the very same text
+  CHECK(mt::canonical(tools_merged(once, k_json, true)) == mt::canonical(settings));
+  CHECK(mt::canonical(tools_merged("", k_json)) ==
+        mt::canonical(R"({"mcpServers":{"mem0":{"command":"/opt/mem0/bin/mem0-hooks",)"
+                      R"("args":["mcp"]}}})"));
+  CHECK(mt::canonical(tools_merged(tools_merged("{}", k_json), k_json, true)) == "{}");
+  // An older path of ours is updated; another server named mem0 is the user's.
+  const std::string old = R"({"mcpServers":{"mem0":{"command":"/old/mem0-hooks","args":["mcp"]}}})";
+  CHECK(mt::contains(tools_merged(old, k_json), "/opt/mem0/bin/mem0-hooks"));
+  const std::string hosted = R"({"mcpServers":{"mem0":{"url":"https://mcp.mem0.ai/mcp/"}}})";
+  CHECK(tools_refusal(hosted, k_json) == ErrorKind::duplicate);
+  CHECK(tools_merged(hosted, k_json, true) == hosted);
+  // Not JSON, not an object, mcpServers not an object: refused.
+  for (const std::string_view text : {"{nope", "[]", R"({"mcpServers":[]})"}) {
+    CAPTURE(text);
+    CHECK(tools_refusal(text, k_json) == ErrorKind::io);
+  }
+}
+
+TEST_CASE("install --agent codex|gemini-cli|cursor registers the memory tools; uninstall removes "
+          "them",
+          "[cli][install][mcp]") {
+  Home h;
+  const fs::path codex = h.f.home / ".codex" / "config.toml";
+  const fs::path gemini = h.f.home / ".gemini" / "settings.json";
+  const fs::path cursor = h.f.home / ".cursor" / "mcp.json";
+  mt::write_file(codex, k_codex_config);
+  fs::permissions(codex, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  const std::string program = (h.exe_dir / "mem0-hooks").string();
+
+  CHECK(h.run({"install", "--agent", "codex"}) == k_ok);
+  INFO(h.out.str() << h.err.str());
+  CHECK(read_small_file(codex) == std::string(k_codex_config) +
+                                      "\n[mcp_servers.mem0]\ncommand = \"" + program +
+                                      "\"\nargs = [\"mcp\"]\n");
+  CHECK(mt::mode_of(codex) == 0640); // the file's mode kept
+  CHECK(read_small_file(codex.string() + ".bak") == std::string(k_codex_config));
+  CHECK(mt::contains(h.out.str(),
+                     "registered the mem0 memory tools (mem0-hooks mcp) in " + codex.string()));
+  CHECK(h.run({"install", "--agent", "codex"}) == k_ok);
+  CHECK(mt::contains(h.out.str(), "memory tools already registered in " + codex.string()));
+  CHECK(h.run({"uninstall", "--agent", "codex"}) == k_ok);
+  CHECK(read_small_file(codex) == std::string(k_codex_config));
+
+  // Gemini CLI: hooks and server in the one settings.json, one backup.
+  CHECK(h.run({"install", "--agent", "gemini-cli"}) == k_ok);
+  CHECK(registers_memory_tools(gemini));
+  CHECK(mt::contains(h.out.str(),
+                     "registered the mem0 memory tools (mem0-hooks mcp) in " + gemini.string()));
+  CHECK(h.run({"uninstall", "--agent", "gemini-cli"}) == k_ok);
+  CHECK_FALSE(registers_memory_tools(gemini));
+
+  CHECK(h.run({"install", "--agent", "cursor"}) == k_ok);
+  CHECK(registers_memory_tools(cursor));
+  CHECK(h.run({"uninstall", "--agent", "cursor"}) == k_ok);
+  CHECK_FALSE(registers_memory_tools(cursor));
+}
+
+TEST_CASE("install --agent codex: an unreadable config.toml is left alone, and install says so",
+          "[cli][install][mcp]") {
+  Home h;
+  const fs::path codex = h.f.home / ".codex" / "config.toml";
+  mt::write_file(codex, "model = \"unterminated\n");
+  CHECK(h.run({"install", "--agent", "codex"}) == k_failure);
+  CHECK(mt::contains(h.err.str(), codex.string() + " is not TOML this command can read; left "
+                                                   "untouched"));
+  CHECK(read_small_file(codex) == std::string("model = \"unterminated\n"));
+  CHECK_FALSE(fs::exists(codex.string() + ".bak"));
+
+  // Mem0's hosted server registered as mem0: kept, with a warning; the hooks are installed.
+  mt::write_file(codex, "[mcp_servers.mem0]\nurl = \"https://mcp.mem0.ai/mcp/\"\n");
+  CHECK(h.run({"install", "--agent", "codex"}) == k_ok);
+  CHECK(mt::contains(h.err.str(), "warning: " + codex.string() +
+                                      " already registers another server named mem0"));
+  CHECK(read_small_file(codex) ==
+        std::string("[mcp_servers.mem0]\nurl = \"https://mcp.mem0.ai/mcp/\"\n"));
 }

@@ -370,6 +370,24 @@ TEST_CASE("on_tool_guard: delete and other Mem0 tools are never changed", "[guar
   }
 }
 
+TEST_CASE("on_tool_guard: calls of the plugin's own server get no identity", "[guard]") {
+  // mem0-hooks mcp, shipped by this plugin, takes no user_id, app_id or metadata (docs/cli.md#mcp):
+  // completing its calls as those of Mem0's hosted server would turn them into errors.
+  HookFixture f;
+  for (const char *name : {"add_memory", "search_memories", "get_memories", "get_memory",
+                           "update_memory", "delete_memory"}) {
+    const std::string tool = std::string("mcp__plugin_mem0-native-hooks_mem0__") + name;
+    CAPTURE(tool);
+    CHECK(otg::mem0_tool(tool) == otg::Mem0Tool::own);
+    CHECK_FALSE(complete(tool, R"({"text":"t"})"));
+    CHECK_FALSE(complete(tool, R"({"query":"q"})"));
+    CHECK(nothing(otg::handle(tool_input(f, tool, R"({"text":"t","query":"q"})"), f.context())));
+  }
+  // The hosted server's calls are still completed.
+  CHECK(complete(k_add, R"({"text":"t"})"));
+  CHECK(complete(k_plugin_add, R"({"text":"t"})"));
+}
+
 TEST_CASE("on_tool_guard: malformed tool input produces no output", "[guard]") {
   for (const char *input :
        {"", "not json", "[1,2]", "\"text\"", "42", "null", R"({"text":"t")", R"({"text":)"}) {

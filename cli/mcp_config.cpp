@@ -1,0 +1,306 @@
+// The memory tools' server entry that `install --agent` writes (docs/cli.md#memory-tools):
+// `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor), `[mcp_servers.mem0]` in Codex's
+// config.toml. Everything else in the file stays as it is; an entry named mem0 that does not run
+// mem0-hooks (Mem0's hosted server, say) is the user's and is never changed.
+#include "cli/cli.hpp"
+
+#include "util/files.hpp"
+#include "util/json.hpp"
+#include "util/json_writer.hpp"
+#include "util/strings.hpp"
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mem0::cli {
+namespace fs = std::filesystem;
+namespace {
+
+using rapidjson::Document;
+using rapidjson::Value;
+
+Result<std::string> refused(std::string message, ErrorKind kind = ErrorKind::io) {
+  return unexpected(make_error(kind, std::move(message)));
+}
+
+// True when `command` runs this project's mem0-hooks, wherever it is installed.
+bool runs_mem0_hooks(std::string_view command) {
+  return fs::path(std::string(command)).filename() == "mem0-hooks";
+}
+
+// --- JSON -------------------------------------------------------------------------------------
+
+Result<std::string> merge_json(std::string_view current, const std::string &program, bool remove) {
+  Document doc;
+  if (current.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    doc.SetObject();
+  else
+    parse_json(doc, current);
+  if (doc.HasParseError()) return refused("not valid JSON");
+  if (!doc.IsObject()) return refused("not a JSON object");
+  auto &a = doc.GetAllocator();
+  auto servers = doc.FindMember("mcpServers");
+  if (servers != doc.MemberEnd() && !servers->value.IsObject())
+    return refused("\"mcpServers\" is not an object");
+  const bool has_servers = servers != doc.MemberEnd();
+  const auto entry = has_servers ? servers->value.FindMember("mem0") : Value::MemberIterator();
+  const bool exists = has_servers && entry != servers->value.MemberEnd();
+  const auto command = exists && entry->value.IsObject() ? string_member(entry->value, "command")
+                                                         : std::optional<std::string_view>();
+  const bool ours = exists && command && runs_mem0_hooks(*command);
+  if (exists && !ours) {
+    if (remove) return std::string(current);
+    return refused("already registers another server named mem0", ErrorKind::duplicate);
+  }
+  if (remove) {
+    if (!ours) return std::string(current);
+    servers->value.RemoveMember("mem0");
+    if (servers->value.ObjectEmpty()) doc.RemoveMember("mcpServers");
+  } else {
+    Value server(rapidjson::kObjectType);
+    server.AddMember("command", Value(program.c_str(), a), a);
+    Value args(rapidjson::kArrayType);
+    args.PushBack("mcp", a);
+    server.AddMember("args", args, a);
+    if (ours && entry->value == server) return std::string(current); // already so
+    if (!has_servers) {
+      doc.AddMember("mcpServers", Value(rapidjson::kObjectType), a);
+      servers = doc.FindMember("mcpServers");
+    }
+    if (ours)
+      servers->value["mem0"] = server;
+    else
+      servers->value.AddMember("mem0", server, a);
+  }
+  PrettyJsonWriter w;
+  w.base().SetIndent(' ', 2);
+  w.value(doc);
+  return w.text() + "\n";
+}
+
+// --- TOML -------------------------------------------------------------------------------------
+
+// One statement of a TOML document: a table header, or a key/value pair (which may span lines).
+struct TomlStatement {
+  std::size_t begin = 0, end = 0; // the lines it covers: [begin, end) of the text
+  bool header = false;
+  std::string table; // the table it is in (a header: the table it opens), spaces and quotes gone
+  std::string key;   // a pair's key, spaces and quotes gone
+};
+
+// A key or table name as written, with the blanks around its dots and its quotes dropped:
+// `mcp_servers . "mem0"` → `mcp_servers.mem0` (a quoted dot is rare enough to be misread).
+std::string plain_name(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if (c != ' ' && c != '\t' && c != '"' && c != '\'') out += c;
+  return out;
+}
+
+// The statements of `text`, or nullopt when it is not TOML as far as a light scan can tell:
+// every line outside a multi-line value is blank, a comment, a table header or `key = value`;
+// strings are closed, brackets balanced.
+std::optional<std::vector<TomlStatement>> scan_toml(std::string_view text) {
+  std::vector<TomlStatement> out;
+  std::string table;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  auto line_end = [&](std::size_t from) {
+    const auto e = text.find('\n', from);
+    return e == std::string_view::npos ? n : e + 1;
+  };
+  while (i < n) {
+    const std::size_t begin = i;
+    while (i < n && (text[i] == ' ' || text[i] == '\t'))
+      ++i;
+    if (i == n) break;
+    if (text[i] == '\n' || text[i] == '\r' || text[i] == '#') {
+      i = line_end(i);
+      continue;
+    }
+    if (text[i] == '[') { // a header: [name] or [[name]], then only a comment on its line
+      const bool array = i + 1 < n && text[i + 1] == '[';
+      std::size_t j = i + (array ? 2 : 1);
+      char quote = 0;
+      for (; j < n && text[j] != '\n' && (quote || text[j] != ']'); ++j)
+        if (quote ? text[j] == quote : (text[j] == '"' || text[j] == '\''))
+          quote = quote ? 0 : text[j];
+      if (j >= n || text[j] != ']' || (array && (j + 1 >= n || text[j + 1] != ']')))
+        return std::nullopt;
+      table = plain_name(text.substr(i + (array ? 2 : 1), j - i - (array ? 2 : 1)));
+      if (table.empty()) return std::nullopt;
+      std::size_t k = j + (array ? 2 : 1);
+      while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r'))
+        ++k;
+      if (k < n && text[k] != '\n' && text[k] != '#') return std::nullopt;
+      out.push_back({begin, line_end(k), true, table, ""});
+      i = line_end(k);
+      continue;
+    }
+    // key = value: the key up to `=` (quotes allowed), then the value to its end.
+    std::size_t j = i;
+    char quote = 0;
+    for (; j < n && text[j] != '\n' && (quote || text[j] != '='); ++j)
+      if (quote ? text[j] == quote : (text[j] == '"' || text[j] == '\''))
+        quote = quote ? 0 : text[j];
+    if (j >= n || text[j] != '=') return std::nullopt;
+    const std::string key = plain_name(text.substr(i, j - i));
+    if (key.empty()) return std::nullopt;
+    int depth = 0;
+    for (++j; j < n; ++j) {
+      const char c = text[j];
+      if (text.substr(j, 3) == "\"\"\"" || text.substr(j, 3) == "'''") { // multi-line string
+        const std::string_view delim = text.substr(j, 3);
+        std::size_t k = j + 3;
+        for (;; ++k) {
+          k = text.find(delim, k);
+          if (k == std::string_view::npos) return std::nullopt;
+          if (delim[0] == '\'' || k == j + 3 || text[k - 1] != '\\') break;
+        }
+        while (k + 3 < n && text[k + 3] == delim[0]) // up to two quotes end the content
+          ++k;
+        j = k + 2;
+      } else if (c == '"' || c == '\'') {
+        std::size_t k = j + 1;
+        for (; k < n && text[k] != c && text[k] != '\n'; ++k)
+          if (c == '"' && text[k] == '\\') ++k;
+        if (k >= n || text[k] != c) return std::nullopt;
+        j = k;
+      } else if (c == '#') {
+        j = line_end(j) - 1;
+        if (depth == 0) break;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ']' || c == '}') {
+        if (--depth < 0) return std::nullopt;
+      } else if (c == '\n' && depth == 0) {
+        break;
+      }
+    }
+    if (depth != 0) return std::nullopt;
+    out.push_back({begin, std::min(n, line_end(std::min(j, n - 1))), false, table, key});
+    i = std::min(n, line_end(std::min(j, n - 1)));
+  }
+  return out;
+}
+
+// A TOML basic string holding `s`.
+std::string toml_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(c) & 0xFF);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// The text of a simple string value (`"…"` or `'…'`, basic escapes \" and \\ only).
+std::optional<std::string> toml_value_string(std::string_view value) {
+  value = trim(value.substr(0, value.find('\n')));
+  if (value.size() < 2 || (value.front() != '"' && value.front() != '\'')) return std::nullopt;
+  std::string out;
+  for (std::size_t k = 1; k < value.size(); ++k) {
+    if (value[k] == value.front()) return out;
+    if (value.front() == '"' && value[k] == '\\' && k + 1 < value.size()) ++k;
+    out += value[k];
+  }
+  return std::nullopt;
+}
+
+constexpr std::string_view k_table = "mcp_servers.mem0";
+
+Result<std::string> merge_toml(std::string_view current, const std::string &program, bool remove) {
+  const auto statements = scan_toml(current);
+  if (!statements) return refused("not TOML this command can read");
+  // Our table and its sub-tables: one block of lines from its header to the next other header.
+  std::size_t block_begin = std::string_view::npos, block_end = std::string_view::npos;
+  std::optional<std::string> command;
+  bool in_block = false;
+  for (const auto &s : *statements) {
+    const bool ours = s.table == k_table || s.table.starts_with(std::string(k_table) + ".");
+    if (s.header) {
+      if (ours && block_begin != std::string_view::npos && !in_block)
+        return refused("defines [mcp_servers.mem0] in two places; left for you to tidy");
+      if (ours && !in_block) block_begin = s.begin;
+      if (!ours && in_block) block_end = s.begin;
+      in_block = ours;
+      continue;
+    }
+    const std::string full = s.table.empty() ? s.key : s.table + "." + s.key;
+    const std::string_view statement = current.substr(s.begin, s.end - s.begin);
+    if (!in_block && (full == k_table || full.starts_with(std::string(k_table) + ".") ||
+                      (full == "mcp_servers" && statement.find("mem0") != std::string_view::npos)))
+      return refused("defines mcp_servers.mem0 in a form this command does not edit");
+    if (in_block && s.table == k_table && s.key == "command")
+      command = toml_value_string(statement.substr(statement.find('=') + 1));
+  }
+  if (in_block) block_end = current.size();
+  const bool exists = block_begin != std::string_view::npos;
+  const bool ours = exists && command && runs_mem0_hooks(*command);
+  if (exists && !ours) {
+    if (remove) return std::string(current);
+    return refused("already registers another server named mem0", ErrorKind::duplicate);
+  }
+  std::string block =
+      remove ? ""
+             : "[mcp_servers.mem0]\ncommand = " + toml_string(program) + "\nargs = [\"mcp\"]\n";
+  std::string text(current);
+  if (exists && remove) {
+    text.erase(block_begin, block_end - block_begin);
+    while (text.ends_with("\n\n")) // no blank lines left at the end
+      text.pop_back();
+    return text == "\n" ? "" : text;
+  }
+  if (exists) { // in place, keeping the blank lines that part it from the next table
+    std::size_t content_end = block_end;
+    while (content_end > block_begin &&
+           std::string_view(" \t\r\n").find(text[content_end - 1]) != std::string_view::npos)
+      --content_end;
+    if (content_end < block_end && text[content_end] == '\r') ++content_end;
+    if (content_end < block_end && text[content_end] == '\n') ++content_end;
+    text.replace(block_begin, content_end - block_begin, block);
+    return text;
+  }
+  if (remove) return text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  if (!text.empty()) text += '\n';
+  return text + block;
+}
+
+} // namespace
+
+bool registers_memory_tools(const fs::path &file) {
+  const auto text = read_small_file(file);
+  if (!text) return false;
+  if (file.extension() == ".toml") {
+    for (std::size_t start = 0, end; start < text->size(); start = end + 1) {
+      end = std::min(text->find('\n', start), text->size());
+      if (trim(std::string_view(*text).substr(start, end - start)) == "[mcp_servers.mem0]")
+        return true;
+    }
+    return false;
+  }
+  rapidjson::Document doc;
+  if (!parse_json(doc, *text) || !doc.IsObject()) return false;
+  const auto servers = doc.FindMember("mcpServers");
+  return servers != doc.MemberEnd() && servers->value.IsObject() &&
+         servers->value.HasMember("mem0");
+}
+
+Result<std::string> merge_memory_tools(std::string_view current, const fs::path &file,
+                                       const fs::path &exe_dir, bool remove) {
+  const std::string program = (exe_dir / "mem0-hooks").string();
+  return file.extension() == ".toml" ? merge_toml(current, program, remove)
+                                     : merge_json(current, program, remove);
+}
+
+} // namespace mem0::cli
