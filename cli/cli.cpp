@@ -266,8 +266,7 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     ctx.err << "mem0-hooks " << command << ": " << args.error().message << "\n";
     return k_usage;
   }
-  if ((command == "doctor" || command == "install" || command == "uninstall" ||
-       command == "mcp") &&
+  if ((command == "doctor" || command == "install" || command == "uninstall" || command == "mcp") &&
       !args->words.empty()) {
     ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[0] << "'\n";
     return k_usage;

@@ -18,8 +18,8 @@ int delete_each(const std::vector<std::string> &ids, const CliContext &ctx, cons
       status = k_failure;
       continue;
     }
-    ctx.out << "deleted " << deleted->id << ": " << truncate_code_points(clean_text(deleted->text), 80)
-            << "\n";
+    ctx.out << "deleted " << deleted->id << ": "
+            << truncate_code_points(clean_text(deleted->text), 80) << "\n";
   }
   return status;
 }

@@ -43,7 +43,7 @@ struct ToolArg {
   std::string_view description;
   bool required = false;
   std::vector<std::string> choices = {}; // a string's allowed values
-  long min = 0, max = 0;                      // an integer's range
+  long min = 0, max = 0;                 // an integer's range
 };
 
 // A call's checked arguments.
@@ -135,9 +135,9 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
 }
 
 ToolResult add_tool(const Call &c, const CallArgs &args) {
-  const auto stored = store_memory(c.ctx, *args.text("text"),
-                                   args.text("type").value_or(std::string(memory_type::decision)),
-                                   "mcp");
+  const auto stored =
+      store_memory(c.ctx, *args.text("text"),
+                   args.text("type").value_or(std::string(memory_type::decision)), "mcp");
   if (!stored) return failed(stored.error());
   if (!stored->delivered)
     return {"queued: the memory waits in the outbox for the sender" +
@@ -171,14 +171,16 @@ struct Tool {
   ToolResult (*run)(const Call &, const CallArgs &);
 };
 
-const ToolArg k_scope{"scope", false,
+const ToolArg k_scope{"scope",
+                      false,
                       "project (default), session (this session's), or global (every project)",
-                      false, {"project", "session", "global"}};
+                      false,
+                      {"project", "session", "global"}};
 const ToolArg k_type{"type", false,
                      "a memory type: decision, convention, anti_pattern, task_learning, bug_fix, "
                      "session_state, ..."};
-const ToolArg k_memory_id{"memory_id", false, "the memory's id, its first 8 characters, or [mem0:id8]",
-                          true};
+const ToolArg k_memory_id{"memory_id", false,
+                          "the memory's id, its first 8 characters, or [mem0:id8]", true};
 
 // The tools, named as Mem0's hosted MCP server names them.
 const std::vector<Tool> &tools() {
@@ -186,7 +188,9 @@ const std::vector<Tool> &tools() {
       {"search_memories",
        "Search memories",
        "Search this user's Mem0 memories of this project by meaning.",
-       {{"query", false, "what to look for", true}, k_scope, k_type,
+       {{"query", false, "what to look for", true},
+        k_scope,
+        k_type,
         {"limit", true, "at most this many (1 to 50, default 10)", false, {}, 1, 50}},
        true,
        false,
@@ -203,7 +207,9 @@ const std::vector<Tool> &tools() {
       {"get_memories",
        "List memories",
        "List this user's memories of this project, newest first, a page at a time.",
-       {k_scope, k_type, {"page", true, "the page, from 1", false, {}, 1, 100000},
+       {k_scope,
+        k_type,
+        {"page", true, "the page, from 1", false, {}, 1, 100000},
         {"page_size", true, "memories per page (1 to 100, default 10)", false, {}, 1, 100}},
        true,
        false,
@@ -214,8 +220,9 @@ const std::vector<Tool> &tools() {
        "Store a memory verbatim (secrets redacted) for this user and project; answers its id, or "
        "that it is queued.",
        {{"text", false, "the memory, one self-contained statement", true},
-        {"type", false, "its type (default decision): decision, convention, anti_pattern, "
-                        "task_learning, bug_fix, ..."}},
+        {"type", false,
+         "its type (default decision): decision, convention, anti_pattern, "
+         "task_learning, bug_fix, ..."}},
        false,
        false,
        false,
@@ -298,8 +305,10 @@ void write_memory_schema(JsonWriter &w) {
 }
 
 void write_tool(JsonWriter &w, const Tool &t) {
-  w.begin_object().member("name", t.name).member("title", t.title).member("description",
-                                                                            t.description);
+  w.begin_object()
+      .member("name", t.name)
+      .member("title", t.title)
+      .member("description", t.description);
   w.key("inputSchema").begin_object().member("type", "object").key("properties").begin_object();
   for (const auto &a : t.args) {
     w.key(a.name).begin_object().member("type", a.integer ? "integer" : "string");
@@ -336,8 +345,10 @@ void write_result(JsonWriter &w, const ToolResult &r) {
   if (r.memories && !r.error) {
     w.key("structuredContent").begin_object().key("memories").begin_array();
     for (const auto &m : *r.memories) {
-      w.begin_object().member("id", m.id).member("type", m.type).member("memory",
-                                                                         clean_text(m.text));
+      w.begin_object()
+          .member("id", m.id)
+          .member("type", m.type)
+          .member("memory", clean_text(m.text));
       w.member("created_at", m.created_at);
       if (m.score) w.key("score").number(*m.score);
       w.end_object();
@@ -352,8 +363,9 @@ void write_result(JsonWriter &w, const ToolResult &r) {
 // Run the tool `params` name: its result, or a JSON-RPC error (code, message) for an unknown
 // tool or params that are not an object.
 std::variant<ToolResult, std::pair<int, std::string>> call_tool(const Value *params,
-                                                                 const CliContext &ctx) {
-  if (!params || !params->IsObject()) return std::pair{k_invalid_params, "params must be an object"};
+                                                                const CliContext &ctx) {
+  if (!params || !params->IsObject())
+    return std::pair{k_invalid_params, "params must be an object"};
   const auto name = string_member(*params, "name");
   if (!name) return std::pair{k_invalid_params, "params.name must be a string"};
   const Tool *tool = find_tool(*name);

@@ -51,10 +51,9 @@ Result<Memory> own_memory(const CliContext &ctx, const ApiTarget &api, const Ide
   auto memory = fetch_memory(ctx, api, id_text);
   if (!memory) return memory;
   if (memory->user_id != identity.user_id)
-    return unexpected(failure(ErrorKind::client, "memory " + id8(memory->id) +
-                                                     " is not a memory of user " +
-                                                     identity.user_id + "; not " +
-                                                     std::string(verb)));
+    return unexpected(
+        failure(ErrorKind::client, "memory " + id8(memory->id) + " is not a memory of user " +
+                                       identity.user_id + "; not " + std::string(verb)));
   return memory;
 }
 
@@ -79,10 +78,10 @@ Result<void> not_paused(const CliContext &ctx, const ApiTarget &api) {
     std::string when = pause->until_key_changes
                            ? "until the key changes"
                            : "for " + std::to_string(pause->remaining.count()) + " s";
-    return unexpected(failure(pause->until_key_changes ? ErrorKind::unauthorized
-                                                       : ErrorKind::rate_limited,
-                              "Mem0 is paused " + when + " (" + pause->reason +
-                                  "); mem0-hooks doctor --reset tries again now"));
+    return unexpected(
+        failure(pause->until_key_changes ? ErrorKind::unauthorized : ErrorKind::rate_limited,
+                "Mem0 is paused " + when + " (" + pause->reason +
+                    "); mem0-hooks doctor --reset tries again now"));
   }
   return {};
 }
@@ -90,12 +89,8 @@ Result<void> not_paused(const CliContext &ctx, const ApiTarget &api) {
 std::string failure_line(const Error &e) {
   std::string line;
   switch (e.kind) {
-  case ErrorKind::unauthorized:
-    line = "the API key was rejected (" + e.message + ")";
-    break;
-  case ErrorKind::rate_limited:
-    line = "rate limited: " + e.message;
-    break;
+  case ErrorKind::unauthorized: line = "the API key was rejected (" + e.message + ")"; break;
+  case ErrorKind::rate_limited: line = "rate limited: " + e.message; break;
   case ErrorKind::timeout: line = "timed out (" + e.message + ")"; break;
   case ErrorKind::transport: line = "Mem0 could not be reached: " + e.message; break;
   case ErrorKind::server: line = "Mem0 server error: " + e.message; break;
@@ -152,7 +147,8 @@ Result<MemoryPage> list_memories(const CliContext &ctx, const ApiTarget &api,
 Result<Memory> update_memory(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
                              std::string_view id_text, std::string_view text) {
   const std::string safe = prepare_capture_text(text, ctx.config.redact);
-  if (safe.empty()) return unexpected(failure(ErrorKind::empty, "nothing left of the text to store"));
+  if (safe.empty())
+    return unexpected(failure(ErrorKind::empty, "nothing left of the text to store"));
   auto memory = own_memory(ctx, api, identity, id_text, "updated");
   if (!memory) return memory;
   const auto response = send_one(ctx, api, update_request(api, memory->id, safe));

@@ -226,11 +226,11 @@ Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListS
   if (!page || page->paged) return page;
   // The whole listing: the server filtered by neither type nor page.
   auto &all = page->memories;
-  if (spec.type)
-    std::erase_if(all, [&](const Memory &m) { return m.type != *spec.type; });
+  if (spec.type) std::erase_if(all, [&](const Memory &m) { return m.type != *spec.type; });
   page->count = static_cast<long>(all.size());
   const auto size = static_cast<std::size_t>(std::max(spec.page_size, 1));
-  const std::size_t first = std::min(all.size(), size * static_cast<std::size_t>(std::max(spec.page - 1, 0)));
+  const std::size_t first =
+      std::min(all.size(), size * static_cast<std::size_t>(std::max(spec.page - 1, 0)));
   all.erase(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(first));
   if (all.size() > size) all.resize(size);
   return page;

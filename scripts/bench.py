@@ -29,7 +29,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "fake_mem0"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "tls"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from fakelib import FakeMem0, SAMPLE_SEED  # noqa: E402
+from mcpclient import McpClient  # noqa: E402
 from tlsbed import TlsBed, missing_tools  # noqa: E402
 
 MCP_ONLY = "--mcp-only" in sys.argv
@@ -303,67 +305,30 @@ def main():
     print_mcp(mcp)
 
 
-class McpServer:
-    """A running `mem0-hooks mcp`, spoken to line by line."""
-
-    def __init__(self, env, cwd):
-        self.proc = subprocess.Popen([os.path.join(BIN, "mem0-hooks"), "mcp"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-        self.next_id = 0
-
-    def ask(self, method, params):
-        """Send one request; (answer, seconds from writing it to reading the answer)."""
-        self.next_id += 1
-        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
-                           "params": params}).encode() + b"\n"
-        start = time.perf_counter()
-        self.proc.stdin.write(line)
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline()
-        return json.loads(answer), time.perf_counter() - start
-
-    def initialize(self):
-        return self.ask("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                       "clientInfo": {"name": "bench", "version": "1"}})
-
-    def cpu_seconds(self):
-        """User + system CPU time so far (/proc/<pid>/stat)."""
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def peak_rss_kib(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            return int(re.search(r"^VmHWM:\s+(\d+)", f.read(), re.M).group(1))
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(10)
-        self.proc.stdout.close()
-
-
 def mcp_rows(env, project, curl):
     """The MCP server's rows (docs/cli.md#mcp): (name, ms, ratio, RSS KiB or None, target)."""
+    def server():
+        return McpClient(BIN, env, project, stderr=subprocess.DEVNULL)
+
     start_ms = []
     for _ in range(RUNS):
         spawned = time.perf_counter()
-        server = McpServer(env, project)
-        server.initialize()
+        started = server()
+        started.initialize()
         start_ms.append((time.perf_counter() - spawned) * 1000)
-        server.close()
-    server = McpServer(env, project)
-    server.initialize()
+        started.close()
+    running = server()
+    running.initialize()
     call = {"name": "search_memories", "arguments": {"query": PROMPT}}
-    answer, _ = server.ask("tools/call", call)   # the first call loads libcurl
+    answer = running.request("tools/call", call)  # the first call loads libcurl
     assert "isError" not in answer["result"], answer
     call_ms, curl_ms = [], []
     for i in range(RUNS):
         curl_ms.append(run(*curl(i)) * 1000)
-        call_ms.append(server.ask("tools/call", call)[1] * 1000)
-    rss = server.peak_rss_kib()
-    server.close()
-    idle = McpServer(env, project)
+        call_ms.append(running.timed_request("tools/call", call)[1] * 1000)
+    rss = running.peak_rss_kib()
+    running.close()
+    idle = server()
     idle.initialize()
     before = idle.cpu_seconds()
     time.sleep(1.5)

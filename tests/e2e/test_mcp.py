@@ -3,12 +3,11 @@ fake Mem0 server, in both dialects (docs/cli.md#mcp)."""
 
 import json
 import os
-import select
-import subprocess
 import time
 import unittest
 
 from hooklib import BIN_DIR, HookTest, PROJECT, USER
+from mcpclient import McpClient
 
 OWN = "11111111-aaaa-4aaa-8aaa-000000000001"
 DECISION = "abcd1234-bbbb-4bbb-8bbb-000000000002"
@@ -41,71 +40,6 @@ def seed_for(backend):
     ]
 
 
-class Server:
-    """One running `mem0-hooks mcp`: send JSON-RPC lines, read its answers."""
-
-    def __init__(self, env, cwd):
-        self.proc = subprocess.Popen([os.path.join(BIN_DIR, "mem0-hooks"), "mcp"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env, cwd=cwd)
-        self.next_id = 0
-
-    def write(self, data):
-        self.proc.stdin.write(data if isinstance(data, bytes) else data.encode())
-        self.proc.stdin.flush()
-
-    def read(self, timeout=15):
-        """The next answer line, parsed; fails on a timeout."""
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            raise AssertionError("no answer within %s s" % timeout)
-        line = self.proc.stdout.readline()
-        if not line:
-            raise AssertionError("the server closed stdout: " + self.stderr())
-        assert line.endswith(b"\n") and line.count(b"\n") == 1, line
-        return json.loads(line)
-
-    def request(self, method, params=None):
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.write(json.dumps(message) + "\n")
-        answer = self.read()
-        assert answer["id"] == self.next_id, answer
-        return answer
-
-    def call(self, tool, **arguments):
-        """The result of a tools/call."""
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        assert "result" in answer, answer
-        return answer["result"]
-
-    def close(self, timeout=10):
-        """Close stdin; the exit status."""
-        self.proc.stdin.close()
-        status = self.proc.wait(timeout)
-        self.proc.stdout.close()
-        return status
-
-    def stderr(self):
-        try:
-            return self.proc.stderr.read().decode(errors="replace") if self.proc.poll() is not None \
-                else ""
-        except ValueError:
-            return ""
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
-
-
 def text_of(result):
     return result["content"][0]["text"]
 
@@ -118,11 +52,10 @@ class McpCases:
         self.fake.seed(seed_for(self.backend))
 
     def start(self, env=None, initialize=True):
-        server = Server(env or self.env(), self.project)
+        server = McpClient(BIN_DIR, env or self.env(), self.project)
         self.addCleanup(server.kill)
         if initialize:
-            server.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                          "clientInfo": {"name": "e2e", "version": "1"}})
+            server.initialize()
             server.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         return server
 

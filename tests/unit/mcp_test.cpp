@@ -25,7 +25,11 @@ struct McpFixture {
   std::ostringstream out, err;
 
   CliContext context() {
-    return CliContext{f.deps(), out, err, f.project, f.home / "bin",
+    return CliContext{f.deps(),
+                      out,
+                      err,
+                      f.project,
+                      f.home / "bin",
                       SteadyClock::now() + std::chrono::seconds(5)};
   }
   // The answer to `line`, parsed; a null document when there is none.
@@ -54,8 +58,8 @@ bool is_error(const rapidjson::Value &doc) {
 
 // A single-memory answer, as the platform gives it.
 std::string memory_json(const Memory &m, std::string_view user) {
-  return R"({"id":")" + m.id + R"(","memory":")" + m.text + R"(","user_id":")" +
-         std::string(user) + R"(","metadata":{"type":")" + m.type + R"("}})";
+  return R"({"id":")" + m.id + R"(","memory":")" + m.text + R"(","user_id":")" + std::string(user) +
+         R"(","metadata":{"type":")" + m.type + R"("}})";
 }
 
 } // namespace
@@ -78,21 +82,18 @@ TEST_CASE("mcp: requests of the wrong shape are invalid requests", "[mcp]") {
   CHECK(no_version["id"].GetInt() == 3);
   CHECK(error_code(c.answer(R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})")) == -32600);
   CHECK(error_code(c.answer(R"({"jsonrpc":"2.0","id":4,"method":7})")) == -32600);
-  CHECK(error_code(c.answer(R"({"jsonrpc":"2.0","id":5,"method":"ping","params":"x"})")) ==
-        -32600);
+  CHECK(error_code(c.answer(R"({"jsonrpc":"2.0","id":5,"method":"ping","params":"x"})")) == -32600);
 }
 
 TEST_CASE("mcp: notifications and the client's own answers get no answer", "[mcp]") {
   McpFixture c;
-  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
-                         c.context()));
+  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", c.context()));
   CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"tools/call","params":{}})", c.context()));
   CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","id":9,"result":{}})", c.context()));
   CHECK(c.f.http.requests.empty());
 }
 
-TEST_CASE("mcp: initialize answers the client's version when supported, else the newest",
-          "[mcp]") {
+TEST_CASE("mcp: initialize answers the client's version when supported, else the newest", "[mcp]") {
   McpFixture c;
   const auto asked = [&](std::string_view version) {
     const auto doc = c.answer(
@@ -318,7 +319,8 @@ TEST_CASE("list_request: scope, type and page in both dialects", "[mem0_api][lis
   CHECK(platform.url == "https://api.mem0.ai/v3/memories/?page=3&page_size=7");
   CHECK(mt::contains(platform.body, R"({"app_id":"*"})"));
   CHECK(mt::contains(platform.body, R"("type":"decision")"));
-  const auto sh = ApiTarget::make("http://localhost:8888", "", true, 0.3, Backend::selfhosted).value();
+  const auto sh =
+      ApiTarget::make("http://localhost:8888", "", true, 0.3, Backend::selfhosted).value();
   spec.scope = Scope::session;
   CHECK(list_request(sh, who, spec).url ==
         "http://localhost:8888/memories?user_id=alice&agent_id=proj&run_id=s1&top_k=1000");
