@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <functional>
 #include <map>
 #include <variant>
@@ -485,7 +486,7 @@ int serve_mcp(int in, const CliContext &ctx) {
   for (;;) {
     const ssize_t n = ::read(in, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break; // EOF, or stdin gone
+    if (n <= 0 || !ctx.out) break; // EOF, stdin gone, or nobody reads the answers
     for (std::string_view chunk(buffer, static_cast<std::size_t>(n)); !chunk.empty();) {
       const auto newline = chunk.find('\n');
       const std::string_view part = chunk.substr(0, newline);
@@ -508,6 +509,9 @@ int serve_mcp(int in, const CliContext &ctx) {
   return k_ok;
 }
 
-int mcp(const Args &, const CliContext &ctx) { return serve_mcp(STDIN_FILENO, ctx); }
+int mcp(const Args &, const CliContext &ctx) {
+  std::signal(SIGPIPE, SIG_IGN); // a client gone: the write fails and the server ends
+  return serve_mcp(STDIN_FILENO, ctx);
+}
 
 } // namespace mem0::cli
