@@ -202,8 +202,7 @@ std::optional<ApiTarget> target_or_explain(const CliContext &ctx) {
   return std::nullopt;
 }
 
-void write_json(std::ostream &out, const std::vector<Memory> &memories) {
-  JsonWriter w;
+void write_memories(JsonWriter &w, const std::vector<Memory> &memories) {
   w.begin_array();
   for (const auto &m : memories) {
     w.begin_object()
@@ -215,6 +214,11 @@ void write_json(std::ostream &out, const std::vector<Memory> &memories) {
     w.end_object();
   }
   w.end_array();
+}
+
+void write_json(std::ostream &out, const std::vector<Memory> &memories) {
+  JsonWriter w;
+  write_memories(w, memories);
   out << w.text() << "\n";
 }
 

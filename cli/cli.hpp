@@ -6,6 +6,7 @@
 #include "mem0/http.hpp"
 #include "mem0/search.hpp"
 #include "store/state.hpp"
+#include "util/json_writer.hpp"
 #include "util/log.hpp"
 
 #include <chrono>
@@ -145,6 +146,8 @@ std::optional<ApiTarget> target_or_explain(const CliContext &ctx);
 
 // Print memories as a JSON array of {id, type, memory, created_at, score}.
 void write_json(std::ostream &out, const std::vector<Memory> &memories);
+// Write that array to `w`.
+void write_memories(JsonWriter &w, const std::vector<Memory> &memories);
 
 // Run `plan` like a hook does: in parallel under the command's deadline, its outcome recorded in
 // the back-off of this server and key (an answer ends a pause; a 429 starts one).

@@ -344,17 +344,8 @@ void write_result(JsonWriter &w, const ToolResult &r) {
   w.end_array();
   if (r.error) w.key("isError").boolean(true);
   if (r.memories && !r.error) {
-    w.key("structuredContent").begin_object().key("memories").begin_array();
-    for (const auto &m : *r.memories) {
-      w.begin_object()
-          .member("id", m.id)
-          .member("type", m.type)
-          .member("memory", clean_text(m.text));
-      w.member("created_at", m.created_at);
-      if (m.score) w.key("score").number(*m.score);
-      w.end_object();
-    }
-    w.end_array();
+    w.key("structuredContent").begin_object().key("memories");
+    write_memories(w, *r.memories);
     if (r.count >= 0) w.key("count").int64(r.count);
     w.end_object();
   }
