@@ -72,6 +72,28 @@ const std::vector<CommandSpec> &commands() {
        {"--project", "--dry-run", "--force"},
        std::string(k_settings_options) +
            "  --force            wire them even when the plugin is installed from a marketplace\n"},
+      {"mcp",
+       "",
+       "serve this user's memories to a coding agent as an MCP server on stdin/stdout",
+       {},
+       {},
+       "  (no options: an agent starts it; tools search_memories, get_memory, get_memories,\n"
+       "  add_memory, update_memory, delete_memory; see docs/cli.md#mcp)\n"},
+      {"remember",
+       "[--type T] <text...>",
+       "store a memory as written (secrets redacted), through the outbox",
+       {"--type"},
+       {},
+       "  --type T   its type (default: decision): convention, anti_pattern, task_learning, ...\n"},
+      {"forget",
+       "<id...> | --query Q [--scope S] [--yes]",
+       "delete memories of yours by id, short id or [mem0:id8], or those a search finds",
+       {"--query", "--scope"},
+       {"--yes"},
+       R"(  --query Q                        delete what a search for Q finds (peek's search)
+  --scope project|session|global   where --query searches (default: project)
+  --yes                            delete them; without it --query only lists them
+)"},
       {"uninstall",
        "[options]",
        "remove the hooks from a coding agent's hooks file (Claude Code's settings by default)",
@@ -174,17 +196,13 @@ std::string session_for(const Args &args, const CliContext &ctx) {
 }
 
 std::optional<ApiTarget> target_or_explain(const CliContext &ctx) {
-  auto api = api_target(ctx.config);
+  auto api = api_for(ctx);
   if (api) return std::move(*api);
-  if (!has_access(ctx.config))
-    ctx.err << "mem0: no API key; set MEM0_API_KEY (see mem0-hooks doctor)\n";
-  else
-    ctx.err << "mem0: " << api.error().message << "\n";
+  ctx.err << "mem0: " << api.error().message << "\n";
   return std::nullopt;
 }
 
-void write_json(std::ostream &out, const std::vector<Memory> &memories) {
-  JsonWriter w;
+void write_memories(JsonWriter &w, const std::vector<Memory> &memories) {
   w.begin_array();
   for (const auto &m : memories) {
     w.begin_object()
@@ -196,6 +214,11 @@ void write_json(std::ostream &out, const std::vector<Memory> &memories) {
     w.end_object();
   }
   w.end_array();
+}
+
+void write_json(std::ostream &out, const std::vector<Memory> &memories) {
+  JsonWriter w;
+  write_memories(w, memories);
   out << w.text() << "\n";
 }
 
@@ -247,7 +270,7 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     ctx.err << "mem0-hooks " << command << ": " << args.error().message << "\n";
     return k_usage;
   }
-  if ((command == "doctor" || command == "install" || command == "uninstall") &&
+  if ((command == "doctor" || command == "install" || command == "uninstall" || command == "mcp") &&
       !args->words.empty()) {
     ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[0] << "'\n";
     return k_usage;
@@ -255,6 +278,9 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
   if (command == "peek") return peek(*args, ctx);
   if (command == "context") return context(*args, ctx);
   if (command == "doctor") return doctor(*args, ctx);
+  if (command == "mcp") return mcp(*args, ctx);
+  if (command == "remember") return remember(*args, ctx);
+  if (command == "forget") return forget(*args, ctx);
   return install(*args, ctx, command == "uninstall");
 }
 

@@ -6,6 +6,7 @@
 #include "mem0/http.hpp"
 #include "mem0/search.hpp"
 #include "store/state.hpp"
+#include "util/json_writer.hpp"
 #include "util/log.hpp"
 
 #include <chrono>
@@ -51,6 +52,86 @@ int peek(const Args &args, const CliContext &ctx);
 int context(const Args &args, const CliContext &ctx);
 int doctor(const Args &args, const CliContext &ctx);
 int install(const Args &args, const CliContext &ctx, bool uninstall);
+int mcp(const Args &args, const CliContext &ctx);
+int remember(const Args &args, const CliContext &ctx);
+int forget(const Args &args, const CliContext &ctx);
+
+// The MCP server (cli/mcp.cpp, docs/cli.md#mcp).
+
+// Serve newline-delimited JSON-RPC from `in` to ctx.out until EOF; each tool call gets its own
+// budget (config.timeout). Returns the exit status: 0 at EOF.
+int serve_mcp(int in, const CliContext &ctx);
+
+// The answer to one line of the client (without its newline), or nullopt when it gets none (a
+// notification). `ctx`'s deadline is not used: a tool call starts its own.
+std::optional<std::string> mcp_answer(std::string_view line, const CliContext &ctx);
+
+// The answer to a line longer than k_max_mcp_line: an invalid request, id null.
+std::string mcp_overlong_answer();
+inline constexpr std::size_t k_max_mcp_line = 1024 * 1024;
+
+// The memory operations `mcp`, `remember` and `forget` share (cli/memories.cpp). Each runs under
+// ctx.deadline; a back-off pause of the server is an error without sending, and what the server
+// answered feeds the back-off. failure_line gives an error's one line to show.
+
+// Where the MCP server registers the ids it shows: CLAUDE_CODE_SESSION_ID, else this key.
+inline constexpr std::string_view k_tool_session = "mcp";
+std::string tool_session(const CliContext &ctx);
+
+// The API target; a no_key error (saying how to set one) or the reason there is none.
+Result<ApiTarget> api_for(const CliContext &ctx);
+// An error (rate_limited, or unauthorized for a rejected key) while the server is paused.
+Result<void> not_paused(const CliContext &ctx, const ApiTarget &api);
+// One line for `e`, never the key: no key, key rejected, rate limited, timed out, not found, ...
+std::string failure_line(const Error &e);
+
+// "project", "session" or "global"; nullopt for anything else.
+std::optional<Scope> parse_scope(std::string_view name);
+
+// The search of peek (docs/cli.md#peek): broad top `top_k` and decision-typed top 5; with `type`,
+// one search of that type.
+std::vector<SearchSpec> search_plan(const std::string &query, int top_k, Scope scope,
+                                    const std::optional<std::string> &type = std::nullopt);
+// Run `plan`, merged, at most the first search's top_k; an error when every search failed.
+Result<std::vector<Memory>> search_memories(const CliContext &ctx, const ApiTarget &api,
+                                            const Identity &identity,
+                                            const std::vector<SearchSpec> &plan);
+// The memory `id_text` names (full id, id8 or [mem0:id8], short ids through the sessions' id
+// maps); "not found" is a client error.
+Result<Memory> fetch_memory(const CliContext &ctx, const ApiTarget &api, std::string_view id_text);
+// One page of `identity`'s memories, newest first.
+Result<MemoryPage> list_memories(const CliContext &ctx, const ApiTarget &api,
+                                 const Identity &identity, const ListSpec &spec);
+// Replace the text of a memory of `identity`'s user with `text`, redacted; returns it as updated.
+Result<Memory> update_memory(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
+                             std::string_view id_text, std::string_view text);
+// Delete a memory of `identity`'s user (a get checks whose it is first); returns it.
+Result<Memory> delete_memory(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
+                             std::string_view id_text);
+
+// What storing a memory did: delivered (with its id when the server gave one), or queued in the
+// outbox for the sender, and why.
+struct Stored {
+  bool delivered = false;
+  std::string id;
+  std::string reason; // queued: why it was not delivered, when known
+};
+// Store `text` verbatim (infer off), redacted, through the outbox (hook/remember.hpp), then one
+// sender round under ctx.deadline. An error when nothing was queued (capture off, no key,
+// nothing left, a duplicate, the outbox full).
+Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::string type,
+                            std::string source);
+
+// A memory known by its id only.
+inline Memory memory_with_id(std::string id) {
+  Memory m;
+  m.id = std::move(id);
+  return m;
+}
+
+// Add the ids of `memories` to the id map of `session`, so `peek <id8>` resolves them.
+void register_ids(const CliContext &ctx, const std::string &session,
+                  const std::vector<Memory> &memories);
 
 // Shared by the commands (cli.cpp).
 
@@ -65,6 +146,8 @@ std::optional<ApiTarget> target_or_explain(const CliContext &ctx);
 
 // Print memories as a JSON array of {id, type, memory, created_at, score}.
 void write_json(std::ostream &out, const std::vector<Memory> &memories);
+// Write that array to `w`.
+void write_memories(JsonWriter &w, const std::vector<Memory> &memories);
 
 // Run `plan` like a hook does: in parallel under the command's deadline, its outcome recorded in
 // the back-off of this server and key (an answer ends a pause; a 429 starts one).

@@ -58,9 +58,7 @@ std::string scope_label(Scope scope, const Identity &identity) {
 Result<Scope> scope_of(const Args &args, const Config &config) {
   const auto s = args.value("--scope");
   if (!s) return config.global_search ? Scope::global : Scope::project;
-  if (*s == "project") return Scope::project;
-  if (*s == "session") return Scope::session;
-  if (*s == "global") return Scope::global;
+  if (const auto scope = parse_scope(*s)) return *scope;
   return unexpected(make_error(ErrorKind::client, "--scope must be project, session or global"));
 }
 
@@ -137,8 +135,7 @@ int peek(const Args &args, const CliContext &ctx) {
     if (auto found = lookup_id(*id, *api, ctx)) memories.push_back(std::move(*found));
   const bool by_id = !memories.empty();
   if (!by_id) {
-    const std::vector<SearchSpec> plan{{query, std::nullopt, top_k, scope},
-                                       {query, std::string(memory_type::decision), 5, scope}};
+    const std::vector<SearchSpec> plan = search_plan(query, top_k, scope);
     const PlanOutcome outcome = run_searches(ctx, *api, identity, plan);
     if (report_failures(outcome, plan.size(), ctx)) return k_failure;
     memories = merge_results(outcome.results);

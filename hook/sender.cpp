@@ -90,7 +90,8 @@ struct Round {
   }
 
   // What the server's answer to `item` means; an add's new ids are recorded for its import.
-  Result<void> outcome(const OutboxItem &item, const Result<HttpResponse> &response) const {
+  Result<void> outcome(const std::string &name, const OutboxItem &item,
+                       const Result<HttpResponse> &response) const {
     if (!response) return unexpected(response.error());
     if (item.kind == OutboxItem::Kind::remove)
       return response->status == 404 ? Result<void>{} // already gone is as good as deleted
@@ -98,6 +99,7 @@ struct Round {
     const auto added = parse_add_response(*response);
     if (!added) return unexpected(added.error());
     record_import_ids(ctx.state.dir, item, added->ids);
+    report.added[name] = added->ids;
     return {};
   }
 
@@ -109,7 +111,7 @@ struct Round {
     long adds = 0;
     for (std::size_t i = 0; i < responses.size(); ++i) {
       const std::string &name = batch.names[i];
-      const auto done = outcome(batch.items[i], responses[i]);
+      const auto done = outcome(name, batch.items[i], responses[i]);
       if (done) {
         outbox.remove(name);
         ++report.delivered;
@@ -170,7 +172,7 @@ std::function<void()> sender_work(const HookContext &ctx, const std::function<vo
   };
 }
 
-SendReport send_round(const HookContext &ctx) {
+SendReport send_round(const HookContext &ctx, std::optional<Deadline> end) {
   SendReport report;
   Outbox outbox(ctx.state.dir);
   const SenderLock lock(outbox.dir());
@@ -185,7 +187,7 @@ SendReport send_round(const HookContext &ctx) {
     report.stopped = api.error();
     return report;
   }
-  Round round{ctx, outbox, *api, SteadyClock::now() + k_send_round, report};
+  Round round{ctx, outbox, *api, end.value_or(SteadyClock::now() + k_send_round), report};
   while (SteadyClock::now() < round.end && !report.stopped) {
     const auto now = ctx.now();
     if (!round.may_send(now)) break;

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace mem0 {
 
@@ -23,13 +26,16 @@ struct SendReport {
   std::size_t rejected = 0;
   bool busy = false;            // another sender holds the lock: nothing was done
   std::optional<Error> stopped; // the retryable failure that ended the round
+  // The adds delivered, by item name: the ids the server gave (none for an asynchronous add).
+  std::map<std::string, std::vector<std::string>> added;
 };
 
 // One sender round, under the sender lock: items oldest first, k_send_batch at a time, each
 // deleted once the server took it; 429, 5xx, timeouts and transport failures keep the item and
 // end the round (and feed the back-off); other refusals of the item set it aside as rejected.
-// Ends when the outbox is empty, at a pause, at the daily add cap, or after k_send_round.
-SendReport send_round(const HookContext &ctx);
+// Ends when the outbox is empty, at a pause, at the daily add cap, or at `end` (k_send_round
+// from now by default; `remember` and the MCP server pass their call's deadline).
+SendReport send_round(const HookContext &ctx, std::optional<Deadline> end = std::nullopt);
 
 inline constexpr std::size_t k_send_batch = 4;
 inline constexpr std::chrono::seconds k_send_round{60};

@@ -35,6 +35,7 @@ std::optional<Memory> parse_item(const Value &item) {
         cats->value[0].IsString())
       m.type = cats->value[0].GetString();
   if (const auto created = string_member(item, "created_at")) m.created_at = std::string(*created);
+  if (const auto user = string_member(item, "user_id")) m.user_id = std::string(*user);
   if (const auto score = item.FindMember("score");
       score != item.MemberEnd() && score->value.IsNumber())
     m.score = score->value.GetDouble();
@@ -207,7 +208,32 @@ Result<AddResult> parse_add_response(const HttpResponse &response) {
 }
 
 HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size) {
-  return api.dialect().list(api, identity, page_size);
+  ListSpec spec;
+  spec.page_size = page_size;
+  return list_request(api, identity, spec);
+}
+
+HttpRequest list_request(const ApiTarget &api, const Identity &identity, const ListSpec &spec) {
+  return api.dialect().list(api, identity, spec);
+}
+
+HttpRequest update_request(const ApiTarget &api, std::string_view id, std::string_view text) {
+  return api.dialect().update(api, id, text);
+}
+
+Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec) {
+  auto page = parse_list_response(response);
+  if (!page || page->paged) return page;
+  // The whole listing: the server filtered by neither type nor page.
+  auto &all = page->memories;
+  if (spec.type) std::erase_if(all, [&](const Memory &m) { return m.type != *spec.type; });
+  page->count = static_cast<long>(all.size());
+  const auto size = static_cast<std::size_t>(std::max(spec.page_size, 1));
+  const std::size_t first =
+      std::min(all.size(), size * static_cast<std::size_t>(std::max(spec.page - 1, 0)));
+  all.erase(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(first));
+  if (all.size() > size) all.resize(size);
+  return page;
 }
 
 Result<MemoryPage> parse_list_response(const HttpResponse &response) {
@@ -216,6 +242,7 @@ Result<MemoryPage> parse_list_response(const HttpResponse &response) {
   MemoryPage page;
   page.memories = std::move(listing->memories);
   page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
+  page.paged = listing->count.has_value();
   if (listing->count) return page;
   // No count: a self-hosted listing, in storage order. Newest first; undated ones last.
   const auto seconds = [](const Memory &m) {

@@ -133,14 +133,30 @@ Result<AddResult> parse_add_response(const HttpResponse &response);
 // a count: GET {base}/memories?user_id=U&agent_id=P&top_k=1000, its largest listing.
 HttpRequest list_request(const ApiTarget &api, const Identity &identity, int page_size);
 
+// Which page of which memories a listing asks for.
+struct ListSpec {
+  Scope scope = Scope::project;
+  std::optional<std::string> type; // metadata.type
+  int page = 1;                    // from 1
+  int page_size = 10;
+};
+// list_request for `spec`: the platform's filters of a search in that scope and of that type, and
+// that page; a self-hosted server's largest listing of the scope's ids (user, project unless
+// global, session for the session scope), which parse_list_response(response, spec) pages.
+HttpRequest list_request(const ApiTarget &api, const Identity &identity, const ListSpec &spec);
+
 struct MemoryPage {
   long count = 0;
   bool at_least = false; // a listing without a count that was cut at its limit
+  bool paged = false;    // the server paged and counted it
   std::vector<Memory> memories;
 };
 // A listing with a `count` is used as it is; one without (self-hosted) is sorted newest first and
 // counted, and is a lower bound at k_unpaged_list_limit items.
 Result<MemoryPage> parse_list_response(const HttpResponse &response);
+// The same, and a listing the server did not page is filtered by `spec`'s type and cut to its
+// page here (count: the memories of that type).
+Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec);
 // The most a listing without pages returns (the self-hosted server's `top_k` for it).
 inline constexpr long k_unpaged_list_limit = 1000;
 
@@ -150,6 +166,10 @@ std::optional<HttpRequest> event_request(const ApiTarget &api, std::string_view 
 
 // DELETE {base}/v1/memories/{id}/, or DELETE {base}/memories/{id} (self-hosted)
 HttpRequest delete_request(const ApiTarget &api, std::string_view id);
+
+// PUT {base}/v1/memories/{id}/, or PUT {base}/memories/{id} (self-hosted), body {"text": text}:
+// the memory's new text (docs/api.md#update).
+HttpRequest update_request(const ApiTarget &api, std::string_view id, std::string_view text);
 
 // Classify a non-2xx response into an Error (status, Retry-After and the server's message).
 Error classify_status(const HttpResponse &response);

@@ -22,6 +22,12 @@ std::string Dialect::search_body(const SearchSpec &spec, const Identity &identit
   return w.text();
 }
 
+std::string Dialect::update_body(std::string_view text) {
+  JsonWriter w;
+  w.begin_object().member("text", text).end_object();
+  return w.text();
+}
+
 std::string Dialect::add_body(const QueuedAdd &capture) const {
   JsonWriter w;
   w.begin_object().key("messages").begin_array();

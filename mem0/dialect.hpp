@@ -49,6 +49,8 @@ public:
   // The body of an add of `capture` (docs/api.md#add, docs/api.md#self-hosted-add): the project
   // under the traits' field, custom instructions only where the backend takes them.
   std::string add_body(const QueuedAdd &capture) const;
+  // The body of an update: {"text": text}, in both backends (docs/api.md#update).
+  static std::string update_body(std::string_view text);
 
   // The requests, with `api`'s base URL and headers.
   virtual HttpRequest search(const ApiTarget &api, const SearchSpec &spec,
@@ -56,7 +58,10 @@ public:
   virtual HttpRequest get(const ApiTarget &api, std::string_view id) const = 0;
   virtual HttpRequest remove(const ApiTarget &api, std::string_view id) const = 0;
   virtual HttpRequest add(const ApiTarget &api, const QueuedAdd &capture) const = 0;
-  virtual HttpRequest list(const ApiTarget &api, const Identity &identity, int page_size) const = 0;
+  virtual HttpRequest update(const ApiTarget &api, std::string_view id,
+                             std::string_view text) const = 0;
+  virtual HttpRequest list(const ApiTarget &api, const Identity &identity,
+                           const ListSpec &spec) const = 0;
   // nullopt where the backend has no such call.
   virtual std::optional<HttpRequest> event(const ApiTarget &api,
                                            std::string_view event_id) const = 0;

@@ -156,12 +156,12 @@ void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_
     t.headers = curl.slist_append(t.headers, h.c_str());
   curl.easy_setopt(e, CURLOPT_URL, r.url.c_str());
   curl.easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
-  if (r.method == "POST") {
+  if (r.method == "POST" || !r.body.empty()) { // a PUT sends its body the same way
     curl.easy_setopt(e, CURLOPT_POSTFIELDS, r.body.data());
     curl.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
-  } else if (r.method != "GET") {
-    curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method.c_str());
   }
+  if (r.method != "POST" && r.method != "GET")
+    curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method.c_str());
   curl.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
   curl.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); // the token must not travel to another host
   curl.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);

@@ -12,6 +12,7 @@ struct Memory {
   std::string type; // metadata.type, else categories[0], else empty
   std::string created_at;
   std::optional<double> score;
+  std::string user_id = {}; // whose it is, when the answer says (a get does)
 };
 
 // The memory types (`metadata.type`) the hooks search for and write.

@@ -71,14 +71,24 @@ public:
   HttpRequest add(const ApiTarget &api, const QueuedAdd &capture) const override {
     return {"POST", api.base_url() + "/v3/memories/add/", api.headers(), add_body(capture)};
   }
-  // One page of the project's memories, newest first, with the filters of an untyped project
-  // search (with shared memory, the OR of the three layouts).
-  HttpRequest list(const ApiTarget &api, const Identity &identity, int page_size) const override {
+  HttpRequest update(const ApiTarget &api, std::string_view id,
+                     std::string_view text) const override {
+    return {"PUT", memory_url(api, id), api.headers(), update_body(text)};
+  }
+  // One page of memories, newest first, with the filters of a search of the same scope and type
+  // (for an untyped project listing with shared memory, the OR of the three layouts).
+  HttpRequest list(const ApiTarget &api, const Identity &identity,
+                   const ListSpec &spec) const override {
     JsonWriter w;
     w.begin_object().key("filters");
-    write_filters(w, SearchSpec{}, identity);
+    SearchSpec filters;
+    filters.type = spec.type;
+    filters.scope = spec.scope;
+    write_filters(w, filters, identity);
     w.end_object();
-    return {"POST", api.base_url() + "/v3/memories/?page=1&page_size=" + std::to_string(page_size),
+    return {"POST",
+            api.base_url() + "/v3/memories/?page=" + std::to_string(spec.page) +
+                "&page_size=" + std::to_string(spec.page_size),
             api.headers(), w.text()};
   }
   std::optional<HttpRequest> event(const ApiTarget &api, std::string_view event_id) const override {

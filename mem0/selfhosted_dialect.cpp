@@ -62,13 +62,18 @@ public:
   HttpRequest add(const ApiTarget &api, const QueuedAdd &capture) const override {
     return {"POST", api.base_url() + "/memories", api.headers(), add_body(capture)};
   }
-  // No pages: the largest listing the server gives.
-  HttpRequest list(const ApiTarget &api, const Identity &identity, int) const override {
-    return {"GET",
-            api.base_url() + "/memories?user_id=" + url_encode(identity.user_id) + "&agent_id=" +
-                url_encode(identity.project_id) + "&top_k=" + std::to_string(k_unpaged_list_limit),
-            api.headers(),
-            {}};
+  HttpRequest update(const ApiTarget &api, std::string_view id,
+                     std::string_view text) const override {
+    return {"PUT", memory_url(api, id), api.headers(), update_body(text)};
+  }
+  // No pages and no type filter: the largest listing the server gives of the scope's ids
+  // (parse_list_response pages it).
+  HttpRequest list(const ApiTarget &api, const Identity &identity,
+                   const ListSpec &spec) const override {
+    std::string url = api.base_url() + "/memories?user_id=" + url_encode(identity.user_id);
+    if (spec.scope != Scope::global) url += "&agent_id=" + url_encode(identity.project_id);
+    if (spec.scope == Scope::session) url += "&run_id=" + url_encode(identity.session_id);
+    return {"GET", url + "&top_k=" + std::to_string(k_unpaged_list_limit), api.headers(), {}};
   }
   std::optional<HttpRequest> event(const ApiTarget &, std::string_view) const override {
     return std::nullopt;

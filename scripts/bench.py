@@ -8,7 +8,10 @@ one `curl` POST of the same search to the same server, runs interleaved. Usage: 
 HTTPS rows: the same fake behind nginx terminating TLS (tests/tls/tlsbed.py), HTTP/2 and
 HTTP/1.1-only, each next to one `curl --cacert` search against the same endpoint and to curl
 sending the thorough plan's searches at once (what the server takes for them, without a hook),
-runs interleaved. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
+runs interleaved. MCP rows: `mem0-hooks mcp` from spawn to its `initialize` answer, a
+`search_memories` call in a running server (request written to answer read) next to one curl
+search, the server's peak RSS after searches and its CPU time while idle; `--mcp-only` prints
+only those. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
 dynamic linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
 openssl, valgrind) are missing are printed as skipped.
 """
@@ -26,11 +29,15 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "fake_mem0"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "tls"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from fakelib import FakeMem0, SAMPLE_SEED  # noqa: E402
+from mcpclient import McpClient  # noqa: E402
 from tlsbed import TlsBed, missing_tools  # noqa: E402
 
-BIN = sys.argv[1]
-RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+MCP_ONLY = "--mcp-only" in sys.argv
+ARGS = [a for a in sys.argv if a != "--mcp-only"]
+BIN = ARGS[1]
+RUNS = int(ARGS[2]) if len(ARGS) > 2 else 30
 PROMPT = ("The Stripe webhook handler in src/billing/webhooks.py crashes:\n"
           "KeyError: 'customer'\nError: invoice retry failed. Why?")
 
@@ -134,6 +141,9 @@ def main():
 
         curl = lambda i: (["curl", "-s"] + search_args(fake.url, body), b"", env, project)
 
+        if MCP_ONLY:
+            print_mcp(mcp_rows(env, project, curl))
+            return
         rows = []
         cases = [
             ("on_user_prompt lean", prompt(env), "", None),
@@ -161,6 +171,7 @@ def main():
             rows.append((name, ms, ms / base, rss, target + met, searches_per_call(make)))
 
         capture = capture_rows(fake, env, work, project, base, curl)
+        mcp = mcp_rows(env, project, curl)
 
         fake.control(latency_ms=300)
         fan, fan_rss = measure(prompt(thorough), runs=max(5, RUNS // 3))
@@ -290,6 +301,59 @@ def main():
     for name, ms, ratio, rss, target in capture:
         r = f"{ratio:.2f}x" if ratio is not None else ""
         print(f"{name:44} {ms:10.2f} {r:>8} {rss / 1024:7.1f}  {target}")
+    print()
+    print_mcp(mcp)
+
+
+def mcp_rows(env, project, curl):
+    """The MCP server's rows (docs/cli.md#mcp): (name, ms, ratio, RSS KiB or None, target)."""
+    def server():
+        return McpClient(BIN, env, project, stderr=subprocess.DEVNULL)
+
+    start_ms = []
+    for _ in range(RUNS):
+        spawned = time.perf_counter()
+        started = server()
+        started.initialize()
+        start_ms.append((time.perf_counter() - spawned) * 1000)
+        started.close()
+    running = server()
+    running.initialize()
+    call = {"name": "search_memories", "arguments": {"query": PROMPT}}
+    answer = running.request("tools/call", call)  # the first call loads libcurl
+    assert "isError" not in answer["result"], answer
+    call_ms, curl_ms = [], []
+    for i in range(RUNS):
+        curl_ms.append(run(*curl(i)) * 1000)
+        call_ms.append(running.timed_request("tools/call", call)[1] * 1000)
+    rss = running.peak_rss_kib()
+    running.close()
+    idle = server()
+    idle.initialize()
+    before = idle.cpu_seconds()
+    time.sleep(1.5)
+    idle_cpu_ms = (idle.cpu_seconds() - before) * 1000
+    idle.close()
+    start, base, search = (statistics.median(x) for x in (start_ms, curl_ms, call_ms))
+    met = lambda ok: " ok" if ok else " MISSED"
+    return [
+        ("mcp: spawn to initialize answer", start, None, None, "<= 20 ms" + met(start <= 20)),
+        ("curl: one search (baseline)", base, 1.0, None, ""),
+        ("mcp: search_memories call (running server)", search, search / base, None,
+         "<= 1.2x curl" + met(search / base <= 1.2)),
+        ("mcp: peak RSS after the searches", None, None, rss, "<= 12 MB" + met(rss <= 12 * 1024)),
+        ("mcp: CPU while idle 1.5 s", idle_cpu_ms, None, None, "~0" + met(idle_cpu_ms <= 10)),
+    ]
+
+
+def print_mcp(rows):
+    print(f"{'mcp server':44} {'median ms':>10} {'vs curl':>8} {'RSS MB':>7}  target")
+    for name, ms, ratio, rss, target in rows:
+        print(f"{name:44} {'' if ms is None else f'{ms:10.2f}':>10} "
+              f"{'' if ratio is None else f'{ratio:.2f}x':>8} "
+              f"{'' if rss is None else f'{rss / 1024:7.1f}':>7}  {target}")
+    print(f"({RUNS} runs per case; the call is timed from writing the request to reading the "
+          f"answer, curl includes its process start)")
 
 
 def transcript(path, size):

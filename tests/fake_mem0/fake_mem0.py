@@ -16,6 +16,7 @@ API endpoints (``Authorization: Token <key>`` required; behaviour in memstore.py
     POST   /v3/memories/         list: filters, page, page_size (also in the query)  "list"
     GET    /v1/memories/<uuid>/  one memory                                          "get"
     DELETE /v1/memories/<uuid>/  delete one memory                                   "delete"
+    PUT    /v1/memories/<uuid>/  update one memory's text: {"text"}; the memory      "update"
     GET    /v1/event/<id>/       the outcome of an infer add                         "event"
     GET    /v1/ping/             liveness / key check                                "ping"
 Every API request is logged with its endpoint name (the last column; null when unknown).
@@ -27,6 +28,7 @@ as strictly as it does (``X-API-Key: <key>`` required; a Token header is 401):
     GET    /memories?user_id=...  list: ids and top_k in the query, oldest first     "list"
     GET    /memories/<id>         one memory, or null                                "get"
     DELETE /memories/<id>         delete one memory                                  "delete"
+    PUT    /memories/<id>         update: {"text"}; {"message"}, 404 when unknown    "update"
 No trailing slashes: such a path is 307 to the one without (empty body, as FastAPI's
 redirect_slashes); the platform paths are 404 {"detail": "Not Found"}, a known path with
 another method 405. Malformed fields are 422, unknown body fields are ignored; filters and
@@ -81,6 +83,7 @@ ROUTES = (  # (method, path pattern, endpoint name)
     ("POST", re.compile(r"^/v3/memories/$"), "list"),
     ("GET", re.compile(r"^/v1/memories/([^/]+)/$"), "get"),
     ("DELETE", re.compile(r"^/v1/memories/([^/]+)/$"), "delete"),
+    ("PUT", re.compile(r"^/v1/memories/([^/]+)/$"), "update"),
     ("GET", re.compile(r"^/v1/event/([^/]+)/$"), "event"),
     ("GET", re.compile(r"^/v1/ping/$"), "ping"),
 )
@@ -90,6 +93,7 @@ SELFHOSTED_ROUTES = (
     ("GET", re.compile(r"^/memories$"), "list"),
     ("GET", re.compile(r"^/memories/([^/]+)$"), "get"),
     ("DELETE", re.compile(r"^/memories/([^/]+)$"), "delete"),
+    ("PUT", re.compile(r"^/memories/([^/]+)$"), "update"),
 )
 BACKENDS = {"platform": ROUTES, "selfhosted": SELFHOSTED_ROUTES}
 ENDPOINTS = frozenset(name for _, _, name in ROUTES)  # the self-hosted names are among them
@@ -312,6 +316,14 @@ class Handler(RecordingHandler):
                     if state.store.delete(arg) else (404, {"error": "Memory not found!"})
             mem = state.store.get(arg)
             return (200, mem) if mem else (404, {"error": "Memory not found!"})
+        if endpoint == "update":
+            if not UUID_RE.match(arg):
+                return 400, {"detail": "Invalid memory id"}
+            try:
+                mem = state.store.update(arg, body if parsed else None)
+            except ApiError as exc:
+                return exc.status, {"detail": exc.detail}
+            return (200, mem) if mem else (404, {"error": "Memory not found!"})
         if endpoint == "event":
             event = state.store.event(arg)
             return (200, event) if event else (404, {"detail": "Event not found"})
@@ -357,6 +369,14 @@ class Handler(RecordingHandler):
             if endpoint == "delete":
                 return (200, {"message": "Memory deleted successfully"}) \
                     if state.store.delete(arg) else (404, {"detail": "Memory not found"})
+            if endpoint == "update":
+                if not parsed:
+                    return 422, {"detail": [{"type": "json_invalid", "loc": ["body", 0],
+                                             "msg": "JSON decode error"}]}
+                if not state.store.update(arg, body, selfhosted=True):
+                    return 404, {"detail": f"Memory with id {arg} not found. "
+                                           "Please provide a valid 'memory_id'"}
+                return 200, {"message": "Memory updated successfully!"}
             if endpoint == "list":
                 query = {k: v[-1] for k, v in parse_qs(url.query).items()}
                 return 200, state.store.list_selfhosted(query)

@@ -381,6 +381,30 @@ class Store:
                     return True
             return False
 
+    def update(self, mem_id, body, selfhosted=False):
+        """Replace a memory's text with body["text"]: the memory as updated, or None when it
+        does not exist. The self-hosted server needs one of text, metadata, expiration_date."""
+        if not isinstance(body, dict):
+            raise (Invalid("Input should be a valid dictionary", "body") if selfhosted
+                   else BadRequest("request body must be a JSON object"))
+        text = body.get("text")
+        if selfhosted:
+            text = optional(body, "text", (str,))
+            if text is None and not any(k in body for k in ("metadata", "expiration_date")):
+                raise BadRequest("At least one of text, metadata, or expiration_date must be "
+                                 "provided.")
+        elif not isinstance(text, str) or not text.strip():
+            raise BadRequest("text is required and must be a non-empty string")
+        with self.lock:
+            key = mem_id if mem_id in self.memories else mem_id.lower()
+            mem = self.memories.get(key)
+            if mem is None:
+                return None
+            if text is not None:
+                mem.update(memory=text, hash=memory_hash(text))
+            mem["updated_at"] = now_iso(micro=selfhosted)
+            return dict(mem)
+
     def event(self, event_id):
         with self.lock:
             event = self.events.get(event_id)

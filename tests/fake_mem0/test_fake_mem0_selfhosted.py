@@ -368,6 +368,18 @@ class ListGetDelete(SelfHostedTest):
                          (404, {"detail": "Memory not found"}))
         self.assertEqual(self.srv.deletes(), [target, target])
 
+    def test_update(self):
+        target = SEED[0]["id"]
+        self.assertEqual(self.json_call("PUT", f"/memories/{target}", {"text": "omega new"}),
+                         (200, {"message": "Memory updated successfully!"}))
+        self.assertEqual(self.stored()[target]["memory"], "omega new")
+        unknown = "11111111-2222-4333-8444-555555555555"
+        status, answer = self.json_call("PUT", f"/memories/{unknown}", {"text": "x"})
+        self.assertEqual(status, 404, answer)
+        self.assertEqual(self.json_call("PUT", f"/memories/{target}", {})[0], 400)
+        self.assertEqual(self.json_call("PUT", f"/memories/{target}", {"text": 5})[0], 422)
+        self.assertEqual(self.stored()[target]["memory"], "omega new")
+
 
 class Knobs(SelfHostedTest):
     def test_status_only_on_one_endpoint_with_retry_after_and_count(self):

@@ -318,6 +318,28 @@ class Delete(WriteTest):
         self.assertEqual(len(self.srv.memories()), len(SEED))
 
 
+class Update(WriteTest):
+    def test_update_replaces_the_text(self):
+        target = SEED[0]["id"]
+        status, answer = self.json_call("PUT", f"/v1/memories/{target}/", {"text": "omega new"})
+        self.assertEqual((status, answer["id"], answer["memory"]), (200, target, "omega new"))
+        stored = {m["id"]: m for m in self.srv.memories()}[target]
+        self.assertEqual(stored["memory"], "omega new")
+        self.assertIn(target, [r["id"] for r in self.search(query="omega")[1]["results"]])
+
+    def test_bad_updates(self):
+        target = SEED[0]["id"]
+        self.assertEqual(self.json_call("PUT", "/v1/memories/not-a-uuid/", {"text": "x"})[0], 400)
+        self.assertEqual(self.json_call("PUT", f"/v1/memories/{target}/", {"text": ""})[0], 400)
+        self.assertEqual(self.json_call("PUT", f"/v1/memories/{target}/", {"text": "x"},
+                                        key="wrong")[0], 401)
+        unknown = "11111111-2222-4333-8444-555555555555"
+        self.assertEqual(self.json_call("PUT", f"/v1/memories/{unknown}/", {"text": "x"}),
+                         (404, {"error": "Memory not found!"}))
+        self.assertEqual({m["id"]: m for m in self.srv.memories()}[target]["memory"],
+                         SEED[0]["memory"])
+
+
 SHARED_AGENT = "acme-billing-0123456789"
 SHARED = [
     mem(11, "sigma shared by the team", user=None, typ=None),

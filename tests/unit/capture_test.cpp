@@ -317,6 +317,32 @@ TEST_CASE("sender: items go oldest first, a batch at a time, and leave once deli
   CHECK(outbox.stats().last_delivery > 0);
 }
 
+TEST_CASE("sender: the report names the ids of each add delivered, and a round ends at `end`",
+          "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  const auto first = outbox.put(add_item("one"), "", f.now);
+  const auto second = outbox.put(add_item("two"), "", f.now);
+  REQUIRE(first);
+  REQUIRE(second);
+  SECTION("delivered") {
+    f.http.responder = [](const HttpRequest &r) {
+      return http_status(200, first_content(r.body) == "one"
+                                  ? R"({"results":[{"id":"id-1","memory":"one","event":"ADD"}]})"
+                                  : R"({"event_id":"e","status":"PENDING"})");
+    };
+    const SendReport report = send_round(f.context());
+    CHECK(report.added.at(*first) == std::vector<std::string>{"id-1"});
+    CHECK(report.added.at(*second).empty()); // asynchronous: no id yet
+  }
+  SECTION("an end already passed sends nothing") {
+    const SendReport report = send_round(f.context(), SteadyClock::now());
+    CHECK(report.added.empty());
+    CHECK(f.http.requests.empty());
+    CHECK(outbox.pending().size() == 2);
+  }
+}
+
 TEST_CASE("sender: retryable failures keep the items and end the round", "[capture]") {
   HookFixture f;
   Outbox outbox(f.config.state_dir);
