@@ -62,9 +62,20 @@ int forget(const Args &args, const CliContext &ctx);
 // budget (config.timeout). Returns the exit status: 0 at EOF.
 int serve_mcp(int in, const CliContext &ctx);
 
+// What the server learns of its client: the agent its `initialize` names in clientInfo
+// (claude-code, codex-mcp-client, gemini-cli-mcp-client, ...; Claude Code when none is known),
+// recorded in the memories it adds as metadata.agent.
+struct McpSession {
+  const Agent *agent = &claude_code();
+};
+// The agent a client's clientInfo.name belongs to: the first agent whose name's first word it
+// contains (`gemini-cli-mcp-client` → gemini-cli); nullptr when none.
+const Agent *agent_of_client(std::string_view client_name);
+
 // The answer to one line of the client (without its newline), or nullopt when it gets none (a
 // notification). `ctx`'s deadline is not used: a tool call starts its own.
-std::optional<std::string> mcp_answer(std::string_view line, const CliContext &ctx);
+std::optional<std::string> mcp_answer(std::string_view line, const CliContext &ctx,
+                                      McpSession &session);
 
 // The answer to a line longer than k_max_mcp_line: an invalid request, id null.
 std::string mcp_overlong_answer();
@@ -119,8 +130,9 @@ struct Stored {
 // Store `text` verbatim (infer off), redacted, through the outbox (hook/remember.hpp), then one
 // sender round under ctx.deadline. An error when nothing was queued (capture off, no key,
 // nothing left, a duplicate, the outbox full).
+// `agent` is the one named in metadata.agent.
 Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::string type,
-                            std::string source);
+                            std::string source, const Agent &agent = claude_code());
 
 // A memory known by its id only.
 inline Memory memory_with_id(std::string id) {

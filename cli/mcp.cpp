@@ -75,6 +75,7 @@ struct Call {
   const CliContext &ctx;
   const ApiTarget &api;
   const Identity &identity;
+  const Agent &agent; // the client's
 };
 
 ToolResult failed(const Error &e) { return {failure_line(e), true}; }
@@ -138,7 +139,8 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
 ToolResult add_tool(const Call &c, const CallArgs &args) {
   const auto stored =
       store_memory(c.ctx, *args.text("text"),
-                   args.text("type").value_or(std::string(memory_type::decision)), "mcp");
+                   args.text("type").value_or(std::string(memory_type::decision)), "mcp",
+                   c.agent);
   if (!stored) return failed(stored.error());
   if (!stored->delivered)
     return {"queued: the memory waits in the outbox for the sender" +
@@ -354,8 +356,8 @@ void write_result(JsonWriter &w, const ToolResult &r) {
 
 // Run the tool `params` name: its result, or a JSON-RPC error (code, message) for an unknown
 // tool or params that are not an object.
-std::variant<ToolResult, std::pair<int, std::string>> call_tool(const Value *params,
-                                                                const CliContext &ctx) {
+std::variant<ToolResult, std::pair<int, std::string>>
+call_tool(const Value *params, const CliContext &ctx, const Agent &agent) {
   if (!params || !params->IsObject())
     return std::pair{k_invalid_params, "params must be an object"};
   const auto name = string_member(*params, "name");
@@ -373,7 +375,7 @@ std::variant<ToolResult, std::pair<int, std::string>> call_tool(const Value *par
   if (!api) return failed(api.error());
   const Identity identity = identity_for(call, tool_session(call));
   ctx.log.debug([&] { return "mcp: " + std::string(tool->name); });
-  return tool->run(Call{call, *api, identity}, *args);
+  return tool->run(Call{call, *api, identity, agent}, *args);
 }
 
 // `{"jsonrpc":"2.0","id":<id>,` then the caller's member, then `}`.
@@ -417,7 +419,16 @@ std::string mcp_overlong_answer() {
                       "request line longer than " + std::to_string(k_max_mcp_line) + " bytes");
 }
 
-std::optional<std::string> mcp_answer(std::string_view line, const CliContext &ctx) {
+const Agent *agent_of_client(std::string_view client_name) {
+  for (const Agent *agent : agents()) {
+    const std::string_view name = agent->name;
+    if (client_name.find(name.substr(0, name.find('-'))) != std::string_view::npos) return agent;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> mcp_answer(std::string_view line, const CliContext &ctx,
+                                      McpSession &session) {
   rapidjson::Document doc;
   if (!parse_json(doc, line)) return error_answer(nullptr, k_parse_error, "parse error: not JSON");
   if (!doc.IsObject())
@@ -436,11 +447,17 @@ std::optional<std::string> mcp_answer(std::string_view line, const CliContext &c
     return error_answer(valid_id ? id : nullptr, k_invalid_request, "invalid request");
   }
   if (!id) return std::nullopt; // a notification: notifications/initialized and the rest
-  if (*method == "initialize")
+  if (*method == "initialize") {
+    const auto client = params && params->IsObject() ? params->FindMember("clientInfo")
+                                                     : Value::ConstMemberIterator();
+    if (params && params->IsObject() && client != params->MemberEnd() && client->value.IsObject())
+      if (const auto name = string_member(client->value, "name"))
+        if (const Agent *agent = agent_of_client(*name)) session.agent = agent;
     return answer(id, [&](JsonWriter &w) {
       w.key("result");
       write_initialize(w, params);
     });
+  }
   if (*method == "ping")
     return answer(id, [](JsonWriter &w) { w.key("result").begin_object().end_object(); });
   if (*method == "tools/list")
@@ -451,7 +468,7 @@ std::optional<std::string> mcp_answer(std::string_view line, const CliContext &c
       w.end_array().end_object();
     });
   if (*method == "tools/call") {
-    const auto called = call_tool(params, ctx);
+    const auto called = call_tool(params, ctx, *session.agent);
     if (const auto *e = std::get_if<std::pair<int, std::string>>(&called))
       return error_answer(id, e->first, e->second);
     return answer(id, [&](JsonWriter &w) {
@@ -467,9 +484,10 @@ int serve_mcp(int in, const CliContext &ctx) {
   const auto send = [&](const std::string &text) { ctx.out << text << '\n' << std::flush; };
   std::string line;
   bool overlong = false; // the current line passed k_max_mcp_line: skip to its end
+  McpSession session;
   const auto finish = [&] {
     if (!overlong && !line.empty() && line.find_first_not_of(" \t\r") != std::string::npos)
-      if (auto reply = mcp_answer(line, ctx)) send(*reply);
+      if (auto reply = mcp_answer(line, ctx, session)) send(*reply);
     line.clear();
     overlong = false;
   };

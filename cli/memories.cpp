@@ -171,8 +171,8 @@ Result<Memory> delete_memory(const CliContext &ctx, const ApiTarget &api, const 
 }
 
 Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::string type,
-                            std::string source) {
-  const HookContext hook = make_context(ctx, ctx.deadline);
+                            std::string source, const Agent &agent) {
+  const HookContext hook = make_context(ctx, ctx.deadline, agent);
   HookInput input; // the session: CLAUDE_CODE_SESSION_ID when set
   input.cwd = ctx.cwd.string();
   Capture capture;

@@ -51,11 +51,11 @@ class McpCases:
         super().setUp()
         self.fake.seed(seed_for(self.backend))
 
-    def start(self, env=None, initialize=True):
+    def start(self, env=None, initialize=True, client="mem0-tests"):
         server = McpClient(BIN_DIR, env or self.env(), self.project)
         self.addCleanup(server.kill)
         if initialize:
-            server.initialize()
+            server.initialize(client=client)
             server.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         return server
 
@@ -214,6 +214,20 @@ class McpCases:
         self.assertEqual(len(stored), 1)
         self.assertIn(stored[0]["id"], text_of(result))
         self.assertNotIn(AWS_KEY, stored[0]["memory"])
+
+    def test_add_memory_names_the_agent_of_the_client(self):
+        """metadata.agent is the agent the client's initialize names (clientInfo.name as Codex
+        0.171 and Gemini CLI 0.61 send it), Claude Code for a client it does not know."""
+        for client, agent in (("codex-mcp-client", "codex"),
+                              ("gemini-cli-mcp-client", "gemini-cli"),
+                              ("mem0-tests", "claude-code")):
+            self.fake.reset()
+            result = self.start(client=client).call("add_memory",
+                                                    text=f"Release notes are written by {client}")
+            self.assertNotIn("isError", result)
+            adds = self.fake.calls("add")
+            self.assertEqual(len(adds), 1, client)
+            self.assertEqual(adds[0]["body"]["metadata"]["agent"], agent, client)
 
     def test_add_memory_is_queued_when_the_server_fails(self):
         self.fake.control(status=503, only_endpoint="add")

@@ -49,9 +49,9 @@ class McpClient:
     def request(self, method, params=None):
         return self.timed_request(method, params)[0]
 
-    def initialize(self, version="2025-06-18"):
+    def initialize(self, version="2025-06-18", client="mem0-tests"):
         return self.request("initialize", {"protocolVersion": version, "capabilities": {},
-                                           "clientInfo": {"name": "mem0-tests", "version": "1"}})
+                                           "clientInfo": {"name": client, "version": "1"}})
 
     def call(self, tool, **arguments):
         """The result of a tools/call."""

@@ -23,6 +23,7 @@ namespace {
 struct McpFixture {
   mt::HookFixture f;
   std::ostringstream out, err;
+  McpSession session;
 
   CliContext context() {
     return CliContext{f.deps(),
@@ -35,7 +36,7 @@ struct McpFixture {
   // The answer to `line`, parsed; a null document when there is none.
   rapidjson::Document answer(std::string_view line) {
     rapidjson::Document doc;
-    const auto reply = mcp_answer(line, context());
+    const auto reply = mcp_answer(line, context(), session);
     if (!reply) return doc;
     REQUIRE(reply->find('\n') == std::string::npos);
     REQUIRE(parse_json(doc, *reply));
@@ -87,9 +88,9 @@ TEST_CASE("mcp: requests of the wrong shape are invalid requests", "[mcp]") {
 
 TEST_CASE("mcp: notifications and the client's own answers get no answer", "[mcp]") {
   McpFixture c;
-  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", c.context()));
-  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"tools/call","params":{}})", c.context()));
-  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","id":9,"result":{}})", c.context()));
+  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", c.context(), c.session));
+  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"tools/call","params":{}})", c.context(), c.session));
+  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","id":9,"result":{}})", c.context(), c.session));
   CHECK(c.f.http.requests.empty());
 }
 
@@ -110,6 +111,20 @@ TEST_CASE("mcp: initialize answers the client's version when supported, else the
     CHECK(asked(v) == v);
   CHECK(asked("2099-01-01") == "2025-11-25");
   CHECK(c.f.http.requests.empty());
+}
+
+TEST_CASE("mcp: the agent is the one initialize's clientInfo names, else Claude Code", "[mcp]") {
+  CHECK(agent_of_client("claude-code") == &claude_code());
+  CHECK(agent_of_client("codex-mcp-client") == &codex());
+  CHECK(agent_of_client("gemini-cli-mcp-client") == &gemini_cli());
+  CHECK(agent_of_client("cursor-vscode") == &cursor());
+  CHECK(agent_of_client("mcp-inspector") == nullptr);
+  McpFixture c;
+  c.answer(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
+           R"("2025-06-18","clientInfo":{"name":"gemini-cli-mcp-client","version":"0.61.0"}}})");
+  CHECK(c.session.agent == &gemini_cli());
+  c.answer(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"clientInfo":{"name":7}}})");
+  CHECK(c.session.agent == &gemini_cli());
 }
 
 TEST_CASE("mcp: ping, unknown methods and unknown tools", "[mcp]") {
