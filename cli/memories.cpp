@@ -180,6 +180,7 @@ Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::s
   capture.type = std::move(type);
   capture.source = std::move(source);
   capture.infer = false; // stored verbatim
+  capture.asked = true;
   const auto queued = remember(hook, input, std::move(capture));
   if (!queued) {
     const ErrorKind kind = queued.error().kind;

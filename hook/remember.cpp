@@ -121,7 +121,7 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
     ctx.log.debug([&] { return "capture (" + capture.type + ") not queued: " + message; });
     return unexpected(make_error(why, std::move(message)));
   };
-  if (!config.auto_save) return refuse(ErrorKind::disabled, "capture is off (auto_save)");
+  if (!config.auto_save && !capture.asked) return refuse(ErrorKind::disabled, "capture is off (auto_save)");
   if (!has_access(config)) return refuse(ErrorKind::no_key, "no API key");
 
   std::string all_text;

@@ -27,6 +27,9 @@ struct Capture {
   std::string import_file;     // a project-file section: its file and import claim
   std::string import_claim;
   bool prepared = false; // the messages went through prepare_capture_text already
+  // Asked for by the user or the model (`remember`, the add_memory tool), not automatic: stored
+  // even when automatic capture is off (auto_save).
+  bool asked = false;
 };
 
 // Text made safe to store: `<system-reminder>`, `<private>` and similar wrapper tags removed

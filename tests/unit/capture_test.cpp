@@ -283,6 +283,10 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   SECTION("capture off, or no key, queues nothing") {
     f.set_env("MEM0_AUTO_SAVE", "false");
     CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::disabled);
+    Capture asked = c;
+    asked.messages = {{"user", "Asked for: keep invoices in integer cents"}};
+    asked.asked = true;
+    CHECK(remember(f.context(), in, asked)); // remember / add_memory: capture off is no bar
     f.unset_env("MEM0_AUTO_SAVE");
     f.unset_env("MEM0_API_KEY");
     CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::no_key);
