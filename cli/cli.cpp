@@ -209,7 +209,8 @@ void write_memories(JsonWriter &w, const std::vector<Memory> &memories) {
         .member("id", m.id)
         .member("type", m.type)
         .member("memory", clean_text(m.text))
-        .member("created_at", m.created_at);
+        .member("created_at", m.created_at)
+        .member("cite", "[mem0:" + id8(m.id) + "]");
     if (m.score) w.key("score").number(*m.score);
     w.end_object();
   }

@@ -156,7 +156,7 @@ std::string session_for(const Args &args, const CliContext &ctx);
 // The API target, or nullopt after saying on stderr why there is none.
 std::optional<ApiTarget> target_or_explain(const CliContext &ctx);
 
-// Print memories as a JSON array of {id, type, memory, created_at, score}.
+// Print memories as a JSON array of {id, type, memory, created_at, cite ("[mem0:id8]"), score}.
 void write_json(std::ostream &out, const std::vector<Memory> &memories);
 // Write that array to `w`.
 void write_memories(JsonWriter &w, const std::vector<Memory> &memories);

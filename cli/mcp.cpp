@@ -298,7 +298,7 @@ void write_memory_schema(JsonWriter &w) {
   w.begin_object().member("type", "object").key("properties").begin_object();
   w.key("memories").begin_object().member("type", "array").key("items").begin_object();
   w.member("type", "object").key("properties").begin_object();
-  for (const char *field : {"id", "type", "memory", "created_at"})
+  for (const char *field : {"id", "type", "memory", "created_at", "cite"})
     w.key(field).begin_object().member("type", "string").end_object();
   w.key("score").begin_object().member("type", "number").end_object();
   w.end_object().key("required").begin_array().str("id").str("memory").end_array();
@@ -453,6 +453,12 @@ std::optional<std::string> mcp_answer(std::string_view line, const CliContext &c
     if (params && params->IsObject() && client != params->MemberEnd() && client->value.IsObject())
       if (const auto name = string_member(client->value, "name"))
         if (const Agent *agent = agent_of_client(*name)) session.agent = agent;
+    ctx.log.debug([&] {
+      const auto asked = params && params->IsObject() ? string_member(*params, "protocolVersion")
+                                                      : std::nullopt;
+      return "mcp: initialize by " + std::string(session.agent->name) + ", protocol " +
+             clean_text(truncate_code_points(asked.value_or("(none)"), 20));
+    });
     return answer(id, [&](JsonWriter &w) {
       w.key("result");
       write_initialize(w, params);

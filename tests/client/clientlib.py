@@ -75,15 +75,17 @@ def client_env(home, anthropic_url, mem0_url, user, **extra):
 def plugin_root(scratch):
     """A directory for --plugin-dir whose build/bin holds the binaries under test: the checkout
     when they are its build/bin (the usual case), else a copy of the plugin wiring
-    (.claude-plugin/plugin.json, hooks.json) with build/bin linked to MEM0_BIN_DIR, so a build
-    in another directory is tested through the same files."""
+    (.claude-plugin/plugin.json, hooks.json, .mcp.json, commands/, scripts/mem0-hooks.sh) with
+    build/bin linked to MEM0_BIN_DIR, so a build in another directory is tested through the same
+    files."""
     if os.path.realpath(BIN_DIR) == os.path.realpath(os.path.join(REPO, "build", "bin")):
         return REPO
     root = os.path.join(scratch, "plugin")
-    os.makedirs(os.path.join(root, ".claude-plugin"))
-    shutil.copy(os.path.join(REPO, ".claude-plugin", "plugin.json"),
-                os.path.join(root, ".claude-plugin", "plugin.json"))
-    shutil.copy(os.path.join(REPO, "hooks.json"), os.path.join(root, "hooks.json"))
+    for name in (".claude-plugin/plugin.json", "hooks.json", ".mcp.json",
+                 "scripts/mem0-hooks.sh"):
+        os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+        shutil.copy(os.path.join(REPO, name), os.path.join(root, name))
+    shutil.copytree(os.path.join(REPO, "commands"), os.path.join(root, "commands"))
     os.makedirs(os.path.join(root, "build"))
     os.symlink(BIN_DIR, os.path.join(root, "build", "bin"))
     return root

@@ -393,7 +393,9 @@ class World:
 
 
 # -- the tests ---------------------------------------------------------------------------------
-class SessionTest(unittest.TestCase):
+class SessionHarness:
+    """What a real-client session test sets up (the stand-ins, the plugin) and runs (`claude -p`
+    in a world); shared with test_memory_tools.py."""
     maxDiff = None
 
     def setUp(self):
@@ -449,6 +451,8 @@ class SessionTest(unittest.TestCase):
                 return adds, time.monotonic() - start
             time.sleep(0.1)
 
+
+class SessionTest(SessionHarness, unittest.TestCase):
     # -- assertions shared by the tests ----------------------------------------------------------
     def assert_context(self, run, label, context, k, follows):
         """The hook's whole additionalContext reached the model in request k (0-based) as
