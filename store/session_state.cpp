@@ -54,6 +54,41 @@ bool SessionState::was_injected(std::string_view id) const {
   return std::find(injected.begin(), injected.end(), id) != injected.end();
 }
 
+void SessionState::log_run(RunRecord run) {
+  runs.push_back(std::move(run));
+  if (runs.size() > k_max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(k_max_runs));
+}
+
+namespace {
+
+std::vector<RunRecord> parse_runs(const rapidjson::Value &doc) {
+  std::vector<RunRecord> runs;
+  const auto it = doc.FindMember("runs");
+  if (it == doc.MemberEnd() || !it->value.IsArray()) return runs;
+  for (const auto &v : it->value.GetArray()) {
+    if (!v.IsObject()) continue;
+    RunRecord r;
+    r.time = int64_member(v, "t").value_or(0);
+    r.hook = std::string(string_member(v, "hook").value_or(""));
+    const auto ids = strings_member(v, "ids"), types = strings_member(v, "types");
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      r.memories.emplace_back(ids[i], i < types.size() ? types[i] : "");
+    r.chars =
+        static_cast<std::size_t>(std::max<long long>(int64_member(v, "chars").value_or(0), 0));
+    if (const auto sk = v.FindMember("skipped"); sk != v.MemberEnd() && sk->value.IsArray())
+      for (const auto &pair : sk->value.GetArray())
+        if (pair.IsArray() && pair.Size() == 2 && pair[0].IsString() && pair[1].IsString())
+          r.skipped.push_back({pair[0].GetString(), pair[1].GetString()});
+    runs.push_back(std::move(r));
+  }
+  if (runs.size() > k_max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(k_max_runs));
+  return runs;
+}
+
+} // namespace
+
 SessionState parse_session_state(std::string_view json) {
   SessionState s;
   rapidjson::Document doc;
@@ -73,6 +108,7 @@ SessionState parse_session_state(std::string_view json) {
   s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   s.captured = strings_member(doc, "captured");
+  s.runs = parse_runs(doc);
   return s;
 }
 
@@ -97,6 +133,22 @@ std::string serialize_session_state(const SessionState &s) {
   w.key("prompts").int64(s.prompts);
   w.member("captured_until", s.captured_until);
   strings("captured", s.captured);
+  w.key("runs").begin_array();
+  for (const auto &r : s.runs) {
+    w.begin_object().key("t").int64(r.time).member("hook", r.hook);
+    w.key("ids").begin_array();
+    for (const auto &m : r.memories)
+      w.str(m.first);
+    w.end_array().key("types").begin_array();
+    for (const auto &m : r.memories)
+      w.str(m.second);
+    w.end_array().key("chars").int64(static_cast<long long>(r.chars));
+    w.key("skipped").begin_array();
+    for (const auto &skip : r.skipped)
+      w.begin_array().str(skip.reason).str(skip.detail).end_array();
+    w.end_array().end_object();
+  }
+  w.end_array();
   w.end_object();
   return w.text();
 }
@@ -132,6 +184,21 @@ Result<SessionState> SessionStore::update(std::string_view session,
   auto done = update_file_locked(path, apply, wait);
   if (!done) return unexpected(done.error());
   return result;
+}
+
+std::optional<std::string> SessionStore::latest_session() const {
+  std::optional<std::string> latest;
+  fs::file_time_type newest{};
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec)) {
+    if (entry.path().extension() != ".json" || !entry.is_regular_file(ec)) continue;
+    const auto written = entry.last_write_time(ec);
+    if (!ec && (!latest || written > newest)) {
+      newest = written;
+      latest = entry.path().stem().string();
+    }
+  }
+  return latest;
 }
 
 std::vector<SessionState> SessionStore::all_sessions() const {
