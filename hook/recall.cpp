@@ -347,6 +347,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
       show[i] = fresh;
     }
     if (request.also) request.also(s, answered);
+    if (ctx.facts->user_pause()) s.capture_resync = true;
     recall.lines.clear();
     RunRecord record = ctx.facts->run_record();
     record.chars = 0;

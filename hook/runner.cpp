@@ -63,7 +63,11 @@ void log_run(const HookContext &ctx) {
   RunFacts &facts = *ctx.facts;
   if (facts.run_logged() || facts.run_record().empty() || facts.session().empty()) return;
   auto stored = ctx.state.sessions.update(
-      facts.session(), [&](SessionState &s) { s.log_run(facts.run_record()); },
+      facts.session(),
+      [&](SessionState &s) {
+        s.log_run(facts.run_record());
+        if (facts.user_pause()) s.capture_resync = true;
+      },
       std::min(time_left(ctx.deadline), k_log_wait));
   if (!stored) ctx.log.warn("run log not saved: " + stored.error().message);
 }

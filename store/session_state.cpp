@@ -109,6 +109,8 @@ SessionState parse_session_state(std::string_view json) {
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   s.captured = strings_member(doc, "captured");
   s.runs = parse_runs(doc);
+  if (const auto it = doc.FindMember("capture_resync"); it != doc.MemberEnd() && it->value.IsBool())
+    s.capture_resync = it->value.GetBool();
   return s;
 }
 
@@ -133,6 +135,7 @@ std::string serialize_session_state(const SessionState &s) {
   w.key("prompts").int64(s.prompts);
   w.member("captured_until", s.captured_until);
   strings("captured", s.captured);
+  if (s.capture_resync) w.key("capture_resync").boolean(true);
   w.key("runs").begin_array();
   for (const auto &r : s.runs) {
     w.begin_object().key("t").int64(r.time).member("hook", r.hook);

@@ -48,6 +48,9 @@ struct SessionState {
   // The messages auto-captured lately (message_key), oldest first, at most
   // k_max_captured_keys: never sent again, whatever their uuids.
   std::vector<std::string> captured;
+  // A run of this session met the user's pause: the next auto-capture skips what was said until
+  // then instead of sending it (docs/cli.md#pause-and-resume).
+  bool capture_resync = false;
   std::vector<RunRecord> runs; // the run log, oldest first, at most k_max_runs
 
   bool was_injected(std::string_view id) const;

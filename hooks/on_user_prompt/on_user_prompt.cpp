@@ -148,6 +148,14 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
   auto claim = [&](SessionState &s) {
     messages =
         messages_after(transcript, s.captured_until, k_capture_messages, k_capture_message_chars);
+    if (s.capture_resync) {
+      // Said while the user paused capture: passed over, never sent.
+      s.capture_resync = false;
+      if (!messages.empty()) s.captured_until = messages.back().uuid;
+      for (const auto &m : messages)
+        s.captured.push_back(message_key(m));
+      messages.clear();
+    }
     // Whatever the uuids say (a transcript written again, entries without one), a message sent
     // before is not sent again.
     std::erase_if(messages, [&](const TranscriptMessage &m) {
@@ -158,11 +166,11 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
       chars += code_points(m.text);
     if (chars < k_capture_min_chars) {
       messages.clear();
-      return;
+    } else {
+      s.captured_until = messages.back().uuid;
+      for (const auto &m : messages)
+        s.captured.push_back(message_key(m));
     }
-    s.captured_until = messages.back().uuid;
-    for (const auto &m : messages)
-      s.captured.push_back(message_key(m));
     if (s.captured.size() > k_max_captured_keys)
       s.captured.erase(s.captured.begin(),
                        s.captured.end() - static_cast<std::ptrdiff_t>(k_max_captured_keys));

@@ -378,3 +378,49 @@ TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[
   CHECK(contains(cli.out.str(), "last skip   "));
   CHECK(contains(cli.out.str(), "on_user_prompt: gated: a prompt under 20 characters"));
 }
+
+TEST_CASE("paused: what was said during the pause is not captured after resume", "[controls]") {
+  HookFixture f;
+  const fs::path transcript = f.home / "session.jsonl";
+  auto line = [](const std::string &uuid, const std::string &role, const std::string &text) {
+    return R"({"type":")" + role + R"(","uuid":")" + uuid + R"(","message":{"role":")" + role +
+           R"(","content":")" + text + "\"}}\n";
+  };
+  PromptInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.transcript_path = transcript.string();
+  in.prompt = "A prompt long enough to count as a prompt";
+  auto third_prompt = [&] {
+    HookOutput out;
+    for (int i = 0; i < 3; ++i)
+      out = on_user_prompt::handle(in, f.context());
+    return out;
+  };
+  Outbox outbox(f.config.state_dir);
+
+  REQUIRE(f.store().pauses.pause(f.now, "", 0));
+  write_file(transcript,
+             line("u1", "user", "This is private: the staging password rotation plan") +
+                 line("a1", "assistant", "Understood, here is the rotation plan in full detail."));
+  third_prompt(); // paused: searched nothing, asked the session to pass this over
+  REQUIRE(f.store().pauses.resume(f.now, "").value());
+
+  const HookOutput after = third_prompt();
+  REQUIRE(after.detached);
+  after.detached();
+  CHECK(outbox.pending().empty());
+
+  write_file(transcript,
+             read_file(transcript) +
+                 line("u2", "user", "Now add a jittered backoff to the retry helper") +
+                 line("a2", "assistant",
+                      "Added full jitter with a 30 s ceiling, and a test for the helper."));
+  const HookOutput next = third_prompt();
+  REQUIRE(next.detached);
+  next.detached();
+  REQUIRE(outbox.pending().size() == 1);
+  const std::string body = platform_body(outbox.load(outbox.pending()[0]));
+  CHECK(contains(body, "jittered backoff"));
+  CHECK_FALSE(contains(body, "private"));
+}
