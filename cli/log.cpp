@@ -49,7 +49,7 @@ int log(const Args &args, const CliContext &ctx) {
     ctx.out << "No session has been recorded in " << ctx.state.dir.string() << " yet.\n";
     return k_ok;
   }
-  const std::vector<RunRecord> runs = ctx.state.sessions.load(session).runs;
+  const std::vector<RunRecord> runs = ctx.state.sessions.runs(session);
   if (args.has("--json")) {
     write_log_json(ctx.out, session, runs);
     return k_ok;
@@ -86,7 +86,7 @@ int log(const Args &args, const CliContext &ctx) {
 std::optional<std::string> last_skip(const CliContext &ctx) {
   const auto session = ctx.state.sessions.latest_session();
   if (!session) return std::nullopt;
-  const auto runs = ctx.state.sessions.load(*session).runs;
+  const auto runs = ctx.state.sessions.runs(*session);
   for (auto r = runs.rbegin(); r != runs.rend(); ++r)
     if (!r->skipped.empty())
       return local_time(r->time, "%Y-%m-%d %H:%M:%S") + " " + r->hook + ": " +

@@ -62,11 +62,20 @@ int write_output(const Agent &agent, std::string_view event, const HookOutput &o
 void log_run(const HookContext &ctx) {
   RunFacts &facts = *ctx.facts;
   if (facts.run_logged() || facts.run_record().empty() || facts.session().empty()) return;
+  if (!facts.paused_work()) {
+    // A gated run: one appended line, no lock and no read of the session (docs/state.md).
+    if (auto appended = ctx.state.sessions.append_run(facts.session(), facts.run_record());
+        !appended)
+      ctx.log.warn("run log not saved: " + appended.error().message);
+    return;
+  }
+  // Stopped by the user's pause: the session is also marked, so that what is said now is never
+  // captured (docs/cli.md#pause-and-resume).
   auto stored = ctx.state.sessions.update(
       facts.session(),
       [&](SessionState &s) {
         s.log_run(facts.run_record());
-        if (facts.user_pause()) s.capture_resync = true;
+        s.capture_resync = true;
       },
       std::min(time_left(ctx.deadline), k_log_wait));
   if (!stored) ctx.log.warn("run log not saved: " + stored.error().message);

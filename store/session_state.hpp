@@ -81,11 +81,23 @@ public:
   // Every stored session's state, for resolving citations across sessions.
   std::vector<SessionState> all_sessions() const;
 
+  // Append `run` to the session's run log without the session lock or a read of its state: one
+  // line in `sessions/<session>.runs` (docs/state.md#session-files), for runs that take no
+  // session lock otherwise (a gate). Bounded: past k_max_runs_bytes the file is rewritten with
+  // its last k_max_runs runs.
+  Result<void> append_run(std::string_view session, const RunRecord &run);
+  static constexpr std::uintmax_t k_max_runs_bytes = 32 * 1024;
+
+  // The session's run log: the runs of its state and the appended ones, oldest first, the last
+  // k_max_runs.
+  std::vector<RunRecord> runs(std::string_view session) const;
+
   // The session whose file was written last, as its file names it; nullopt when there is none.
   std::optional<std::string> latest_session() const;
 
 private:
   std::filesystem::path session_path(std::string_view session) const;
+  std::filesystem::path runs_path(std::string_view session) const;
   std::filesystem::path m_dir;
 };
 

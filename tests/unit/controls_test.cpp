@@ -34,45 +34,6 @@ namespace {
 const std::string k_prompt = "How should we structure the retry logic for the sync worker?";
 const std::string k_long_text(150, 'x');
 
-// A temporary stream that reads back what was written to it.
-struct Sink {
-  std::FILE *file = std::tmpfile();
-  ~Sink() { std::fclose(file); }
-  std::string text() const {
-    std::fflush(file);
-    std::rewind(file);
-    std::string out;
-    char buf[4096];
-    while (const std::size_t n = std::fread(buf, 1, sizeof buf, file))
-      out.append(buf, n);
-    return out;
-  }
-};
-
-struct Ran {
-  RunResult result;
-  std::string out, err;
-};
-
-// Run the hook `executable` with `handler` on `stdin_text`, as its process would.
-Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
-        const std::string &stdin_text) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  REQUIRE(::write(fds[1], stdin_text.data(), stdin_text.size()) ==
-          static_cast<ssize_t>(stdin_text.size()));
-  ::close(fds[1]);
-  Sink out, err;
-  Ran ran;
-  ran.result =
-      run_hook_io(executable, claude_code(), handler, f.deps(),
-                  SteadyClock::now() + std::chrono::seconds(5), fds[0], out.file, err.file);
-  ::close(fds[0]);
-  ran.out = out.text();
-  ran.err = err.text();
-  return ran;
-}
-
 // A JSON string literal of `s` (test texts have no quotes or backslashes).
 std::string q(const std::string &s) { return "\"" + s + "\""; }
 
@@ -207,7 +168,7 @@ TEST_CASE("paused: no hook sends or queues anything, and the session is told onc
   std::size_t told = 0;
   for (const Hook &hook : every_hook(f, "s1")) {
     INFO(hook.executable);
-    const Ran ran = run(f, hook.executable, hook.handler, hook.input);
+    const Ran ran = run_hook_in(f, hook.executable, hook.handler, hook.input);
     CHECK(ran.result.status == 0);
     CHECK_FALSE(ran.result.detach); // no sender, no capture, no import
     CHECK(f.http.requests.empty());
@@ -218,15 +179,15 @@ TEST_CASE("paused: no hook sends or queues anything, and the session is told onc
 
   // Another session is told too; its every run again sends nothing.
   const Hook prompt = every_hook(f, "s2").front();
-  CHECK(contains(run(f, prompt.executable, prompt.handler, prompt.input).out, line));
+  CHECK(contains(run_hook_in(f, prompt.executable, prompt.handler, prompt.input).out, line));
   CHECK(f.http.requests.empty());
   // A session whose first run only captures is told by the runner.
   const Hook stop = every_hook(f, "s3")[3];
-  CHECK(contains(run(f, stop.executable, stop.handler, stop.input).out, line));
-  CHECK_FALSE(contains(run(f, stop.executable, stop.handler, stop.input).out, line));
+  CHECK(contains(run_hook_in(f, stop.executable, stop.handler, stop.input).out, line));
+  CHECK_FALSE(contains(run_hook_in(f, stop.executable, stop.handler, stop.input).out, line));
   CHECK(pending(f) == 1);
   // The run log says why.
-  const auto runs = f.store().sessions.load("s1").runs;
+  const auto runs = f.store().sessions.runs("s1");
   REQUIRE_FALSE(runs.empty());
   CHECK(runs.front().hook == "on_user_prompt");
   REQUIRE_FALSE(runs.front().skipped.empty());
@@ -242,7 +203,7 @@ TEST_CASE("paused: the guard still blocks native memory writes", "[controls]") {
       q((f.home / ".claude" / "projects" / "x" / "memory" / "MEMORY.md").string()) +
       ",\"content\":\"remember this\"}}";
   const Ran ran =
-      run(f, "on_tool_guard", typed_handler(&Agent::tool, &on_tool_guard::handle), input);
+      run_hook_in(f, "on_tool_guard", typed_handler(&Agent::tool, &on_tool_guard::handle), input);
   CHECK(ran.result.status == 2);
   CHECK(f.http.requests.empty());
 }
@@ -252,12 +213,13 @@ TEST_CASE("paused: after resume, recall is back; an expired pause ends by itself
   f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff")});
   const Hook prompt = every_hook(f, "s1").front();
   REQUIRE(f.store().pauses.pause(f.now, "proj", at(f, std::chrono::minutes(30))));
-  CHECK_FALSE(contains(run(f, prompt.executable, prompt.handler, prompt.input).out, "Retry"));
+  CHECK_FALSE(
+      contains(run_hook_in(f, prompt.executable, prompt.handler, prompt.input).out, "Retry"));
   CHECK(f.http.requests.empty());
 
   SECTION("resumed") { REQUIRE(f.store().pauses.resume(f.now, "proj").value()); }
   SECTION("expired") { f.now += std::chrono::minutes(31); }
-  CHECK(contains(run(f, prompt.executable, prompt.handler, prompt.input).out, "Retry"));
+  CHECK(contains(run_hook_in(f, prompt.executable, prompt.handler, prompt.input).out, "Retry"));
   CHECK(f.http.requests.size() == 1);
 }
 
@@ -266,8 +228,8 @@ TEST_CASE("run log: what a run injected, what it skipped and why", "[controls]")
   f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff"),
                  memory(2, "convention", "Workers log one line per retry")});
   const Hook prompt = every_hook(f, "s1").front();
-  run(f, prompt.executable, prompt.handler, prompt.input);
-  auto runs = f.store().sessions.load("s1").runs;
+  run_hook_in(f, prompt.executable, prompt.handler, prompt.input);
+  auto runs = f.store().sessions.runs("s1");
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].hook == "on_user_prompt");
   CHECK(runs[0].time == unix_seconds(f.now));
@@ -280,11 +242,11 @@ TEST_CASE("run log: what a run injected, what it skipped and why", "[controls]")
             code_points(context_line(memory(2, "convention", "Workers log one line per retry"))));
 
   // The same memories again: deduped. A short prompt: gated, stored by the runner.
-  run(f, prompt.executable, prompt.handler, prompt.input);
+  run_hook_in(f, prompt.executable, prompt.handler, prompt.input);
   const std::string short_prompt =
       "{" + common(f, "UserPromptSubmit", "s1") + ",\"prompt\":\"hi\"}";
-  run(f, prompt.executable, prompt.handler, short_prompt);
-  runs = f.store().sessions.load("s1").runs;
+  run_hook_in(f, prompt.executable, prompt.handler, short_prompt);
+  runs = f.store().sessions.runs("s1");
   REQUIRE(runs.size() == 3);
   CHECK(runs[1].memories.empty());
   REQUIRE_FALSE(runs[1].skipped.empty());
@@ -295,9 +257,9 @@ TEST_CASE("run log: what a run injected, what it skipped and why", "[controls]")
 
   // A short reply: the stop hook's gate.
   const Hook stop = every_hook(f, "s1")[3];
-  run(f, stop.executable, stop.handler,
-      "{" + common(f, "Stop", "s1") + ",\"last_assistant_message\":\"ok\"}");
-  runs = f.store().sessions.load("s1").runs;
+  run_hook_in(f, stop.executable, stop.handler,
+              "{" + common(f, "Stop", "s1") + ",\"last_assistant_message\":\"ok\"}");
+  runs = f.store().sessions.runs("s1");
   REQUIRE(runs.size() == 4);
   CHECK(runs[3].hook == "on_stop");
   CHECK(runs[3].skipped.at(0).reason == "gated");
@@ -348,9 +310,9 @@ TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[
   HookFixture f;
   f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff")});
   const Hook prompt = every_hook(f, "s1").front();
-  run(f, prompt.executable, prompt.handler, prompt.input);
-  run(f, prompt.executable, prompt.handler,
-      "{" + common(f, "UserPromptSubmit", "s1") + ",\"prompt\":\"/clear\"}");
+  run_hook_in(f, prompt.executable, prompt.handler, prompt.input);
+  run_hook_in(f, prompt.executable, prompt.handler,
+              "{" + common(f, "UserPromptSubmit", "s1") + ",\"prompt\":\"/clear\"}");
   Cli cli(f);
 
   REQUIRE(cli.run({"log"}) == cli::k_ok); // the session written last
