@@ -127,7 +127,9 @@ void note_outcome_skips(RunFacts &facts, const PlanOutcome &outcome) {
     if (e.kind == ErrorKind::timeout)
       facts.note_skip("budget", "a search ran out of the time budget");
     else
-      facts.note_skip("failed", std::string(to_string(e.kind)) + ": " + e.message);
+      // The class and status only: a server's message may quote the query (docs/state.md).
+      facts.note_skip("failed", "a search failed: " + std::string(to_string(e.kind)) +
+                                    (e.status ? " (HTTP " + std::to_string(e.status) + ")" : ""));
 }
 
 // The number of requests `request` makes.
