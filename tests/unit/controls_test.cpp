@@ -75,18 +75,6 @@ std::vector<Hook> every_hook(HookFixture &f, const std::string &session) {
   };
 }
 
-std::size_t pending(const HookFixture &f) { return Outbox(f.config.state_dir).pending().size(); }
-
-// Queue one capture, as an earlier run would have left it.
-void queue_leftover(HookFixture &f) {
-  Capture c;
-  c.messages = {{"assistant", "A capture an earlier run left queued before the pause began."}};
-  c.type = "session_summary";
-  HookInput in;
-  in.cwd = f.project.string();
-  REQUIRE(remember(f.context(), in, c));
-}
-
 long long at(const HookFixture &f, std::chrono::seconds later = {}) {
   return unix_seconds(f.now + later);
 }

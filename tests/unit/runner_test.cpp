@@ -30,18 +30,6 @@ RawHandler returning(HookOutput output, std::string event = "") {
   };
 }
 
-// Queue one capture, as an earlier run would have left it.
-void queue_leftover(HookFixture &f) {
-  Capture c;
-  c.messages = {{"assistant", "A capture an earlier run left queued while Mem0 was away."}};
-  c.type = "session_summary";
-  HookInput in;
-  in.cwd = f.project.string();
-  REQUIRE(remember(f.context(), in, c));
-}
-
-std::size_t pending(const HookFixture &f) { return Outbox(f.config.state_dir).pending().size(); }
-
 } // namespace
 
 TEST_CASE("runner: a handler's context reaches stdout in the event's shape", "[runner]") {

@@ -5,6 +5,7 @@
 #include "hook/agents/claude_code.hpp"
 #include "hook/io.hpp"
 #include "hook/recall.hpp"
+#include "hook/remember.hpp"
 #include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
@@ -480,6 +481,21 @@ inline Ran run_hook_in(HookFixture &f, std::string_view executable, const RawHan
   ran.out = out.text();
   ran.err = err.text();
   return ran;
+}
+
+// Queue one capture, as an earlier run would have left it.
+inline void queue_leftover(HookFixture &f) {
+  Capture c;
+  c.messages = {{"assistant", "A capture an earlier run left queued while Mem0 was away."}};
+  c.type = "session_summary";
+  HookInput in;
+  in.cwd = f.project.string();
+  REQUIRE(remember(f.context(), in, c));
+}
+
+// The items pending in the fixture's outbox.
+inline std::size_t pending(const HookFixture &f) {
+  return Outbox(f.config.state_dir).pending().size();
 }
 
 } // namespace mem0::testing
