@@ -65,6 +65,29 @@ const std::vector<CommandSpec> &commands() {
        {},
        {"--reset"},
        "  --reset   end every back-off pause first, so the hooks try Mem0 again at once\n"},
+      {"pause",
+       "[--for DURATION] [--global]",
+       "pause automatic recall and capture for this project (or everywhere)",
+       {"--for"},
+       {"--global"},
+       R"(  --for DURATION   for 30m, 2h, 1d... (default: until mem0-hooks resume)
+  --global         every project, not only this one
+)"},
+      {"resume",
+       "[--global]",
+       "end your pause of this project (with --global the global one too)",
+       {},
+       {"--global"},
+       "  --global   end the pause of every project too\n"},
+      {"log",
+       "[--session ID] [--json]",
+       "what the hooks injected and skipped in a session, run by run",
+       {"--session"},
+       {"--json"},
+       R"(  --session ID   the session (default: CLAUDE_CODE_SESSION_ID, else the session
+                 written last)
+  --json         a JSON object instead
+)"},
       {"install",
        "[options]",
        "wire the hooks into a coding agent's hooks file (Claude Code's settings by default)",
@@ -271,7 +294,8 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     ctx.err << "mem0-hooks " << command << ": " << args.error().message << "\n";
     return k_usage;
   }
-  if ((command == "doctor" || command == "install" || command == "uninstall" || command == "mcp") &&
+  if ((command == "doctor" || command == "install" || command == "uninstall" ||
+       command == "mcp" || command == "pause" || command == "resume" || command == "log") &&
       !args->words.empty()) {
     ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[0] << "'\n";
     return k_usage;
@@ -282,6 +306,9 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
   if (command == "mcp") return mcp(*args, ctx);
   if (command == "remember") return remember(*args, ctx);
   if (command == "forget") return forget(*args, ctx);
+  if (command == "pause") return pause(*args, ctx);
+  if (command == "resume") return resume(*args, ctx);
+  if (command == "log") return log(*args, ctx);
   return install(*args, ctx, command == "uninstall");
 }
 

@@ -55,6 +55,9 @@ int install(const Args &args, const CliContext &ctx, bool uninstall);
 int mcp(const Args &args, const CliContext &ctx);
 int remember(const Args &args, const CliContext &ctx);
 int forget(const Args &args, const CliContext &ctx);
+int pause(const Args &args, const CliContext &ctx);
+int resume(const Args &args, const CliContext &ctx);
+int log(const Args &args, const CliContext &ctx);
 
 // The MCP server (cli/mcp.cpp, docs/cli.md#mcp).
 
@@ -279,6 +282,14 @@ std::string removal(const InstallPath &path);
 // How many times the active paths in `paths` run each hook: identical commands in several
 // settings files run once.
 std::size_t times_wired(const std::vector<InstallPath> &paths);
+
+// `by you for project <id> until <local time> (local time): no automatic recall or capture
+// (mem0-hooks resume)`: a user pause as doctor and resume show it.
+std::string pause_row_text(const PauseStore::UserPause &pause);
+
+// The last skip of the most recent session's run log (`<time> <hook>: <reason>: <detail>`), or
+// nullopt when no session logged one.
+std::optional<std::string> last_skip(const CliContext &ctx);
 
 // `1 result`, `2 results`.
 std::string count_of(std::size_t n, std::string_view one, std::string_view many);

@@ -218,6 +218,18 @@ void state(Doctor &d) {
                       (c.state_dir / "outbox" / "rejected").string() + ", then delete them");
 }
 
+// The user's own pause, as a row and a warning, and the last skip of the most recent session's
+// run log (docs/cli.md#doctor).
+void controls(Doctor &d) {
+  const std::string project = d.project.id;
+  if (const auto paused = d.ctx.state.pauses.active(d.ctx.now(), [&] { return project; })) {
+    d.row("paused", pause_row_text(*paused));
+    d.warnings.push_back("automatic recall and capture are paused by you (mem0-hooks resume" +
+                         std::string(paused->project.empty() ? " --global" : "") + ")");
+  }
+  if (const auto skip = last_skip(d.ctx)) d.row("last skip", *skip);
+}
+
 void plan(Doctor &d) {
   const Config &c = d.c;
   d.row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
@@ -374,7 +386,7 @@ void live(Doctor &d) {
 
 // Doctor is these checks, in this order: a later one may use what an earlier one found (the
 // project id, the identity, today's usage).
-constexpr Check k_checks[] = {reset, api_key, user_and_project, target, settings, state,
+constexpr Check k_checks[] = {reset, api_key, user_and_project, target, settings, state, controls,
                               plan,  hooks,   agent_rows,       live};
 
 } // namespace

@@ -66,6 +66,7 @@ void RunFacts::forget_place() {
   m_project_root.reset();
   m_project_id.reset();
   m_search_identity.reset();
+  m_user_pause.reset(); // a project's pause follows the project
 }
 
 const std::string &RunFacts::session() {
@@ -137,5 +138,16 @@ bool RunFacts::outbox_has_pending() {
 }
 
 void RunFacts::note_queued() { m_queued = true; }
+
+void RunFacts::note_skip(std::string reason, std::string detail) {
+  for (const auto &skip : m_record.skipped)
+    if (skip.reason == reason && skip.detail == detail) return;
+  m_record.skipped.push_back({std::move(reason), std::move(detail)});
+}
+
+const std::optional<PauseStore::UserPause> &RunFacts::user_pause() {
+  return once(m_user_pause,
+              [&] { return m_state.pauses.active(m_now(), [&] { return project_id(); }); });
+}
 
 } // namespace mem0

@@ -195,13 +195,19 @@ std::string new_claim(const std::string &hash) {
 bool project_files_changed(const HookContext &ctx, const HookInput &input) {
   const auto [root, project] = project_of(ctx, input);
   const Imports imports = parse_imports(read_small_file(imports_path(ctx.state.dir)).value_or(""));
-  for (const auto name : k_project_files)
-    if (const auto text = read_small_file(root / name, k_max_file_bytes)) {
-      const auto last = imports.find(project + "/" + std::string(name));
-      if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32) ||
-          last->second.abandoned(unix_seconds(ctx.now())))
-        return true;
-    }
+  const auto changed = [&] {
+    for (const auto name : k_project_files)
+      if (const auto text = read_small_file(root / name, k_max_file_bytes)) {
+        const auto last = imports.find(project + "/" + std::string(name));
+        if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32) ||
+            last->second.abandoned(unix_seconds(ctx.now())))
+          return true;
+      }
+    return false;
+  };
+  if (!changed()) return false;
+  if (!ctx.facts->bind(input).user_pause()) return true;
+  ctx.facts->note_paused_work(); // the import waits until the user resumes
   return false;
 }
 

@@ -5,9 +5,11 @@
 #include "util/platform.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 namespace mem0 {
 namespace {
@@ -114,6 +116,22 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
   return notices;
 }
 
+// `1 memory`, `2 memories`.
+std::string count_text(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+// The run-log skips of a plan's failures: timeouts spent the budget, the rest failed.
+void note_outcome_skips(RunFacts &facts, const PlanOutcome &outcome) {
+  for (const auto &e : outcome.failures)
+    if (e.kind == ErrorKind::timeout)
+      facts.note_skip("budget", "a search ran out of the time budget");
+    else
+      // The class and status only: a server's message may quote the query (docs/state.md).
+      facts.note_skip("failed", "a search failed: " + std::string(to_string(e.kind)) +
+                                    (e.status ? " (HTTP " + std::to_string(e.status) + ")" : ""));
+}
+
 // The number of requests `request` makes.
 std::size_t planned(const RecallRequest &request) {
   return request.fetch ? request.fetch_requests : request.plan.size();
@@ -122,11 +140,20 @@ std::size_t planned(const RecallRequest &request) {
 Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   Searches result;
   const auto now = ctx.now();
+  if (const auto &paused = ctx.facts->user_pause()) {
+    ctx.facts->note_paused_work();
+    ctx.facts->note_pause_told(); // claimed with the memories below
+    result.paused = Notice{{std::string(notice_kind::user_paused)}, user_pause_line(*paused)};
+    ctx.facts->note_skip("paused", "recall paused by you (mem0-hooks resume)");
+    ctx.log.debug("paused by the user; no search sent");
+    return result;
+  }
   const Result<ApiTarget> &api = ctx.facts->api();
   if (const auto &pause = ctx.facts->pause()) {
     if (pause->until_key_changes) {
       result.paused =
           Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
+      ctx.facts->note_skip("backoff", "the API key was rejected; no search until it changes");
       ctx.log.warn("the API key was rejected; no search sent until it changes");
       return result;
     }
@@ -137,6 +164,8 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
                    std::to_string(pause->remaining.count()) + " s"};
     ctx.log.warn(pause->reason + "; no search sent for another " +
                  std::to_string(pause->remaining.count()) + " s");
+    ctx.facts->note_skip("backoff", pause->reason + "; no search for another " +
+                                        std::to_string(pause->remaining.count()) + " s");
     return result;
   }
   const std::string today = utc_day(now);
@@ -144,6 +173,8 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
     ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
                  ") reached; no search sent");
     result.limit_reached = true;
+    ctx.facts->note_skip("daily_limit", "daily search limit (" +
+                                            std::to_string(ctx.config.daily_limit) + ") reached");
     return result;
   }
   if (!api) {
@@ -154,6 +185,8 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   }
   if (const auto left = time_left(ctx.deadline); left < k_min_search_time) {
     ctx.log.warn("only " + std::to_string(left.count()) + " ms left; no search sent");
+    ctx.facts->note_skip("budget", "only " + std::to_string(left.count()) +
+                                       " ms left of the time budget; no search sent");
     result.outcome.results.resize(request.plan.size());
     result.outcome.failures.assign(planned(request),
                                    make_error(ErrorKind::timeout, "too little time left"));
@@ -223,19 +256,40 @@ bool claim_notice(SessionState &s, std::string_view kind) {
   return true;
 }
 
-std::string no_key_notice(const HookContext &ctx, const std::string &session) {
-  const std::string line(k_no_key_notice);
+namespace {
+
+// `line` when `session` has not shown `kind` yet (claimed now), else ""; always `line` without a
+// session or when the claim cannot be saved.
+std::string notice_once(const HookContext &ctx, const std::string &session, std::string_view kind,
+                        std::string line) {
   if (session.empty()) return line;
-  if (was_shown(ctx.state.sessions.load(session), notice_kind::no_key)) return {};
+  if (was_shown(ctx.state.sessions.load(session), kind)) return {};
   bool claimed = false;
   auto stored = ctx.state.sessions.update(
-      session, [&](SessionState &s) { claimed = claim_notice(s, notice_kind::no_key); },
+      session, [&](SessionState &s) { claimed = claim_notice(s, kind); },
       std::max(time_left(ctx.deadline), k_claim_grace));
   if (!stored) {
     ctx.log.warn("session state not saved: " + stored.error().message);
     return line;
   }
   return claimed ? line : std::string();
+}
+
+} // namespace
+
+std::string no_key_notice(const HookContext &ctx, const std::string &session) {
+  return notice_once(ctx, session, notice_kind::no_key, std::string(k_no_key_notice));
+}
+
+std::string user_pause_line(const PauseStore::UserPause &pause) {
+  return "mem0: paused by you until " +
+         (pause.until == 0 ? std::string("you resume") : local_time(pause.until)) +
+         " \xE2\x80\x94 mem0-hooks resume";
+}
+
+std::string user_pause_notice(const HookContext &ctx, const PauseStore::UserPause &pause) {
+  ctx.facts->note_pause_told();
+  return notice_once(ctx, ctx.facts->session(), notice_kind::user_paused, user_pause_line(pause));
 }
 
 const std::string &mem0_hooks_command() {
@@ -252,13 +306,26 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
   const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
   Searches run;
   std::vector<Memory> candidates;
+  std::set<std::string, std::less<>> deduped; // found, but shown earlier in the session
   if (planned(request) > 0) {
     run = run_searches(ctx, request);
-    candidates = merge_results(run.outcome.results,
-                               [&](std::string_view id) { return seen.was_injected(id); });
+    candidates = merge_results(run.outcome.results, [&](std::string_view id) {
+      const bool shown = seen.was_injected(id);
+      if (shown) deduped.emplace(id);
+      return shown;
+    });
     put_types_first(candidates, request.types_first);
+    note_outcome_skips(*ctx.facts, run.outcome);
   }
   const bool answered = run.outcome.failures.size() < run.outcome.sent;
+  if (!deduped.empty())
+    ctx.facts->note_skip("deduped", count_text(deduped.size(), "memory", "memories") +
+                                        " already shown in this session");
+  if (answered && candidates.empty() && deduped.empty())
+    ctx.facts->note_skip("none", "no memory matched");
+  const auto line_of = [&](const Memory &m) {
+    return request.line ? request.line(m) : context_line(m);
+  };
 
   // Every line the user may need from this run, in the order shown; each is claimed below.
   std::vector<Notice> notices;
@@ -282,12 +349,27 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
       show[i] = fresh;
     }
     if (request.also) request.also(s, answered);
+    if (ctx.facts->user_pause()) s.capture_resync = true;
+    recall.lines.clear();
+    RunRecord record = ctx.facts->run_record();
+    record.chars = 0;
+    for (const auto &m : recall.memories) {
+      recall.lines.push_back(line_of(m));
+      record.chars += code_points(recall.lines.back());
+      record.memories.emplace_back(m.id, m.type);
+    }
+    if (const std::size_t left = candidates.size() - recall.memories.size();
+        left > 0 && recall.memories.size() == request.cap)
+      record.skipped.push_back({"budget", count_text(left, "more memory", "more memories") +
+                                              " over the cap of " + std::to_string(request.cap)});
+    if (!record.empty()) s.log_run(std::move(record));
   };
   bool saved = false;
   if (!session.empty()) {
     const auto wait = std::max(time_left(ctx.deadline), k_claim_grace);
     auto stored = ctx.state.sessions.update(session, apply, wait);
     saved = stored.has_value();
+    if (saved) ctx.facts->note_run_logged();
     if (!saved) ctx.log.warn("session state not saved: " + stored.error().message);
   }
   if (!saved) {

@@ -26,6 +26,9 @@ struct RecallRequest {
   // is gated, counted and fed to the back-off like a plan of `fetch_requests` searches.
   std::function<PlanOutcome(const ApiTarget &)> fetch;
   std::size_t fetch_requests = 1;
+  // How a memory is shown to the model (context_line when empty): Recall::lines, and the
+  // characters the run log counts.
+  std::function<std::string(const Memory &)> line;
 };
 
 // What a hook shows: the memories claimed for this session, for the model's context, and the
@@ -33,6 +36,7 @@ struct RecallRequest {
 // per session (every run without a session), and with `show_recall` on the recall summary.
 struct Recall {
   std::vector<Memory> memories;
+  std::vector<std::string> lines; // the memories as RecallRequest::line shows them
   std::vector<std::string> user_notices;
 };
 
@@ -45,7 +49,8 @@ struct Recall {
 // limits and the outbox's state, each kind claimed under the same lock as the memories so that
 // concurrent hooks of a session show it once. Without a session (or when its state cannot be
 // saved) nothing is deduplicated. A request with no plan searches nothing but still claims its
-// `also` changes and the notices about capture.
+// `also` changes and the notices about capture. The run's entry in the session's run log (what
+// was injected, what was skipped and why) is stored with the claim (docs/cli.md#log).
 Recall recall(const HookContext &ctx, const RecallRequest &request);
 
 // The kinds of user notices, as a session records them once shown (SessionState::notices_shown;
@@ -59,7 +64,8 @@ inline constexpr std::string_view daily_limit = "daily_limit";
 inline constexpr std::string_view add_limit = "add_limit";
 inline constexpr std::string_view outbox_full = "outbox_full";
 inline constexpr std::string_view outbox_rejected = "outbox_rejected";
-inline constexpr std::string_view no_space = "no_space"; // the state directory's disk is full
+inline constexpr std::string_view no_space = "no_space";       // the state directory's disk is full
+inline constexpr std::string_view user_paused = "user_paused"; // mem0-hooks pause
 // Searches that failed otherwise: one kind per error class, "failed:<class>".
 } // namespace notice_kind
 
@@ -78,6 +84,15 @@ inline constexpr std::string_view k_key_paused_line =
 // the prompt, read and Bash hooks say it when it did not run): `k_no_key_notice`, or "" when this
 // session has shown it. Without a session, always the line.
 std::string no_key_notice(const HookContext &ctx, const std::string &session);
+
+// `mem0: paused by you until <local time> — mem0-hooks resume` (`until you resume` for a pause
+// without end): what a run the user's pause stopped says (docs/cli.md#pause-and-resume).
+std::string user_pause_line(const PauseStore::UserPause &pause);
+
+// The user-pause line for the user, once per session (recall claims it with its memories; a run
+// that recalls nothing claims it here): the line, or "" when this session has shown it. Without
+// a session, always the line.
+std::string user_pause_notice(const HookContext &ctx, const PauseStore::UserPause &pause);
 
 // The mem0-hooks executable that sits next to the running hook, by absolute path and quoted for
 // a shell when it needs it; plain `mem0-hooks` when the system does not say where the hook is.

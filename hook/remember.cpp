@@ -117,12 +117,24 @@ std::string prepare_capture_text(std::string_view text, bool redact) {
 
 Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture) {
   const Config &config = ctx.config;
+  bool paused = false;
   auto refuse = [&](ErrorKind why, std::string message) {
     ctx.log.debug([&] { return "capture (" + capture.type + ") not queued: " + message; });
+    ctx.facts->note_skip(why == ErrorKind::duplicate ? "deduped"
+                         : why == ErrorKind::no_key  ? "no_key"
+                         : paused                    ? "paused"
+                                                     : "gated",
+                         "capture (" + capture.type + "): " + message);
     return unexpected(make_error(why, std::move(message)));
   };
-  if (!config.auto_save && !capture.asked) return refuse(ErrorKind::disabled, "capture is off (auto_save)");
+  if (!config.auto_save && !capture.asked)
+    return refuse(ErrorKind::disabled, "capture is off (auto_save)");
   if (!has_access(config)) return refuse(ErrorKind::no_key, "no API key");
+  if (!capture.asked && ctx.facts->bind(input).user_pause()) {
+    ctx.facts->note_paused_work();
+    paused = true;
+    return refuse(ErrorKind::disabled, "paused by you (mem0-hooks resume)");
+  }
 
   std::string all_text;
   std::vector<AddSpec::Message> messages;
@@ -163,7 +175,9 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   if (!queued) {
     if (queued.error().kind == ErrorKind::duplicate)
       return refuse(ErrorKind::duplicate, "already captured");
-    return unexpected(outbox_refusal(ctx.log, queued.error().kind));
+    Error refused = outbox_refusal(ctx.log, queued.error().kind);
+    ctx.facts->note_skip("failed", "capture (" + capture.type + "): " + refused.message);
+    return unexpected(std::move(refused));
   }
   facts.note_queued();
   ctx.log.debug([&] { return "capture (" + capture.type + ") queued as " + *queued; });

@@ -28,7 +28,7 @@ struct Capture {
   std::string import_claim;
   bool prepared = false; // the messages went through prepare_capture_text already
   // Asked for by the user or the model (`remember`, the add_memory tool), not automatic: stored
-  // even when automatic capture is off (auto_save).
+  // even when automatic capture is off (auto_save) or the user paused the hooks.
   bool asked = false;
 };
 

@@ -1,4 +1,5 @@
 #include "hook/runner.hpp"
+#include "hook/recall.hpp"
 #include "hook/runtime.hpp"
 #include "hook/sender.hpp"
 #include "hook/table.hpp"
@@ -11,6 +12,10 @@
 
 namespace mem0 {
 namespace {
+
+// The run log is not worth the budget: a short wait for the session lock, never past the
+// deadline (a zero wait tries once).
+constexpr std::chrono::milliseconds k_log_wait{100};
 
 // End the process with `status` once everything is written. Outside sanitizer builds (whose
 // leak check runs at exit) it skips every destructor and libcurl's and OpenSSL's teardown
@@ -52,6 +57,30 @@ int write_output(const Agent &agent, std::string_view event, const HookOutput &o
   return 0;
 }
 
+// Store the run's entry in the session's run log (docs/cli.md#log) unless recall stored it with
+// its claim: only runs that skipped or injected something, and only within a session.
+void log_run(const HookContext &ctx) {
+  RunFacts &facts = *ctx.facts;
+  if (facts.run_logged() || facts.run_record().empty() || facts.session().empty()) return;
+  if (!facts.paused_work()) {
+    // A gated run: one appended line, no lock and no read of the session (docs/state.md).
+    if (auto appended = ctx.state.sessions.append_run(facts.session(), facts.run_record());
+        !appended)
+      ctx.log.warn("run log not saved: " + appended.error().message);
+    return;
+  }
+  // Stopped by the user's pause: the session is also marked, so that what is said now is never
+  // captured (docs/cli.md#pause-and-resume).
+  auto stored = ctx.state.sessions.update(
+      facts.session(),
+      [&](SessionState &s) {
+        s.log_run(facts.run_record());
+        s.capture_resync = true;
+      },
+      std::min(time_left(ctx.deadline), k_log_wait));
+  if (!stored) ctx.log.warn("run log not saved: " + stored.error().message);
+}
+
 } // namespace
 
 HookContext make_context(const RunDeps &deps, Deadline deadline, const Agent &agent) {
@@ -64,9 +93,11 @@ RunResult run_hook_io(std::string_view executable, const Agent &agent, const Raw
                       const RunDeps &deps, Deadline deadline, int in, std::FILE *out,
                       std::FILE *err) {
   const HookContext ctx = make_context(deps, deadline, agent);
+  ctx.facts->run_record().hook = std::string(executable);
+  ctx.facts->run_record().time = unix_seconds(deps.now());
   const std::string raw = read_bounded(in, deadline);
   std::string event;
-  const HookOutput output = handle_safely(handler, raw, ctx, event);
+  HookOutput output = handle_safely(handler, raw, ctx, event);
   if (!hook_handles(agent.name, executable, event))
     if (const HookSpec *spec = find_hook(agent.name, executable)) event = std::string(spec->event);
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -76,11 +107,17 @@ RunResult run_hook_io(std::string_view executable, const Agent &agent, const Raw
            std::to_string(output.context.size()) + " bytes of context";
   });
   RunResult result;
-  result.status = write_output(agent, event, output, out, err);
   // The run's last outcome: the handler's slow part, and any items pending with no pause in
   // force (this run's or earlier runs'), go out with a detached sender
   // (docs/capture.md#the-sender).
   result.detach = sender_work(ctx, output.detached);
+  // A run the user's pause stopped says so once per session, unless its recall did.
+  if (ctx.facts->paused_work() && !ctx.facts->pause_told())
+    if (const auto &paused = ctx.facts->user_pause())
+      if (const std::string line = user_pause_notice(ctx, *paused); !line.empty())
+        output.system_message += (output.system_message.empty() ? "" : "\n") + line;
+  log_run(ctx);
+  result.status = write_output(agent, event, output, out, err);
   return result;
 }
 

@@ -160,11 +160,18 @@ struct Round {
 std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before) {
   if (!ctx.config.auto_save || !has_access(ctx.config)) return {};
   RunFacts &facts = *ctx.facts;
+  if (!before && !facts.outbox_has_pending()) return {};
+  if (facts.user_pause()) {
+    // Nothing leaves while the user pauses: the queue waits, and `before`'s capture is dropped.
+    facts.note_paused_work();
+    facts.note_skip("paused", "the sender waits: paused by you");
+    return {};
+  }
   // The pause is read again: this run's own searches may have started one.
   const auto paused = [&] {
     return ctx.state.backoff.active_pause(ctx.now(), facts.api()->server_key()).has_value();
   };
-  if (!before && (!facts.outbox_has_pending() || !facts.api() || paused())) return {};
+  if (!before && (!facts.api() || paused())) return {};
   ctx.log.debug("starting the sender");
   return [ctx, before] {
     if (before) before();

@@ -17,7 +17,8 @@ namespace mem0 {
 
 // What a declared sender start runs in its detached process: `before` (a capture too slow for
 // the hook itself), then one send_round. Empty, so that no process starts, when capture is off or
-// there is no key, or, without `before`, when the run's facts show nothing pending or a pause.
+// there is no key, while the user pauses (then `before` is dropped too), or, without `before`,
+// when the run's facts show nothing pending or a back-off pause.
 std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before = {});
 
 // What one sender round did.

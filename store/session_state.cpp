@@ -54,6 +54,77 @@ bool SessionState::was_injected(std::string_view id) const {
   return std::find(injected.begin(), injected.end(), id) != injected.end();
 }
 
+void SessionState::log_run(RunRecord run) {
+  runs.push_back(std::move(run));
+  if (runs.size() > k_max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(k_max_runs));
+}
+
+namespace {
+
+std::optional<RunRecord> parse_run(const rapidjson::Value &v) {
+  if (!v.IsObject()) return std::nullopt;
+  RunRecord r;
+  r.time = int64_member(v, "t").value_or(0);
+  r.hook = std::string(string_member(v, "hook").value_or(""));
+  const auto ids = strings_member(v, "ids"), types = strings_member(v, "types");
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    r.memories.emplace_back(ids[i], i < types.size() ? types[i] : "");
+  r.chars = static_cast<std::size_t>(std::max<long long>(int64_member(v, "chars").value_or(0), 0));
+  if (const auto sk = v.FindMember("skipped"); sk != v.MemberEnd() && sk->value.IsArray())
+    for (const auto &pair : sk->value.GetArray())
+      if (pair.IsArray() && pair.Size() == 2 && pair[0].IsString() && pair[1].IsString())
+        r.skipped.push_back({pair[0].GetString(), pair[1].GetString()});
+  return r;
+}
+
+void write_run(JsonWriter &w, const RunRecord &r) {
+  w.begin_object().key("t").int64(r.time).member("hook", r.hook);
+  w.key("ids").begin_array();
+  for (const auto &m : r.memories)
+    w.str(m.first);
+  w.end_array().key("types").begin_array();
+  for (const auto &m : r.memories)
+    w.str(m.second);
+  w.end_array().key("chars").int64(static_cast<long long>(r.chars));
+  w.key("skipped").begin_array();
+  for (const auto &skip : r.skipped)
+    w.begin_array().str(skip.reason).str(skip.detail).end_array();
+  w.end_array().end_object();
+}
+
+// The runs appended to `path` (SessionStore::append_run), the last k_max_runs; lines that do not
+// parse (a torn last line) are skipped.
+std::vector<RunRecord> appended_runs(const fs::path &path) {
+  std::vector<RunRecord> runs;
+  const auto text = read_small_file(path, 4 * SessionStore::k_max_runs_bytes);
+  if (!text) return runs;
+  std::string_view rest(*text);
+  while (!rest.empty()) {
+    const auto nl = std::min(rest.find('\n'), rest.size());
+    rapidjson::Document doc;
+    if (parse_json(doc, rest.substr(0, nl)))
+      if (auto r = parse_run(doc)) runs.push_back(std::move(*r));
+    rest.remove_prefix(std::min(nl + 1, rest.size()));
+  }
+  if (runs.size() > k_max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(k_max_runs));
+  return runs;
+}
+
+std::vector<RunRecord> parse_runs(const rapidjson::Value &doc) {
+  std::vector<RunRecord> runs;
+  const auto it = doc.FindMember("runs");
+  if (it == doc.MemberEnd() || !it->value.IsArray()) return runs;
+  for (const auto &v : it->value.GetArray())
+    if (auto r = parse_run(v)) runs.push_back(std::move(*r));
+  if (runs.size() > k_max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(k_max_runs));
+  return runs;
+}
+
+} // namespace
+
 SessionState parse_session_state(std::string_view json) {
   SessionState s;
   rapidjson::Document doc;
@@ -73,6 +144,9 @@ SessionState parse_session_state(std::string_view json) {
   s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   s.captured = strings_member(doc, "captured");
+  s.runs = parse_runs(doc);
+  if (const auto it = doc.FindMember("capture_resync"); it != doc.MemberEnd() && it->value.IsBool())
+    s.capture_resync = it->value.GetBool();
   return s;
 }
 
@@ -97,6 +171,11 @@ std::string serialize_session_state(const SessionState &s) {
   w.key("prompts").int64(s.prompts);
   w.member("captured_until", s.captured_until);
   strings("captured", s.captured);
+  if (s.capture_resync) w.key("capture_resync").boolean(true);
+  w.key("runs").begin_array();
+  for (const auto &r : s.runs)
+    write_run(w, r);
+  w.end_array();
   w.end_object();
   return w.text();
 }
@@ -132,6 +211,59 @@ Result<SessionState> SessionStore::update(std::string_view session,
   auto done = update_file_locked(path, apply, wait);
   if (!done) return unexpected(done.error());
   return result;
+}
+
+fs::path SessionStore::runs_path(std::string_view session) const {
+  fs::path path = session_path(session);
+  return path.replace_extension(".runs");
+}
+
+Result<void> SessionStore::append_run(std::string_view session, const RunRecord &run) {
+  const fs::path path = runs_path(session);
+  if (auto dir = ensure_private_dir(path.parent_path()); !dir) return dir;
+  std::error_code ec;
+  // Bounded: past k_max_runs_bytes, only the runs that runs() would show are kept.
+  if (const auto size = fs::file_size(path, ec); !ec && size > k_max_runs_bytes) {
+    std::string text;
+    for (const auto &r : appended_runs(path)) {
+      JsonWriter w;
+      write_run(w, r);
+      text += w.text() + "\n";
+    }
+    if (auto written = write_file_atomic(path, text); !written) return written;
+  }
+  JsonWriter w;
+  write_run(w, run);
+  if (!append_line(path, w.text() + "\n"))
+    return unexpected(make_error(ErrorKind::io, "cannot append to " + path.string()));
+  return {};
+}
+
+std::vector<RunRecord> SessionStore::runs(std::string_view session) const {
+  std::vector<RunRecord> all = load(session).runs;
+  for (auto &r : appended_runs(runs_path(session)))
+    all.push_back(std::move(r));
+  std::stable_sort(all.begin(), all.end(),
+                   [](const RunRecord &a, const RunRecord &b) { return a.time < b.time; });
+  if (all.size() > k_max_runs)
+    all.erase(all.begin(), all.end() - static_cast<std::ptrdiff_t>(k_max_runs));
+  return all;
+}
+
+std::optional<std::string> SessionStore::latest_session() const {
+  std::optional<std::string> latest;
+  fs::file_time_type newest{};
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec)) {
+    const auto ext = entry.path().extension();
+    if ((ext != ".json" && ext != ".runs") || !entry.is_regular_file(ec)) continue;
+    const auto written = entry.last_write_time(ec);
+    if (!ec && (!latest || written > newest)) {
+      newest = written;
+      latest = entry.path().stem().string();
+    }
+  }
+  return latest;
 }
 
 std::vector<SessionState> SessionStore::all_sessions() const {

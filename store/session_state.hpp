@@ -8,11 +8,31 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mem0 {
 
 inline constexpr std::size_t k_max_captured_keys = 64;
+inline constexpr std::size_t k_max_runs = 50; // run log entries a session keeps
+
+// Why a run left something out (docs/cli.md#log): a reason code (`deduped`, `gated`, `paused`,
+// `budget`, `backoff`, `no_key`, `daily_limit`, `failed`, `none`) and a detail for people.
+struct RunSkip {
+  std::string reason;
+  std::string detail;
+};
+
+// One hook run in a session's run log: what it injected and what it skipped, and why.
+struct RunRecord {
+  long long time = 0;                                        // unix seconds
+  std::string hook;                                          // the executable
+  std::vector<std::pair<std::string, std::string>> memories; // id and type, as injected
+  std::size_t chars = 0; // code points of the memory lines injected
+  std::vector<RunSkip> skipped;
+
+  bool empty() const { return memories.empty() && skipped.empty(); }
+};
 
 // What one agent session has seen (docs/state.md#session-files). The injected ids double as
 // the id8 map: a `[mem0:id8]` citation resolves to the injected id it prefixes.
@@ -28,8 +48,14 @@ struct SessionState {
   // The messages auto-captured lately (message_key), oldest first, at most
   // k_max_captured_keys: never sent again, whatever their uuids.
   std::vector<std::string> captured;
+  // A run of this session met the user's pause: the next auto-capture skips what was said until
+  // then instead of sending it (docs/cli.md#pause-and-resume).
+  bool capture_resync = false;
+  std::vector<RunRecord> runs; // the run log, oldest first, at most k_max_runs
 
   bool was_injected(std::string_view id) const;
+  // Append `run` to the run log, dropping the oldest beyond k_max_runs.
+  void log_run(RunRecord run);
 };
 
 // Parse / serialise a session file; unreadable content gives an empty state.
@@ -55,8 +81,23 @@ public:
   // Every stored session's state, for resolving citations across sessions.
   std::vector<SessionState> all_sessions() const;
 
+  // Append `run` to the session's run log without the session lock or a read of its state: one
+  // line in `sessions/<session>.runs` (docs/state.md#session-files), for runs that take no
+  // session lock otherwise (a gate). Bounded: past k_max_runs_bytes the file is rewritten with
+  // its last k_max_runs runs.
+  Result<void> append_run(std::string_view session, const RunRecord &run);
+  static constexpr std::uintmax_t k_max_runs_bytes = 32 * 1024;
+
+  // The session's run log: the runs of its state and the appended ones, oldest first, the last
+  // k_max_runs.
+  std::vector<RunRecord> runs(std::string_view session) const;
+
+  // The session whose file was written last, as its file names it; nullopt when there is none.
+  std::optional<std::string> latest_session() const;
+
 private:
   std::filesystem::path session_path(std::string_view session) const;
+  std::filesystem::path runs_path(std::string_view session) const;
   std::filesystem::path m_dir;
 };
 

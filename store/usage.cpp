@@ -106,14 +106,6 @@ LogTail read_log(const std::filesystem::path &log, std::int64_t from) {
   return tail;
 }
 
-// Append `line` to `log` in one write: appends of a few bytes are never interleaved.
-bool append_line(const std::filesystem::path &log, const std::string &line) {
-  const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return false;
-  const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  return ::close(fd) == 0 && ok;
-}
-
 } // namespace
 
 UsageStore::UsageStore(std::filesystem::path state_dir) : m_file(state_dir / "usage.json") {}

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <string>
 
@@ -32,6 +33,15 @@ inline std::string utc_day(WallTime t) {
   std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
                 static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
   return buf;
+}
+
+// `unix_seconds` in the local time zone, as `format` (strftime) gives it.
+inline std::string local_time(long long unix_seconds, const char *format = "%Y-%m-%d %H:%M") {
+  const std::time_t t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[64];
+  return std::strftime(buf, sizeof buf, format, &tm) ? buf : "";
 }
 
 } // namespace mem0

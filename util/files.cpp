@@ -130,4 +130,11 @@ Result<void> update_file_locked(const fs::path &path, const FileChange &change,
   return write_file_atomic(path, *next);
 }
 
+bool append_line(const std::filesystem::path &path, const std::string &line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  return ::close(fd) == 0 && ok;
+}
+
 } // namespace mem0

@@ -24,6 +24,10 @@ bool nearly_full(const std::filesystem::path &dir, std::uintmax_t bytes = 64 * 1
 // no data block, so it still works on a full disk (docs/failures.md#a-full-disk).
 bool create_marker(const std::filesystem::path &path);
 
+// Append `line` to `path` (created 0600) in one write, without a lock: appends of a few bytes by
+// concurrent processes are never interleaved. False when it cannot be written.
+bool append_line(const std::filesystem::path &path, const std::string &line);
+
 // Create `dir` and its missing parents, each new one private (0700); an io error when `dir` is
 // not a directory afterwards.
 Result<void> ensure_private_dir(const std::filesystem::path &dir);

@@ -156,17 +156,20 @@ std::vector<SearchSpec> build_plan(const std::string &query, const Config &confi
 
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
-  auto gated = [&](std::string_view why) {
+  // `reason`: the run-log reason; none for runs with nothing to look up (most commands).
+  auto gated = [&](std::string_view why, std::string_view reason = {}) {
     ctx.log.debug([&] { return "bash output gated: " + std::string(why); });
+    if (!reason.empty()) ctx.facts->note_skip(std::string(reason), std::string(why));
     return HookOutput{};
   };
   if (input.tool != ToolKind::shell) return gated("not a shell command");
   if (!has_access(config)) {
     ctx.log.debug("bash output gated: no API key");
+    ctx.facts->note_skip("no_key", "no API key");
     return {.system_message = no_key_notice(ctx, ctx.facts->bind(input).session())};
   }
-  if (!config.auto_search) return gated("auto_search is off");
-  if (skipped_command(input.command)) return gated("git commit, merge or rebase");
+  if (!config.auto_search) return gated("auto_search is off", "gated");
+  if (skipped_command(input.command)) return gated("git commit, merge or rebase", "gated");
   const ErrorLookup lookup = analyze(input, config.redact);
   if (lookup.query.empty()) return gated("no error in the output");
 
@@ -176,7 +179,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return std::find(s.errors.begin(), s.errors.end(), lookup.key) != s.errors.end();
   };
   if (!session.empty() && looked_up(ctx.state.sessions.load(session)))
-    return gated("error line already looked up in this session");
+    return gated("error line already looked up in this session", "deduped");
 
   RecallRequest request;
   request.plan = build_plan(lookup.query, config);
@@ -206,10 +209,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return recall_output(found, {}, {}); // the notices this run claimed are still shown
   }
   if (found.memories.empty()) return recall_output(found, {}, {});
-  std::vector<std::string> lines;
-  for (const auto &m : found.memories)
-    lines.push_back(context_line(m));
-  return recall_output(found, {std::string(k_heading), ""}, lines);
+  return recall_output(found, {std::string(k_heading), ""}, found.lines);
 }
 
 } // namespace mem0::on_bash_output

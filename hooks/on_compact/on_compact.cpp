@@ -17,6 +17,8 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
       prepare_capture_text(summary_part(input.compact_summary), ctx.config.redact);
   if (code_points(summary) < k_min_chars) {
     ctx.log.debug("compact: no summary of 100 characters to capture");
+    ctx.facts->note_skip("gated", "a compact summary under " + std::to_string(k_min_chars) +
+                                      " characters: nothing captured");
     return {};
   }
   Capture c;

@@ -88,14 +88,17 @@ std::string details_line() {
 
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
-  auto gated = [&](std::string_view why) {
+  auto gated = [&](std::string_view why, std::string_view reason = "gated") {
     ctx.log.debug([&] { return "read gated: " + std::string(why); });
+    ctx.facts->note_skip(std::string(reason),
+                         "read of " + input.file_path + ": " + std::string(why));
     return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");
   RunFacts &facts = ctx.facts->bind(input);
   if (!has_access(config)) {
     ctx.log.debug("read gated: no API key");
+    ctx.facts->note_skip("no_key", "no API key");
     return {.system_message = no_key_notice(ctx, facts.session())};
   }
   if (!config.auto_search) return gated("auto_search is off");
@@ -116,7 +119,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     const SessionState seen = ctx.state.sessions.load(session);
     if (const auto it = seen.files.find(key);
         it != seen.files.end() && it->second == version.version)
-      return gated("already looked up in this session");
+      return gated("already looked up in this session", "deduped");
   }
 
   const std::string shown_rel = clean_text(rel); // the path as query and heading
@@ -125,6 +128,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   request.identity = facts.search_identity();
   request.cap = k_max_memories;
   request.types_first = {memory_type::convention, memory_type::decision};
+  request.line = [now = ctx.now()](const Memory &m) { return file_line(m, now); };
   // Remember this version only when a search answered, so a failed lookup is tried again.
   request.also = [&](SessionState &s, bool answered) {
     if (answered) s.files[key] = version.version;
@@ -136,9 +140,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     head = {"Prior work on `" + shown_rel + "` \xE2\x80\x94 " +
                 std::to_string(found.memories.size()) + " memories found.",
             details_line(), ""};
-    const auto now = ctx.now();
-    for (const auto &m : found.memories)
-      lines.push_back(file_line(m, now));
+    lines = found.lines;
   }
   return recall_output(found, head, lines);
 }

@@ -41,6 +41,7 @@ HookOutput recent(const HookContext &ctx, const Identity &identity) {
   RecallRequest request;
   request.identity = identity;
   request.cap = k_max_recent;
+  request.line = [now = ctx.now()](const Memory &m) { return file_line(m, now); };
   request.fetch = [&](const ApiTarget &api) {
     PlanOutcome outcome;
     outcome.results.resize(1);
@@ -68,9 +69,7 @@ HookOutput recent(const HookContext &ctx, const Identity &identity) {
     head.push_back(
         header_line(*count, identity.project_id, identity.user_id, ctx.facts->branch(), at_least));
     if (!found.memories.empty()) head.emplace_back();
-    const auto now = ctx.now();
-    for (const auto &m : found.memories)
-      lines.push_back(file_line(m, now));
+    lines = found.lines;
   }
   return recall_output(found, head, lines);
 }
@@ -84,10 +83,7 @@ HookOutput resumed(const HookContext &ctx, const Identity &identity) {
   const Recall found = recall(ctx, request);
 
   if (found.memories.empty()) return recall_output(found, {}, {});
-  std::vector<std::string> lines;
-  for (const auto &m : found.memories)
-    lines.push_back(context_line(m));
-  return recall_output(found, {std::string(k_resume_heading), ""}, lines,
+  return recall_output(found, {std::string(k_resume_heading), ""}, found.lines,
                        {std::string(k_resume_footer)});
 }
 
@@ -117,6 +113,7 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
   const std::string &session = facts.session();
   if (!has_access(config)) {
     ctx.log.debug("no API key; recall and capture are off");
+    ctx.facts->note_skip("no_key", "no API key");
     return {.system_message = no_key_notice(ctx, session)};
   }
   const bool fresh = source == Source::startup || source == Source::clear;

@@ -32,6 +32,8 @@ HookOutput handle(const StopInput &input, const HookContext &ctx) {
   auto capture = summary_capture(input, ctx.config, ctx.now(), *ctx.agent);
   if (!capture) {
     ctx.log.debug("stop: nothing to capture (subagent, or a short message)");
+    ctx.facts->note_skip("gated", "a reply under " + std::to_string(k_min_chars) +
+                                      " characters, or a subagent's turn: no summary captured");
     return {};
   }
   // Best effort: remember logs why a capture was not queued; the runner then starts the sender.

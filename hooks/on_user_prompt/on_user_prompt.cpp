@@ -81,12 +81,14 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   const Config &config = ctx.config;
   if (is_gated(input.prompt)) {
     ctx.log.debug("prompt gated (short or slash command)");
+    ctx.facts->note_skip("gated", "a prompt under 20 characters, or a slash command");
     return {};
   }
   RunFacts &facts = ctx.facts->bind(input);
   const std::string &session = facts.session();
   if (!has_access(config)) {
     ctx.log.debug("no API key; nothing to search");
+    ctx.facts->note_skip("no_key", "no API key");
     return {.system_message = no_key_notice(ctx, session)};
   }
   const PromptAnalysis analysis = analyze(input.prompt, config.redact);
@@ -100,6 +102,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
       request.types_first = {memory_type::anti_pattern, memory_type::task_learning};
   } else {
     ctx.log.debug("auto_search is off; no search");
+    ctx.facts->note_skip("gated", "auto_search is off");
   }
   request.identity.session_id = session;
   // The rubric is about searching mem0: shown once per session, and not when recall is off.
@@ -109,6 +112,9 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     show_rubric = config.auto_search && !s.rubric_shown;
     s.rubric_shown = s.rubric_shown || config.auto_search;
     capture = ++s.prompts % k_capture_every == 0;
+    if (!capture && config.auto_save)
+      ctx.facts->note_skip("gated", "auto-capture runs on every third prompt (this was prompt " +
+                                        std::to_string(s.prompts) + ")");
   };
   const Recall found = recall(ctx, request);
 
@@ -118,8 +124,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
                             ? k_resume_heading
                             : "### Relevant memories (auto-retrieved for this request)"),
             ""};
-    for (const auto &m : found.memories)
-      lines.push_back(context_line(m));
+    lines = found.lines;
     if (analysis.resume) tail.emplace_back(k_resume_footer);
   }
   if (analysis.remember) tail.push_back(remember_line(config.auto_save));
@@ -143,6 +148,14 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
   auto claim = [&](SessionState &s) {
     messages =
         messages_after(transcript, s.captured_until, k_capture_messages, k_capture_message_chars);
+    if (s.capture_resync) {
+      // Said while the user paused capture: passed over, never sent.
+      s.capture_resync = false;
+      if (!messages.empty()) s.captured_until = messages.back().uuid;
+      for (const auto &m : messages)
+        s.captured.push_back(message_key(m));
+      messages.clear();
+    }
     // Whatever the uuids say (a transcript written again, entries without one), a message sent
     // before is not sent again.
     std::erase_if(messages, [&](const TranscriptMessage &m) {
@@ -153,11 +166,11 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
       chars += code_points(m.text);
     if (chars < k_capture_min_chars) {
       messages.clear();
-      return;
+    } else {
+      s.captured_until = messages.back().uuid;
+      for (const auto &m : messages)
+        s.captured.push_back(message_key(m));
     }
-    s.captured_until = messages.back().uuid;
-    for (const auto &m : messages)
-      s.captured.push_back(message_key(m));
     if (s.captured.size() > k_max_captured_keys)
       s.captured.erase(s.captured.begin(),
                        s.captured.end() - static_cast<std::ptrdiff_t>(k_max_captured_keys));

@@ -38,32 +38,10 @@ std::string fixture(std::string_view name, const fs::path &project = "/work/proj
   return out;
 }
 
-// What one run of `handler` as `executable` printed on stdout, and its status.
-struct Ran {
-  int status;
-  std::string out;
-};
+// A run as Cursor runs it.
 Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
         const std::string &input) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
-  ::close(fds[1]);
-  std::FILE *out = std::tmpfile();
-  std::FILE *err = std::tmpfile();
-  const RunResult result =
-      run_hook_io(executable, cursor(), handler, f.deps(),
-                  SteadyClock::now() + std::chrono::seconds(5), fds[0], out, err);
-  ::close(fds[0]);
-  std::fflush(out);
-  std::rewind(out);
-  std::string text;
-  char buf[4096];
-  while (const std::size_t n = std::fread(buf, 1, sizeof buf, out))
-    text.append(buf, n);
-  std::fclose(out);
-  std::fclose(err);
-  return {result.status, text};
+  return run_hook_in(f, executable, handler, input, cursor());
 }
 
 // True when `out` is one JSON object whose only member is additional_context, a string.
@@ -199,14 +177,14 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
     REQUIRE(write_file_atomic(f.project / "src" / "billing.py", std::string(2000, '#')));
     const Ran ran = run(f, "on_file_read", typed_handler(&Agent::tool, on_file_read::handle),
                         fixture("post_tool_use_read", f.project));
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK(only_additional_context(ran.out));
     CHECK(contains(ran.out, "Billing totals round half-even"));
   }
   SECTION("postToolUse Shell: error recall") {
     const Ran ran = run(f, "on_bash_output", typed_handler(&Agent::tool, on_bash_output::handle),
                         fixture("post_tool_use_shell", f.project));
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK(only_additional_context(ran.out));
     CHECK(contains(ran.out, "Prior errors like this"));
   }
@@ -214,13 +192,13 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
     const Ran ran =
         run(f, "on_session_start", typed_handler(&Agent::session_start, on_session_start::handle),
             fixture("session_start", f.project));
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK((ran.out.empty() || only_additional_context(ran.out)));
   }
   SECTION("afterAgentResponse: the turn is captured once, tagged cursor") {
     const std::string input = fixture("after_agent_response", f.project);
     const Ran ran = run(f, "on_stop", typed_handler(&Agent::stop, on_stop::handle), input);
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK(ran.out.empty());
     const Outbox outbox(f.config.state_dir);
     const auto pending = outbox.pending();
@@ -235,14 +213,15 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
                         "session_id", "cursor-c0ffee00-1111-2222-3333-444455556666")) !=
           meta.end());
     // The same text again (a second hook, a retried run) is not a second capture.
-    CHECK(run(f, "on_stop", typed_handler(&Agent::stop, on_stop::handle), input).status == 0);
+    CHECK(run(f, "on_stop", typed_handler(&Agent::stop, on_stop::handle), input).result.status ==
+          0);
     CHECK(Outbox(f.config.state_dir).pending().size() == 1);
   }
   SECTION("sessionEnd") {
     const Ran ran =
         run(f, "on_session_end", typed_handler(&Agent::session_end, on_session_end::handle),
             fixture("session_end", f.project));
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK(ran.out.empty());
   }
   SECTION("no key: the notice has no Cursor field, so nothing is printed") {
@@ -250,13 +229,13 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
     const Ran ran =
         run(f, "on_session_start", typed_handler(&Agent::session_start, on_session_start::handle),
             fixture("session_start", f.project));
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK(ran.out.empty());
   }
   SECTION("bad input: a log line, exit 0, nothing printed") {
     const Ran ran =
         run(f, "on_file_read", typed_handler(&Agent::tool, on_file_read::handle), "{not json");
-    CHECK(ran.status == 0);
+    CHECK(ran.result.status == 0);
     CHECK(ran.out.empty());
   }
 }

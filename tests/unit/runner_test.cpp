@@ -21,49 +21,6 @@ using namespace mem0::testing;
 
 namespace {
 
-// A temporary stream that reads back what was written to it.
-struct Sink {
-  std::FILE *file = std::tmpfile();
-  Sink() { REQUIRE(file != nullptr); }
-  ~Sink() { std::fclose(file); }
-  Sink(const Sink &) = delete;
-  Sink &operator=(const Sink &) = delete;
-  std::string text() const {
-    std::fflush(file);
-    std::rewind(file);
-    std::string out;
-    char buf[4096];
-    while (const std::size_t n = std::fread(buf, 1, sizeof buf, file))
-      out.append(buf, n);
-    return out;
-  }
-};
-
-// What one run printed, and what it returned.
-struct Ran {
-  RunResult result;
-  std::string out, err;
-};
-
-// Run `handler` as `executable` on `stdin_text` over the fixture's fakes.
-Ran run(HookFixture &f, std::string_view executable, const RawHandler &handler,
-        std::string_view stdin_text = "{}", const Agent &agent = claude_code()) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  REQUIRE(::write(fds[1], stdin_text.data(), stdin_text.size()) ==
-          static_cast<ssize_t>(stdin_text.size()));
-  ::close(fds[1]);
-  Sink out, err;
-  Ran ran;
-  ran.result =
-      run_hook_io(executable, agent, handler, f.deps(),
-                  SteadyClock::now() + std::chrono::seconds(5), fds[0], out.file, err.file);
-  ::close(fds[0]);
-  ran.out = out.text();
-  ran.err = err.text();
-  return ran;
-}
-
 // A handler that names `event` and returns `output`, whatever the input.
 RawHandler returning(HookOutput output, std::string event = "") {
   return [output = std::move(output),
@@ -73,26 +30,14 @@ RawHandler returning(HookOutput output, std::string event = "") {
   };
 }
 
-// Queue one capture, as an earlier run would have left it.
-void queue_leftover(HookFixture &f) {
-  Capture c;
-  c.messages = {{"assistant", "A capture an earlier run left queued while Mem0 was away."}};
-  c.type = "session_summary";
-  HookInput in;
-  in.cwd = f.project.string();
-  REQUIRE(remember(f.context(), in, c));
-}
-
-std::size_t pending(const HookFixture &f) { return Outbox(f.config.state_dir).pending().size(); }
-
 } // namespace
 
 TEST_CASE("runner: a handler's context reaches stdout in the event's shape", "[runner]") {
   HookFixture f;
-  const Ran ran = run(f, "on_user_prompt",
-                      returning({.context = "- [decision] Invoices round half-even.",
-                                 .system_message = "mem0: 1 memory recalled"},
-                                "UserPromptSubmit"));
+  const Ran ran = run_hook_in(f, "on_user_prompt",
+                              returning({.context = "- [decision] Invoices round half-even.",
+                                         .system_message = "mem0: 1 memory recalled"},
+                                        "UserPromptSubmit"));
   CHECK(ran.result.status == 0);
   CHECK(ran.out == R"({"hookSpecificOutput":{"hookEventName":"UserPromptSubmit",)"
                    R"("additionalContext":"- [decision] Invoices round half-even."},)"
@@ -102,17 +47,17 @@ TEST_CASE("runner: a handler's context reaches stdout in the event's shape", "[r
   CHECK_FALSE(ran.result.detach);
 
   SECTION("an event the table does not wire for the executable takes the table's") {
-    const Ran other = run(f, "on_file_read", returning({.context = "x"}, "Stop"));
+    const Ran other = run_hook_in(f, "on_file_read", returning({.context = "x"}, "Stop"));
     CHECK(contains(other.out, R"("hookEventName":"PreToolUse")"));
   }
   SECTION("nothing to show prints nothing") {
-    CHECK(run(f, "on_user_prompt", returning({}, "UserPromptSubmit")).out.empty());
+    CHECK(run_hook_in(f, "on_user_prompt", returning({}, "UserPromptSubmit")).out.empty());
   }
 }
 
 TEST_CASE("runner: a block goes to stderr with status 2", "[runner]") {
   HookFixture f;
-  const Ran ran = run(
+  const Ran ran = run_hook_in(
       f, "on_tool_guard",
       returning({.context = "ignored", .block_reason = "use mem0, not MEMORY.md"}, "PreToolUse"));
   CHECK(ran.result.status == 2);
@@ -128,7 +73,7 @@ TEST_CASE("runner: a handler that throws yields status 0, no output and a log li
                                  std::string &) -> HookOutput {
     throw std::runtime_error("the handler broke");
   };
-  const Ran ran = run(f, "on_user_prompt", throwing);
+  const Ran ran = run_hook_in(f, "on_user_prompt", throwing);
   CHECK(ran.result.status == 0);
   CHECK(ran.out.empty());
   CHECK_FALSE(ran.result.detach);
@@ -144,11 +89,12 @@ TEST_CASE("runner: the typed handler reads the event's input and binds the run's
   };
   const std::string input = R"({"session_id":"s-7","cwd":")" + f.project.string() +
                             R"(","hook_event_name":"UserPromptSubmit"})";
-  const Ran ran = run(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), input);
+  const Ran ran =
+      run_hook_in(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), input);
   CHECK(contains(ran.out, "s-7 " + f.project.string()));
 
   SECTION("input that is not JSON prints nothing") {
-    CHECK(run(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), "not json")
+    CHECK(run_hook_in(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), "not json")
               .out.empty());
   }
 }
@@ -163,7 +109,7 @@ TEST_CASE("runner: a run that finds items pending and no pause starts the sender
   REQUIRE(pending(f) == 1);
 
   SECTION("any hook: the detached work delivers what is pending") {
-    const Ran ran = run(f, "on_file_read", returning({.context = "x"}, "PreToolUse"));
+    const Ran ran = run_hook_in(f, "on_file_read", returning({.context = "x"}, "PreToolUse"));
     REQUIRE(ran.result.detach);
     CHECK(f.http.requests.empty()); // nothing is sent before the process runs it
     ran.result.detach();
@@ -174,7 +120,7 @@ TEST_CASE("runner: a run that finds items pending and no pause starts the sender
     std::vector<std::string> steps;
     HookOutput output;
     output.detached = [&] { steps.push_back("work, " + std::to_string(pending(f)) + " pending"); };
-    const Ran ran = run(f, "on_session_start", returning(output, "SessionStart"));
+    const Ran ran = run_hook_in(f, "on_session_start", returning(output, "SessionStart"));
     REQUIRE(ran.result.detach);
     ran.result.detach();
     CHECK(steps == std::vector<std::string>{"work, 1 pending"});
@@ -186,7 +132,7 @@ TEST_CASE("runner: a run that finds items pending and no pause starts the sender
       REQUIRE(f.store().backoff.record_outcome(f.now, server_of(f.config),
                                                BackoffStore::Outcome::rate_limited));
     }
-    CHECK_FALSE(run(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
+    CHECK_FALSE(run_hook_in(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
     CHECK(pending(f) == 1);
   }
   SECTION("a pause the run itself started: nothing to detach") {
@@ -197,13 +143,13 @@ TEST_CASE("runner: a run that finds items pending and no pause starts the sender
                                                BackoffStore::Outcome::rate_limited));
       return HookOutput{};
     };
-    CHECK_FALSE(run(f, "on_user_prompt", handler).result.detach);
+    CHECK_FALSE(run_hook_in(f, "on_user_prompt", handler).result.detach);
   }
 }
 
 TEST_CASE("runner: an empty outbox starts nothing", "[runner][capture]") {
   HookFixture f;
-  CHECK_FALSE(run(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
+  CHECK_FALSE(run_hook_in(f, "on_session_end", returning({}, "SessionEnd")).result.detach);
 }
 
 TEST_CASE("runner: the command line names the agent", "[runner][agents]") {
@@ -227,7 +173,7 @@ TEST_CASE("runner: the agent renders the output", "[runner][agents]") {
   other.render = [](std::string_view event, const HookOutput &output) {
     return std::string(event) + ":" + output.context;
   };
-  const Ran ran =
-      run(f, "on_user_prompt", returning({.context = "ctx"}, "UserPromptSubmit"), "{}", other);
+  const Ran ran = run_hook_in(f, "on_user_prompt",
+                              returning({.context = "ctx"}, "UserPromptSubmit"), "{}", other);
   CHECK(ran.out == "UserPromptSubmit:ctx");
 }

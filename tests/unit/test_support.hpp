@@ -5,6 +5,7 @@
 #include "hook/agents/claude_code.hpp"
 #include "hook/io.hpp"
 #include "hook/recall.hpp"
+#include "hook/remember.hpp"
 #include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
@@ -437,5 +438,64 @@ public:
 private:
   int m_fd = -1;
 };
+
+// A temporary stream that reads back what was written to it.
+struct Sink {
+  std::FILE *file = std::tmpfile();
+  Sink() { REQUIRE(file != nullptr); }
+  ~Sink() { std::fclose(file); }
+  Sink(const Sink &) = delete;
+  Sink &operator=(const Sink &) = delete;
+  std::string text() const {
+    std::fflush(file);
+    std::rewind(file);
+    std::string out;
+    char buf[4096];
+    while (const std::size_t n = std::fread(buf, 1, sizeof buf, file))
+      out.append(buf, n);
+    return out;
+  }
+};
+
+// What one run printed, and what it returned.
+struct Ran {
+  RunResult result;
+  std::string out, err;
+};
+
+// Run `handler` as `executable` of `agent` on `stdin_text` over the fixture's fakes, as the
+// hook's process would (run_hook_io), without starting what it declares detached.
+inline Ran run_hook_in(HookFixture &f, std::string_view executable, const RawHandler &handler,
+                       std::string_view stdin_text = "{}", const Agent &agent = claude_code()) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], stdin_text.data(), stdin_text.size()) ==
+          static_cast<ssize_t>(stdin_text.size()));
+  ::close(fds[1]);
+  Sink out, err;
+  Ran ran;
+  ran.result =
+      run_hook_io(executable, agent, handler, f.deps(),
+                  SteadyClock::now() + std::chrono::seconds(5), fds[0], out.file, err.file);
+  ::close(fds[0]);
+  ran.out = out.text();
+  ran.err = err.text();
+  return ran;
+}
+
+// Queue one capture, as an earlier run would have left it.
+inline void queue_leftover(HookFixture &f) {
+  Capture c;
+  c.messages = {{"assistant", "A capture an earlier run left queued while Mem0 was away."}};
+  c.type = "session_summary";
+  HookInput in;
+  in.cwd = f.project.string();
+  REQUIRE(remember(f.context(), in, c));
+}
+
+// The items pending in the fixture's outbox.
+inline std::size_t pending(const HookFixture &f) {
+  return Outbox(f.config.state_dir).pending().size();
+}
 
 } // namespace mem0::testing
