@@ -56,9 +56,10 @@ class MemoryToolsTest(SessionHarness, unittest.TestCase):
         return proc.stdout
 
     def outbox_items(self, world):
-        outbox = os.path.join(world.home, ".mem0", "outbox")
-        return sorted(n for n in os.listdir(outbox) if not n.startswith(".")) \
-            if os.path.isdir(outbox) else []
+        outbox = os.path.join(world.home, ".mem0", "state", "outbox")
+        if not os.path.isdir(outbox):  # made by the first capture queued
+            return []
+        return sorted(n for n in os.listdir(outbox) if re.fullmatch(r"\d+\.json", n))
 
     # -- test 1 ----------------------------------------------------------------------------------
     def test_1_model_calls_the_memory_tools(self):
@@ -102,6 +103,7 @@ class MemoryToolsTest(SessionHarness, unittest.TestCase):
         self.assertEqual((add.get("metadata") or {}).get("type"), "decision")
         self.assertEqual((add.get("metadata") or {}).get("agent"), "claude-code")
         log(f"    add_memory -> add {json.dumps(add)[:300]}")
+        self.assertTrue(os.path.isdir(os.path.join(world.home, ".mem0", "state", "outbox")))
         self.assertEqual(self.outbox_items(world), [], "the add is still queued")
 
     # -- test 2 ----------------------------------------------------------------------------------
