@@ -329,6 +329,24 @@ TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[
   CHECK(contains(cli.out.str(), "on_user_prompt: gated: a prompt under 20 characters"));
 }
 
+TEST_CASE("cli: log's default session is one with a run log, not the memory tools' id map",
+          "[controls][cli]") {
+  HookFixture f;
+  f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff")});
+  const Hook prompt = every_hook(f, "s1").front();
+  run_hook_in(f, prompt.executable, prompt.handler, prompt.input);
+  // The MCP server, run later outside a Claude Code session, registers the ids it showed.
+  REQUIRE(f.state->sessions.update(std::string(cli::k_tool_session), [](SessionState &s) {
+    s.injected.push_back(id_of(2));
+  }));
+  const fs::path later = f.state->dir / "sessions" / (std::string(cli::k_tool_session) + ".json");
+  fs::last_write_time(later, fs::last_write_time(later) + std::chrono::hours(1));
+  Cli cli(f);
+  REQUIRE(cli.run({"log"}) == cli::k_ok);
+  CHECK(contains(cli.out.str(), "session s1"));
+  CHECK(contains(cli.out.str(), "injected 1 memory"));
+}
+
 TEST_CASE("paused: what was said during the pause is not captured after resume", "[controls]") {
   HookFixture f;
   const fs::path transcript = f.home / "session.jsonl";
