@@ -294,6 +294,19 @@ TEST_CASE("cli: pause, resume, and doctor's rows", "[controls][cli]") {
   CHECK_FALSE(contains(cli.out.str(), "paused      "));
 }
 
+TEST_CASE("cli: remember while paused sends its own memory; earlier captures wait",
+          "[controls][cli]") {
+  HookFixture f;
+  queue_leftover(f);
+  REQUIRE(pending(f) == 1);
+  Cli cli(f);
+  REQUIRE(cli.run({"pause"}) == cli::k_ok);
+  REQUIRE(cli.run({"remember", "Invoices are retried at most five times"}) == cli::k_ok);
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK(contains(f.http.requests[0].body, "five times"));
+  CHECK(pending(f) == 1); // the automatic capture waits for resume
+}
+
 TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[controls][cli]") {
   HookFixture f;
   f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff")});
