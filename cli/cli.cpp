@@ -84,8 +84,8 @@ const std::vector<CommandSpec> &commands() {
        "what the hooks injected and skipped in a session, run by run",
        {"--session"},
        {"--json"},
-       R"(  --session ID   the session (default: CLAUDE_CODE_SESSION_ID, else the session
-                 written last)
+       R"(  --session ID   the session (default: CLAUDE_CODE_SESSION_ID, else the last
+                 session with a run log)
   --json         a JSON object instead
 )"},
       {"install",

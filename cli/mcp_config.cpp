@@ -221,7 +221,8 @@ constexpr std::string_view k_table = "mcp_servers.mem0";
 Result<std::string> merge_toml(std::string_view current, const std::string &program, bool remove) {
   const auto statements = scan_toml(current);
   if (!statements) return refused("not TOML this command can read");
-  // Our table and its sub-tables: one block of lines from its header to the next other header.
+  // Our table and its sub-tables: one block of lines from its header to its last statement
+  // (comments and blank lines after it belong to what follows).
   std::size_t block_begin = std::string_view::npos, block_end = std::string_view::npos;
   std::optional<std::string> command;
   bool in_block = false;
@@ -231,7 +232,7 @@ Result<std::string> merge_toml(std::string_view current, const std::string &prog
       if (ours && block_begin != std::string_view::npos && !in_block)
         return refused("defines [mcp_servers.mem0] in two places; left for you to tidy");
       if (ours && !in_block) block_begin = s.begin;
-      if (!ours && in_block) block_end = s.begin;
+      if (ours) block_end = s.end;
       in_block = ours;
       continue;
     }
@@ -240,10 +241,10 @@ Result<std::string> merge_toml(std::string_view current, const std::string &prog
     if (!in_block && (full == k_table || full.starts_with(std::string(k_table) + ".") ||
                       (full == "mcp_servers" && statement.find("mem0") != std::string_view::npos)))
       return refused("defines mcp_servers.mem0 in a form this command does not edit");
+    if (in_block) block_end = s.end;
     if (in_block && s.table == k_table && s.key == "command")
       command = toml_value_string(statement.substr(statement.find('=') + 1));
   }
-  if (in_block) block_end = current.size();
   const bool exists = block_begin != std::string_view::npos;
   const bool ours = exists && command && runs_mem0_hooks(*command);
   if (exists && !ours) {
@@ -255,19 +256,16 @@ Result<std::string> merge_toml(std::string_view current, const std::string &prog
              : "[mcp_servers.mem0]\ncommand = " + toml_string(program) + "\nargs = [\"mcp\"]\n";
   std::string text(current);
   if (exists && remove) {
+    while (block_end < text.size() && // with the blank lines after it
+           std::string_view(" \t\r\n").find(text[block_end]) != std::string_view::npos)
+      ++block_end;
     text.erase(block_begin, block_end - block_begin);
     while (text.ends_with("\n\n")) // no blank lines left at the end
       text.pop_back();
     return text == "\n" ? "" : text;
   }
-  if (exists) { // in place, keeping the blank lines that part it from the next table
-    std::size_t content_end = block_end;
-    while (content_end > block_begin &&
-           std::string_view(" \t\r\n").find(text[content_end - 1]) != std::string_view::npos)
-      --content_end;
-    if (content_end < block_end && text[content_end] == '\r') ++content_end;
-    if (content_end < block_end && text[content_end] == '\n') ++content_end;
-    text.replace(block_begin, content_end - block_begin, block);
+  if (exists) { // in place, keeping what follows its last statement
+    text.replace(block_begin, block_end - block_begin, block);
     return text;
   }
   if (remove) return text;

@@ -193,7 +193,10 @@ Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::s
       return unexpected(failure(kind, "already stored: the same text was added lately"));
     return unexpected(queued.error());
   }
-  const SendReport report = send_round(hook, ctx.deadline);
+  // While the user pauses, the automatic captures already queued wait
+  // (docs/cli.md#pause-and-resume).
+  const bool paused = hook.facts->bind(input).user_pause().has_value();
+  const SendReport report = send_round(hook, ctx.deadline, paused ? *queued : std::string());
   Stored stored;
   if (const auto it = report.added.find(*queued); it != report.added.end()) {
     stored.delivered = true;

@@ -51,6 +51,7 @@ struct Round {
   const ApiTarget &api;
   Deadline end;
   SendReport &report;
+  const std::string &only; // send this item alone; empty: every pending one
 
   // False at a pause of this server and key, or once today's adds reached the cap.
   bool may_send(WallTime now) const {
@@ -70,6 +71,7 @@ struct Round {
   // nothing is pending.
   std::optional<Batch> next_batch() {
     std::vector<std::string> names = outbox.pending();
+    if (!only.empty()) std::erase_if(names, [&](const std::string &name) { return name != only; });
     if (names.empty()) return std::nullopt;
     if (names.size() > k_send_batch) names.resize(k_send_batch);
     Batch batch;
@@ -179,7 +181,8 @@ std::function<void()> sender_work(const HookContext &ctx, const std::function<vo
   };
 }
 
-SendReport send_round(const HookContext &ctx, std::optional<Deadline> end) {
+SendReport send_round(const HookContext &ctx, std::optional<Deadline> end,
+                      const std::string &only) {
   SendReport report;
   Outbox outbox(ctx.state.dir);
   const SenderLock lock(outbox.dir());
@@ -194,7 +197,7 @@ SendReport send_round(const HookContext &ctx, std::optional<Deadline> end) {
     report.stopped = api.error();
     return report;
   }
-  Round round{ctx, outbox, *api, end.value_or(SteadyClock::now() + k_send_round), report};
+  Round round{ctx, outbox, *api, end.value_or(SteadyClock::now() + k_send_round), report, only};
   while (SteadyClock::now() < round.end && !report.stopped) {
     const auto now = ctx.now();
     if (!round.may_send(now)) break;

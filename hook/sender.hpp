@@ -35,8 +35,10 @@ struct SendReport {
 // deleted once the server took it; 429, 5xx, timeouts and transport failures keep the item and
 // end the round (and feed the back-off); other refusals of the item set it aside as rejected.
 // Ends when the outbox is empty, at a pause, at the daily add cap, or at `end` (k_send_round
-// from now by default; `remember` and the MCP server pass their call's deadline).
-SendReport send_round(const HookContext &ctx, std::optional<Deadline> end = std::nullopt);
+// from now by default; `remember` and the MCP server pass their call's deadline). With `only`,
+// that item alone is sent (an explicit add while the user pauses: the rest waits).
+SendReport send_round(const HookContext &ctx, std::optional<Deadline> end = std::nullopt,
+                      const std::string &only = {});
 
 inline constexpr std::size_t k_send_batch = 4;
 inline constexpr std::chrono::seconds k_send_round{60};

@@ -251,19 +251,20 @@ std::vector<RunRecord> SessionStore::runs(std::string_view session) const {
 }
 
 std::optional<std::string> SessionStore::latest_session() const {
-  std::optional<std::string> latest;
-  fs::file_time_type newest{};
+  std::vector<std::pair<fs::file_time_type, std::string>> written;
   std::error_code ec;
   for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec)) {
     const auto ext = entry.path().extension();
     if ((ext != ".json" && ext != ".runs") || !entry.is_regular_file(ec)) continue;
-    const auto written = entry.last_write_time(ec);
-    if (!ec && (!latest || written > newest)) {
-      newest = written;
-      latest = entry.path().stem().string();
-    }
+    if (const auto time = entry.last_write_time(ec); !ec)
+      written.emplace_back(time, entry.path().stem().string());
   }
-  return latest;
+  if (written.empty()) return std::nullopt;
+  std::sort(written.begin(), written.end(), std::greater<>());
+  // A session without a run log (the memory tools' id map) is passed over.
+  for (const auto &[time, session] : written)
+    if (!runs(session).empty()) return session;
+  return written.front().second;
 }
 
 std::vector<SessionState> SessionStore::all_sessions() const {

@@ -92,7 +92,8 @@ public:
   // k_max_runs.
   std::vector<RunRecord> runs(std::string_view session) const;
 
-  // The session whose file was written last, as its file names it; nullopt when there is none.
+  // The session with a run log whose file was written last (the one written last when none has
+  // a run log), as its file names it; nullopt when there is none.
   std::optional<std::string> latest_session() const;
 
 private:

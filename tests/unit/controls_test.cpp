@@ -294,6 +294,19 @@ TEST_CASE("cli: pause, resume, and doctor's rows", "[controls][cli]") {
   CHECK_FALSE(contains(cli.out.str(), "paused      "));
 }
 
+TEST_CASE("cli: remember while paused sends its own memory; earlier captures wait",
+          "[controls][cli]") {
+  HookFixture f;
+  queue_leftover(f);
+  REQUIRE(pending(f) == 1);
+  Cli cli(f);
+  REQUIRE(cli.run({"pause"}) == cli::k_ok);
+  REQUIRE(cli.run({"remember", "Invoices are retried at most five times"}) == cli::k_ok);
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK(contains(f.http.requests[0].body, "five times"));
+  CHECK(pending(f) == 1); // the automatic capture waits for resume
+}
+
 TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[controls][cli]") {
   HookFixture f;
   f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff")});
@@ -327,6 +340,24 @@ TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[
   cli.run({"doctor"});
   CHECK(contains(cli.out.str(), "last skip   "));
   CHECK(contains(cli.out.str(), "on_user_prompt: gated: a prompt under 20 characters"));
+}
+
+TEST_CASE("cli: log's default session is one with a run log, not the memory tools' id map",
+          "[controls][cli]") {
+  HookFixture f;
+  f.http.answer({memory(1, "decision", "Retry the sync worker with exponential backoff")});
+  const Hook prompt = every_hook(f, "s1").front();
+  run_hook_in(f, prompt.executable, prompt.handler, prompt.input);
+  // The MCP server, run later outside a Claude Code session, registers the ids it showed.
+  REQUIRE(f.state->sessions.update(std::string(cli::k_tool_session), [](SessionState &s) {
+    s.injected.push_back(id_of(2));
+  }));
+  const fs::path later = f.state->dir / "sessions" / (std::string(cli::k_tool_session) + ".json");
+  fs::last_write_time(later, fs::last_write_time(later) + std::chrono::hours(1));
+  Cli cli(f);
+  REQUIRE(cli.run({"log"}) == cli::k_ok);
+  CHECK(contains(cli.out.str(), "session s1"));
+  CHECK(contains(cli.out.str(), "injected 1 memory"));
 }
 
 TEST_CASE("paused: what was said during the pause is not captured after resume", "[controls]") {

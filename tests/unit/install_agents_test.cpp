@@ -324,6 +324,16 @@ TEST_CASE("memory tools: an older entry of ours is replaced in place, sub-tables
   CHECK(tools_merged(old, k_toml, true) == "a = 1\n\n[z]\nb = 2\n");
 }
 
+TEST_CASE("memory tools: a comment after our table belongs to what follows and is kept",
+          "[cli][install][mcp]") {
+  const std::string next = "# the fast profile\n[profiles.fast]\nmodel = \"m\"\n";
+  const std::string installed = std::string(k_our_table) + "\n" + next;
+  CHECK(tools_merged(installed, k_toml) == installed); // a second install changes nothing
+  CHECK(tools_merged(installed, k_toml, true) == next);
+  const std::string old = "[mcp_servers.mem0]\ncommand = '/old/bin/mem0-hooks'\n\n" + next;
+  CHECK(tools_merged(old, k_toml) == std::string(k_our_table) + "\n" + next);
+}
+
 TEST_CASE("memory tools: another server named mem0 in config.toml is the user's",
           "[cli][install][mcp]") {
   const std::string hosted = "[mcp_servers.mem0]\nurl = \"https://mcp.mem0.ai/mcp/\"\n";
