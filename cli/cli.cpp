@@ -294,8 +294,8 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     ctx.err << "mem0-hooks " << command << ": " << args.error().message << "\n";
     return k_usage;
   }
-  if ((command == "doctor" || command == "install" || command == "uninstall" ||
-       command == "mcp" || command == "pause" || command == "resume" || command == "log") &&
+  if ((command == "doctor" || command == "install" || command == "uninstall" || command == "mcp" ||
+       command == "pause" || command == "resume" || command == "log") &&
       !args->words.empty()) {
     ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[0] << "'\n";
     return k_usage;

@@ -139,8 +139,7 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
 ToolResult add_tool(const Call &c, const CallArgs &args) {
   const auto stored =
       store_memory(c.ctx, *args.text("text"),
-                   args.text("type").value_or(std::string(memory_type::decision)), "mcp",
-                   c.agent);
+                   args.text("type").value_or(std::string(memory_type::decision)), "mcp", c.agent);
   if (!stored) return failed(stored.error());
   if (!stored->delivered)
     return {"queued: the memory waits in the outbox for the sender" +
@@ -454,8 +453,8 @@ std::optional<std::string> mcp_answer(std::string_view line, const CliContext &c
       if (const auto name = string_member(client->value, "name"))
         if (const Agent *agent = agent_of_client(*name)) session.agent = agent;
     ctx.log.debug([&] {
-      const auto asked = params && params->IsObject() ? string_member(*params, "protocolVersion")
-                                                      : std::nullopt;
+      const auto asked =
+          params && params->IsObject() ? string_member(*params, "protocolVersion") : std::nullopt;
       return "mcp: initialize by " + std::string(session.agent->name) + ", protocol " +
              clean_text(truncate_code_points(asked.value_or("(none)"), 20));
     });

@@ -88,8 +88,10 @@ TEST_CASE("mcp: requests of the wrong shape are invalid requests", "[mcp]") {
 
 TEST_CASE("mcp: notifications and the client's own answers get no answer", "[mcp]") {
   McpFixture c;
-  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", c.context(), c.session));
-  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"tools/call","params":{}})", c.context(), c.session));
+  CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", c.context(),
+                         c.session));
+  CHECK_FALSE(
+      mcp_answer(R"({"jsonrpc":"2.0","method":"tools/call","params":{}})", c.context(), c.session));
   CHECK_FALSE(mcp_answer(R"({"jsonrpc":"2.0","id":9,"result":{}})", c.context(), c.session));
   CHECK(c.f.http.requests.empty());
 }
