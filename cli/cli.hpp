@@ -99,8 +99,9 @@ Result<void> not_paused(const CliContext &ctx, const ApiTarget &api);
 // One line for `e`, never the key: no key, key rejected, rate limited, timed out, not found, ...
 std::string failure_line(const Error &e);
 
-// "project", "session" or "global"; nullopt for anything else.
-std::optional<Scope> parse_scope(std::string_view name);
+// The scope `name` names ("project", "session" or "global"); without a name the configured
+// default (global when global_search is on, else project); nullopt for any other name.
+std::optional<Scope> scope_named(const std::optional<std::string> &name, const Config &config);
 
 // The search of peek (docs/cli.md#peek): broad top `top_k` and decision-typed top 5; with `type`,
 // one search of that type.
@@ -131,18 +132,14 @@ struct Stored {
   std::string reason; // queued: why it was not delivered, when known
 };
 // Store `text` verbatim (infer off), redacted, through the outbox (hook/remember.hpp), then one
-// sender round under ctx.deadline. An error when nothing was queued (capture off, no key,
-// nothing left, a duplicate, the outbox full).
-// `agent` is the one named in metadata.agent.
+// sender round under ctx.deadline; a delivered memory's id goes into the id map. An error when
+// nothing was queued (no key, nothing left, a duplicate, the outbox full). `agent` is the one
+// named in metadata.agent.
 Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::string type,
                             std::string source, const Agent &agent = claude_code());
-
-// A memory known by its id only.
-inline Memory memory_with_id(std::string id) {
-  Memory m;
-  m.id = std::move(id);
-  return m;
-}
+// What `stored` says to the user or the model: `stored as <id> [mem0:id8]`, `stored`, or
+// `queued: …` with the reason when known.
+std::string stored_line(const Stored &stored);
 
 // Add the ids of `memories` to the id map of `session`, so `peek <id8>` resolves them.
 void register_ids(const CliContext &ctx, const std::string &session,

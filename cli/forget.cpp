@@ -36,8 +36,7 @@ int forget(const Args &args, const CliContext &ctx) {
   if (!query_option && args.words.empty()) return usage("which memories? give ids or --query Q");
   if (!query_option && (args.has("--scope") || args.has("--yes")))
     return usage("--scope and --yes go with --query");
-  std::optional<Scope> scope = ctx.config.global_search ? Scope::global : Scope::project;
-  if (const auto s = args.value("--scope")) scope = parse_scope(*s);
+  const auto scope = scope_named(args.value("--scope"), ctx.config);
   if (!scope) return usage("--scope must be project, session or global");
   const std::string session = ctx.env.get("CLAUDE_CODE_SESSION_ID").value_or("");
   if (*scope == Scope::session && session.empty())

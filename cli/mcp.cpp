@@ -96,9 +96,9 @@ std::string whole(const Memory &m) {
          (m.created_at.empty() ? "" : "\ncreated_at: " + clean_text(m.created_at));
 }
 
+// The call's scope: checked against the tool's choices already.
 Scope scope_arg(const Call &c, const CallArgs &args) {
-  if (const auto s = args.text("scope")) return *parse_scope(*s);
-  return c.ctx.config.global_search ? Scope::global : Scope::project;
+  return *scope_named(args.text("scope"), c.ctx.config);
 }
 
 ToolResult search_tool(const Call &c, const CallArgs &args) {
@@ -141,12 +141,7 @@ ToolResult add_tool(const Call &c, const CallArgs &args) {
       store_memory(c.ctx, *args.text("text"),
                    args.text("type").value_or(std::string(memory_type::decision)), "mcp", c.agent);
   if (!stored) return failed(stored.error());
-  if (!stored->delivered)
-    return {"queued: the memory waits in the outbox for the sender" +
-            (stored->reason.empty() ? std::string() : " (" + stored->reason + ")")};
-  if (stored->id.empty()) return {"stored"};
-  register_ids(c.ctx, tool_session(c.ctx), {memory_with_id(stored->id)});
-  return {"stored as " + stored->id + " [mem0:" + id8(stored->id) + "]"};
+  return {stored_line(*stored)};
 }
 
 ToolResult update_tool(const Call &c, const CallArgs &args) {

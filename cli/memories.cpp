@@ -99,10 +99,11 @@ std::string failure_line(const Error &e) {
   return clean_text(line);
 }
 
-std::optional<Scope> parse_scope(std::string_view name) {
-  if (name == "project") return Scope::project;
-  if (name == "session") return Scope::session;
-  if (name == "global") return Scope::global;
+std::optional<Scope> scope_named(const std::optional<std::string> &name, const Config &config) {
+  if (!name) return config.global_search ? Scope::global : Scope::project;
+  if (*name == "project") return Scope::project;
+  if (*name == "session") return Scope::session;
+  if (*name == "global") return Scope::global;
   return std::nullopt;
 }
 
@@ -184,8 +185,6 @@ Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::s
   const auto queued = remember(hook, input, std::move(capture));
   if (!queued) {
     const ErrorKind kind = queued.error().kind;
-    if (kind == ErrorKind::disabled)
-      return unexpected(failure(kind, "capture is off (MEM0_AUTO_SAVE / auto_save): not stored"));
     if (kind == ErrorKind::no_key) return unexpected(api_for(ctx).error());
     if (kind == ErrorKind::empty)
       return unexpected(failure(kind, "nothing left of the text to store"));
@@ -200,7 +199,12 @@ Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::s
   Stored stored;
   if (const auto it = report.added.find(*queued); it != report.added.end()) {
     stored.delivered = true;
-    if (!it->second.empty()) stored.id = it->second.front();
+    if (!it->second.empty()) {
+      stored.id = it->second.front();
+      Memory added;
+      added.id = stored.id;
+      register_ids(ctx, tool_session(ctx), {added});
+    }
   } else if (report.stopped) {
     stored.reason = failure_line(*report.stopped);
   } else if (report.busy) {
@@ -209,6 +213,14 @@ Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::s
     if (auto ready = not_paused(ctx, *api); !ready) stored.reason = failure_line(ready.error());
   }
   return stored;
+}
+
+std::string stored_line(const Stored &stored) {
+  if (!stored.delivered)
+    return "queued: the memory waits in the outbox for the sender" +
+           (stored.reason.empty() ? std::string() : " (" + stored.reason + ")");
+  if (stored.id.empty()) return "stored";
+  return "stored as " + stored.id + " [mem0:" + id8(stored.id) + "]";
 }
 
 void register_ids(const CliContext &ctx, const std::string &session,

@@ -56,9 +56,7 @@ std::string scope_label(Scope scope, const Identity &identity) {
 
 // The scope --scope names, else the configured one; a client error for an unknown name.
 Result<Scope> scope_of(const Args &args, const Config &config) {
-  const auto s = args.value("--scope");
-  if (!s) return config.global_search ? Scope::global : Scope::project;
-  if (const auto scope = parse_scope(*s)) return *scope;
+  if (const auto scope = scope_named(args.value("--scope"), config)) return *scope;
   return unexpected(make_error(ErrorKind::client, "--scope must be project, session or global"));
 }
 
