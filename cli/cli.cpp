@@ -203,10 +203,6 @@ std::optional<std::string> Args::value(std::string_view name) const {
   return std::nullopt;
 }
 
-std::string count_of(std::size_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
 std::string Args::joined_words() const { return std::string(trim(join(words, " "))); }
 
 Identity identity_for(const CliContext &ctx, std::string session) {

@@ -288,7 +288,4 @@ std::string pause_row_text(const PauseStore::UserPause &pause);
 // nullopt when no session logged one.
 std::optional<std::string> last_skip(const CliContext &ctx);
 
-// `1 result`, `2 results`.
-std::string count_of(std::size_t n, std::string_view one, std::string_view many);
-
 } // namespace mem0::cli

@@ -2,6 +2,7 @@
 #include "cli/cli.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
+#include "util/strings.hpp"
 
 namespace mem0::cli {
 namespace {

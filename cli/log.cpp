@@ -1,5 +1,6 @@
 #include "cli/cli.hpp"
 #include "util/json_writer.hpp"
+#include "util/strings.hpp"
 
 namespace mem0::cli {
 namespace {

@@ -116,11 +116,6 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
   return notices;
 }
 
-// `1 memory`, `2 memories`.
-std::string count_text(std::size_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
 // The run-log skips of a plan's failures: timeouts spent the budget, the rest failed.
 void note_outcome_skips(RunFacts &facts, const PlanOutcome &outcome) {
   for (const auto &e : outcome.failures)
@@ -238,13 +233,12 @@ std::string outbox_full_line() {
 }
 
 std::string outbox_rejected_line(std::size_t count, const std::filesystem::path &outbox_dir) {
-  return "mem0: " + std::to_string(count) + (count == 1 ? " capture" : " captures") +
-         " rejected by Mem0, kept in " + (outbox_dir / "rejected").string() +
-         " (run mem0-hooks doctor)";
+  return "mem0: " + count_of(count, "capture", "captures") + " rejected by Mem0, kept in " +
+         (outbox_dir / "rejected").string() + " (run mem0-hooks doctor)";
 }
 
 std::string recalled_line(std::size_t count) {
-  return "mem0: " + std::to_string(count) + (count == 1 ? " memory" : " memories") + " recalled";
+  return "mem0: " + count_of(count, "memory", "memories") + " recalled";
 }
 
 bool claim_notice(SessionState &s, std::string_view kind) {
@@ -319,7 +313,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
   }
   const bool answered = run.outcome.failures.size() < run.outcome.sent;
   if (!deduped.empty())
-    ctx.facts->note_skip("deduped", count_text(deduped.size(), "memory", "memories") +
+    ctx.facts->note_skip("deduped", count_of(deduped.size(), "memory", "memories") +
                                         " already shown in this session");
   if (answered && candidates.empty() && deduped.empty())
     ctx.facts->note_skip("none", "no memory matched");
@@ -360,7 +354,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
     }
     if (const std::size_t left = candidates.size() - recall.memories.size();
         left > 0 && recall.memories.size() == request.cap)
-      record.skipped.push_back({"budget", count_text(left, "more memory", "more memories") +
+      record.skipped.push_back({"budget", count_of(left, "more memory", "more memories") +
                                               " over the cap of " + std::to_string(request.cap)});
     if (!record.empty()) s.log_run(std::move(record));
   };

@@ -58,6 +58,11 @@ inline std::string shell_quote(std::string_view word) {
   return out + "'";
 }
 
+// `1 result`, `2 results`.
+inline std::string count_of(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
 inline std::string join(const std::vector<std::string> &parts, std::string_view sep) {
   std::string out;
   for (const auto &p : parts) {
