@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <ctime>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -57,16 +56,6 @@ std::string fix_for(const Error &e, const Config &c) {
     return "cannot reach " + c.base_url + ": check MEM0_BASE_URL, the network or the proxy";
   return "Mem0 answered " + e.message + " (" + std::string(to_string(e.kind)) +
          "): check MEM0_BASE_URL, or retry later";
-}
-
-// `unix_seconds` in UTC, as `format` (strftime) gives it.
-std::string utc_time(long long unix_seconds, const char *format) {
-  const std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, format, &tm);
-  return buf;
 }
 
 // `3 pending (12 KB), 0 rejected, last delivery 2026-12-01 10:02 UTC, 5 adds today`

@@ -35,13 +35,24 @@ inline std::string utc_day(WallTime t) {
   return buf;
 }
 
-// `unix_seconds` in the local time zone, as `format` (strftime) gives it.
-inline std::string local_time(long long unix_seconds, const char *format = "%Y-%m-%d %H:%M") {
+// `unix_seconds` as `format` (strftime) gives it, in the local time zone or in UTC.
+inline std::string format_time(long long unix_seconds, const char *format, bool local) {
   const std::time_t t = static_cast<std::time_t>(unix_seconds);
   std::tm tm{};
-  localtime_r(&t, &tm);
+  if (local)
+    localtime_r(&t, &tm);
+  else
+    gmtime_r(&t, &tm);
   char buf[64];
   return std::strftime(buf, sizeof buf, format, &tm) ? buf : "";
+}
+
+inline std::string local_time(long long unix_seconds, const char *format = "%Y-%m-%d %H:%M") {
+  return format_time(unix_seconds, format, true);
+}
+
+inline std::string utc_time(long long unix_seconds, const char *format) {
+  return format_time(unix_seconds, format, false);
 }
 
 } // namespace mem0
