@@ -21,7 +21,6 @@ import itertools
 import json
 import os
 import sys
-import time
 from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -194,10 +193,5 @@ class FakeAnthropic(HttpStandIn):
 
 
 if __name__ == "__main__":  # manual use: python3 fake_anthropic.py /abs/file/to/read
-    api = FakeAnthropic(sys.argv[1] if len(sys.argv) > 1 else "/etc/hostname").start()
-    print(f"PORT {api.port}", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        api.stop()
+    FakeAnthropic(sys.argv[1] if len(sys.argv) > 1 else "/etc/hostname").start() \
+        .serve_until_interrupted()

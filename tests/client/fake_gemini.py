@@ -28,7 +28,6 @@ import json
 import os
 import sys
 import threading
-import time
 from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -214,10 +213,4 @@ class FakeGemini(HttpStandIn):
 
 if __name__ == "__main__":  # manual use: python3 fake_gemini.py [read_file path]
     call = ("read_file", {"file_path": sys.argv[1]}) if len(sys.argv) > 1 else None
-    api = FakeGemini(tool_call=call).start()
-    print(f"PORT {api.port}", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        api.stop()
+    FakeGemini(tool_call=call).start().serve_until_interrupted()

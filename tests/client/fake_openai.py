@@ -203,10 +203,4 @@ class FakeOpenAI(HttpStandIn):
 
 if __name__ == "__main__":  # manual use: python3 fake_openai.py ["shell command"]
     steps = [shell(sys.argv[1]), text("Done.")] if len(sys.argv) > 1 else [text("Hello.")]
-    api = FakeOpenAI(script=steps).start()
-    print(f"PORT {api.port}", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        api.stop()
+    FakeOpenAI(script=steps).start().serve_until_interrupted()

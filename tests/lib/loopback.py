@@ -227,6 +227,15 @@ class HttpStandIn(StandIn):
         self._thread.start()
         return self
 
+    def serve_until_interrupted(self):
+        """For manual use from a shell: print the port, then serve until Ctrl-C."""
+        print(f"PORT {self.port}", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            self.stop()
+
     def stop(self):
         server, self._server = self._server, None
         if server is not None:
