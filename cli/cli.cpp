@@ -23,16 +23,25 @@ struct CommandSpec {
   std::string options;
 };
 
-constexpr std::string_view k_settings_options =
-    R"(  --agent NAME       claude-code (default), cursor, gemini-cli, or all: every agent
-                     found on PATH or by its directory
-  --project          the agent's project file (./.claude/settings.json,
-                     ./.cursor/hooks.json, ./.gemini/settings.json) instead of its
-                     user file (~/.claude/settings.json, ~/.cursor/hooks.json,
-                     ~/.gemini/settings.json)
-  --settings PATH    the file PATH
-  --dry-run          print the resulting file instead of writing it
-)";
+// The options of install and uninstall, the agents and their files from the registry.
+std::string settings_options() {
+  std::string names, files;
+  for (const Agent *a : agents()) {
+    names += std::string(a->name) + (a == &claude_code() ? " (default), " : ", ");
+    const std::string name(a->name);
+    files += "                       " + name +
+             std::string(std::max<std::size_t>(12, name.size() + 1) - name.size(), ' ') + "./" +
+             std::string(a->files.project_file) + ", ~/" + std::string(a->files.dir) + "/" +
+             std::string(a->files.user_file) + "\n";
+  }
+  return "  --agent NAME       " + names +
+         "or all:\n"
+         "                     every agent found on PATH or by its directory\n"
+         "  --project          the agent's project file instead of its user file:\n" +
+         files +
+         "  --settings PATH    the file PATH\n"
+         "  --dry-run          print the resulting file instead of writing it\n";
+}
 
 const std::vector<CommandSpec> &commands() {
   static const std::vector<CommandSpec> specs{
@@ -44,8 +53,8 @@ const std::vector<CommandSpec> &commands() {
        R"(  --scope project|session|global   where to search (default: project; global when
                                    global_search is on)
   --top-k N                        at most N results, 1 to 100 (default: 10)
-  --session ID                     the session of --scope session (default:
-                                   CLAUDE_CODE_SESSION_ID)
+  --session ID                     the session of --scope session (default: the
+                                   session of the agent that runs it)
   --plain                          no Markdown
   --json                           a JSON array instead
 )"},
@@ -54,8 +63,8 @@ const std::vector<CommandSpec> &commands() {
        "load the memories a task needs (decisions, conventions, pitfalls)",
        {"--session"},
        {"--plain", "--json"},
-       R"(  --session ID   skip memories already injected in that session (default:
-                 CLAUDE_CODE_SESSION_ID)
+       R"(  --session ID   skip memories already injected in that session (default: the
+                 session of the agent that runs it)
   --plain        accepted; the output has no Markdown
   --json         a JSON array instead
 )"},
@@ -84,7 +93,7 @@ const std::vector<CommandSpec> &commands() {
        "what the hooks injected and skipped in a session, run by run",
        {"--session"},
        {"--json"},
-       R"(  --session ID   the session (default: CLAUDE_CODE_SESSION_ID, else the last
+       R"(  --session ID   the session (default: the agent's session, else the last
                  session with a run log)
   --json         a JSON object instead
 )"},
@@ -93,7 +102,7 @@ const std::vector<CommandSpec> &commands() {
        "wire the hooks into a coding agent's hooks file (Claude Code's settings by default)",
        {"--settings", "--agent"},
        {"--project", "--dry-run", "--force"},
-       std::string(k_settings_options) +
+       settings_options() +
            "  --force            wire them even when the plugin is installed from a marketplace\n"},
       {"mcp",
        "",
@@ -122,7 +131,7 @@ const std::vector<CommandSpec> &commands() {
        "remove the hooks from a coding agent's hooks file (Claude Code's settings by default)",
        {"--settings", "--agent"},
        {"--project", "--dry-run"},
-       std::string(k_settings_options)},
+       settings_options()},
   };
   return specs;
 }
@@ -210,8 +219,18 @@ Identity identity_for(const CliContext &ctx, std::string session) {
 }
 
 std::string session_for(const Args &args, const CliContext &ctx) {
-  if (auto s = args.value("--session")) return *s;
-  return ctx.env.get("CLAUDE_CODE_SESSION_ID").value_or("");
+  const auto given = args.value("--session");
+  if (!given) return session_in_env(ctx.env);
+  // An agent's own id names its session key (`<agent>-<id>`) when only that one was recorded.
+  const auto recorded = [&](const std::string &key) {
+    std::error_code ec;
+    return fs::exists(ctx.state.sessions.session_path(key), ec) ||
+           fs::exists(ctx.state.sessions.runs_path(key), ec);
+  };
+  if (recorded(*given)) return *given;
+  for (const Agent *a : agents())
+    if (const std::string key = agent_session(*a, *given); recorded(key)) return key;
+  return *given;
 }
 
 std::optional<ApiTarget> target_or_explain(const CliContext &ctx) {

@@ -88,7 +88,8 @@ inline constexpr std::size_t k_max_mcp_line = 1024 * 1024;
 // ctx.deadline; a back-off pause of the server is an error without sending, and what the server
 // answered feeds the back-off. failure_line gives an error's one line to show.
 
-// Where the MCP server registers the ids it shows: CLAUDE_CODE_SESSION_ID, else this key.
+// Where the MCP server registers the ids it shows: the session of the agent that started it
+// (session_in_env), else this key.
 inline constexpr std::string_view k_tool_session = "mcp";
 std::string tool_session(const CliContext &ctx);
 
@@ -150,7 +151,8 @@ void register_ids(const CliContext &ctx, const std::string &session,
 // Who is asking: the configured user, the project of the working directory, `session`.
 Identity identity_for(const CliContext &ctx, std::string session);
 
-// --session, else CLAUDE_CODE_SESSION_ID, else "".
+// The session key of --session (an agent's own id finds its `<agent>-<id>` key), else of the
+// agent whose session variable is set (session_in_env), else "".
 std::string session_for(const Args &args, const CliContext &ctx);
 
 // The API target, or nullopt after saying on stderr why there is none.

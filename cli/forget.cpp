@@ -39,9 +39,9 @@ int forget(const Args &args, const CliContext &ctx) {
     return usage("--scope and --yes go with --query");
   const auto scope = scope_named(args.value("--scope"), ctx.config);
   if (!scope) return usage("--scope must be project, session or global");
-  const std::string session = ctx.env.get("CLAUDE_CODE_SESSION_ID").value_or("");
+  const std::string session = session_in_env(ctx.env);
   if (*scope == Scope::session && session.empty())
-    return usage("--scope session needs CLAUDE_CODE_SESSION_ID");
+    return usage("--scope session needs the agent's session (run it from a session)");
   const auto api = target_or_explain(ctx);
   if (!api) return k_failure;
   const Identity identity = identity_for(ctx, session);

@@ -45,10 +45,16 @@ std::string command_program(std::string_view command) {
   return word;
 }
 
+// The command a hook entry runs: its "command", or its "bash" (Copilot CLI's).
+std::optional<std::string_view> entry_command(const Value &hook) {
+  if (!hook.IsObject()) return std::nullopt;
+  if (auto command = string_member(hook, "command")) return command;
+  return string_member(hook, "bash");
+}
+
 // True for a hook entry that runs one of this project's hooks, wherever it is installed.
 bool is_ours(const Value &hook) {
-  if (!hook.IsObject()) return false;
-  const auto command = string_member(hook, "command");
+  const auto command = entry_command(hook);
   return command && is_hook_executable(command_executable(*command));
 }
 
@@ -62,7 +68,7 @@ std::size_t remove_ours(Value &hooks) {
       Value &groups = event->value;
       const bool had_groups = !groups.Empty();
       for (auto group = groups.Begin(); group != groups.End();) {
-        if (is_ours(*group)) { // Cursor's entries stand in the event's list itself
+        if (is_ours(*group)) { // Cursor's and Copilot CLI's stand in the event's list itself
           ++removed;
           group = groups.Erase(group);
           continue;
@@ -94,10 +100,17 @@ Value string_value(std::string_view s, Document::AllocatorType &a) {
 }
 
 // The entry of an event's list that runs `command` for the hook `spec`, in `format`: a matcher
-// group holding the hook (Claude Code's, Gemini CLI's), or the hook itself (Cursor's).
+// group holding the hook (Claude Code's, Gemini CLI's), or the hook itself (Cursor's, Copilot
+// CLI's).
 Value hook_entry(HooksFormat format, const HookSpec &spec, const std::string &command,
                  Document::AllocatorType &a) {
   Value hook(rapidjson::kObjectType);
+  if (format == HooksFormat::copilot) {
+    hook.AddMember("type", "command", a);
+    hook.AddMember("bash", string_value(command, a), a);
+    hook.AddMember("timeoutSec", spec.timeout_seconds, a);
+    return hook;
+  }
   if (format != HooksFormat::cursor) hook.AddMember("type", "command", a);
   hook.AddMember("command", string_value(command, a), a);
   if (format == HooksFormat::gemini)
@@ -199,10 +212,10 @@ std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text
   for (const auto &event : doc["hooks"].GetObject()) {
     if (!event.value.IsArray()) continue;
     auto add = [&](const Value &hook) {
-      if (is_ours(hook)) out.emplace_back(event.name.GetString(), *string_member(hook, "command"));
+      if (is_ours(hook)) out.emplace_back(event.name.GetString(), *entry_command(hook));
     };
     for (const auto &group : event.value.GetArray()) {
-      add(group); // Cursor's
+      add(group); // Cursor's, Copilot CLI's
       if (!group.IsObject() || !group.HasMember("hooks") || !group["hooks"].IsArray()) continue;
       for (const auto &hook : group["hooks"].GetArray())
         add(hook);
@@ -256,7 +269,8 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
   if (remove && removed == 0) return std::string(current); // nothing of ours: leave it be
   if (!remove) {
     const HooksFormat format = agent.files.format;
-    if (format == HooksFormat::cursor && !doc.HasMember("version")) {
+    if ((format == HooksFormat::cursor || format == HooksFormat::copilot) &&
+        !doc.HasMember("version")) {
       doc.AddMember("version", 1, a); // before "hooks" in a new file, as Cursor writes it
       hooks = doc.FindMember("hooks");
     }

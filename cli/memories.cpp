@@ -60,8 +60,8 @@ Result<Memory> own_memory(const CliContext &ctx, const ApiTarget &api, const Ide
 } // namespace
 
 std::string tool_session(const CliContext &ctx) {
-  const auto session = ctx.env.get("CLAUDE_CODE_SESSION_ID");
-  return session && !session->empty() ? *session : std::string(k_tool_session);
+  const std::string session = session_in_env(ctx.env, true);
+  return session.empty() ? std::string(k_tool_session) : session;
 }
 
 Result<ApiTarget> api_for(const CliContext &ctx) {
@@ -174,7 +174,7 @@ Result<Memory> delete_memory(const CliContext &ctx, const ApiTarget &api, const 
 Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::string type,
                             std::string source, const Agent &agent) {
   const HookContext hook = make_context(ctx, ctx.deadline, agent);
-  HookInput input; // the session: CLAUDE_CODE_SESSION_ID when set
+  HookInput input; // the session: the agent's session variable when set
   input.cwd = ctx.cwd.string();
   Capture capture;
   capture.messages = {{"user", std::string(text)}};

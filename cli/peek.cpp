@@ -120,7 +120,7 @@ int peek(const Args &args, const CliContext &ctx) {
   const int top_k = *top_k_option;
   const std::string session = session_for(args, ctx);
   if (scope == Scope::session && session.empty()) {
-    ctx.err << "mem0-hooks peek: --scope session needs --session ID (or CLAUDE_CODE_SESSION_ID)\n";
+    ctx.err << "mem0-hooks peek: --scope session needs --session ID (or an agent's session)\n";
     return k_usage;
   }
   const auto api = target_or_explain(ctx);

@@ -6,7 +6,8 @@ namespace mem0 {
 
 std::span<const Agent *const> agents() {
   // Claude Code first: the agent of a run without --agent (docs/agents.md#adding-an-agent).
-  static const std::array<const Agent *, 4> all{&claude_code(), &codex(), &gemini_cli(), &cursor()};
+  static const auto all = std::to_array<const Agent *>(
+      {&claude_code(), &codex(), &gemini_cli(), &cursor(), &copilot()});
   return all;
 }
 
@@ -14,6 +15,15 @@ const Agent *find_agent(std::string_view name) {
   for (const Agent *a : agents())
     if (a->name == name) return a;
   return nullptr;
+}
+
+std::string session_in_env(const Environment &env, bool server) {
+  for (const Agent *a : agents()) {
+    const std::string_view name = server ? a->server_session_env : a->session_env;
+    if (name.empty()) continue;
+    if (const auto id = env.get(name); id && !id->empty()) return agent_session(*a, *id);
+  }
+  return {};
 }
 
 std::string agent_session(const Agent &agent, std::string_view session_id) {

@@ -1,6 +1,7 @@
 #pragma once
 #include "hook/io.hpp"
 #include "hook/transcript.hpp"
+#include "mem0/config.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -9,19 +10,6 @@
 #include <string_view>
 
 namespace mem0 {
-
-// The events the core knows, whatever an agent calls them (docs/agents.md#the-seam).
-enum class Event {
-  prompt,        // the user sent a prompt: recall for it
-  before_read,   // a file is about to be read: recall for it
-  after_read,    // a file was read: recall for it, next to the tool's result
-  session_start, // a session began, resumed, was cleared or compacted
-  stop,          // the agent finished its turn: capture
-  compaction,    // the conversation is or was compacted: capture
-  session_end,   // the session ended: flush
-  tool_guard,    // a tool call may be blocked or completed
-  after_shell,   // a shell command ran: recall for its error
-};
 
 // The shape of an agent's hooks file (docs/cli.md#install).
 enum class HooksFormat {
@@ -32,6 +20,8 @@ enum class HooksFormat {
   gemini,
   // {"version":1,"hooks":{"<event>":[{"command":…,"matcher":…,"timeout":<s>}]}}
   cursor,
+  // {"version":1,"hooks":{"<event>":[{"type":"command","bash":…,"timeoutSec":<s>}]}}, no matchers
+  copilot,
 };
 
 // Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md).
@@ -83,6 +73,10 @@ struct Agent {
 
   // Its configuration files (install, uninstall, doctor).
   AgentFiles files;
+
+  // The variable naming the session in the environment of the memory tools' server the agent
+  // starts (`mem0-hooks mcp`); "" for none.
+  std::string_view server_session_env{};
 };
 
 // The agents, Claude Code first.
@@ -102,6 +96,14 @@ const Agent &cursor();
 
 // Gemini CLI (hook/agents/gemini_cli.cpp).
 const Agent &gemini_cli();
+
+// GitHub Copilot CLI (hook/agents/copilot.cpp).
+const Agent &copilot();
+
+// The session key a process an agent started finds in `env`: that of the first agent (in
+// agents() order) whose session variable is set, the hooks' `session_env` or, for `server`, the
+// memory tools server's `server_session_env`; "" when none is set.
+std::string session_in_env(const Environment &env, bool server = false);
 
 // The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
 // files predate other agents), else "<agent>-<id>", so ids of different agents never collide.

@@ -12,7 +12,6 @@ struct HookSpec {
   std::string_view agent;          // Agent::name
   std::string_view executable;     // run as `<executable> --agent <agent>` (no flag: Claude Code)
   std::string_view event;          // the agent's own name of the event
-  Event kind;                      // what the event is to the core
   std::string_view matcher;        // tool names (a regular expression); empty for none
   int timeout_seconds;             // the agent's limit; above the hook's own budget
   std::string_view status_message; // shown while the hook runs; empty for none
@@ -24,54 +23,60 @@ struct HookSpec {
 // (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
 // (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
 // short timeouts.
-inline constexpr std::array<HookSpec, 27> k_hooks{{
-    {"claude-code", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
-     "Recalling memories from mem0"},
-    {"claude-code", "on_file_read", "PreToolUse", Event::before_read, "Read", 7, ""},
-    {"claude-code", "on_session_start", "SessionStart", Event::session_start,
-     "startup|resume|clear|compact", 8, ""},
-    {"claude-code", "on_tool_guard", "PreToolUse", Event::tool_guard,
+inline constexpr auto k_hooks = std::to_array<HookSpec>({
+    {"claude-code", "on_user_prompt", "UserPromptSubmit", "", 8, "Recalling memories from mem0"},
+    {"claude-code", "on_file_read", "PreToolUse", "Read", 7, ""},
+    {"claude-code", "on_session_start", "SessionStart", "startup|resume|clear|compact", 8, ""},
+    {"claude-code", "on_tool_guard", "PreToolUse",
      "Write|Edit|MultiEdit|mcp__mem0__.*|mcp__plugin_mem0_mem0__.*|mcp__plugin_mem0-native-hooks_"
      "mem0__.*",
      5, ""},
-    {"claude-code", "on_bash_output", "PostToolUse", Event::after_shell, "Bash", 8, ""},
-    {"claude-code", "on_bash_output", "PostToolUseFailure", Event::after_shell, "Bash", 8, ""},
-    {"claude-code", "on_compact", "PostCompact", Event::compaction, "", 5, ""},
-    {"claude-code", "on_stop", "Stop", Event::stop, "", 5, ""},
-    {"claude-code", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
+    {"claude-code", "on_bash_output", "PostToolUse", "Bash", 8, ""},
+    {"claude-code", "on_bash_output", "PostToolUseFailure", "Bash", 8, ""},
+    {"claude-code", "on_compact", "PostCompact", "", 5, ""},
+    {"claude-code", "on_stop", "Stop", "", 5, ""},
+    {"claude-code", "on_session_end", "SessionEnd", "", 2, ""},
     // Codex CLI (docs/agents.md#codex-cli): its shell tool is `Bash` to hooks, so the read
     // recall parses the command; the compaction summary comes from the rollout at PostCompact;
     // Codex clamps SessionEnd's timeout to 3 s.
-    {"codex", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
-     "Recalling memories from mem0"},
-    {"codex", "on_file_read", "PreToolUse", Event::before_read, "Bash", 7, ""},
-    {"codex", "on_session_start", "SessionStart", Event::session_start,
-     "startup|resume|clear|compact", 8, ""},
-    {"codex", "on_bash_output", "PostToolUse", Event::after_shell, "Bash", 8, ""},
-    {"codex", "on_compact", "PostCompact", Event::compaction, "", 5, ""},
-    {"codex", "on_stop", "Stop", Event::stop, "", 5, ""},
-    {"codex", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
+    {"codex", "on_user_prompt", "UserPromptSubmit", "", 8, "Recalling memories from mem0"},
+    {"codex", "on_file_read", "PreToolUse", "Bash", 7, ""},
+    {"codex", "on_session_start", "SessionStart", "startup|resume|clear|compact", 8, ""},
+    {"codex", "on_bash_output", "PostToolUse", "Bash", 8, ""},
+    {"codex", "on_compact", "PostCompact", "", 5, ""},
+    {"codex", "on_stop", "Stop", "", 5, ""},
+    {"codex", "on_session_end", "SessionEnd", "", 2, ""},
     // Cursor (docs/agents.md#cursor): context only where it documents additional_context
     // (sessionStart, postToolUse); the assistant's text arrives at afterAgentResponse; sessionEnd
     // is fire-and-forget. Its stop and preCompact carry no text to capture, and
     // beforeSubmitPrompt, beforeReadFile and preToolUse answer with a permission or fail closed:
     // not wired.
-    {"cursor", "on_session_start", "sessionStart", Event::session_start, "", 8, ""},
-    {"cursor", "on_file_read", "postToolUse", Event::after_read, "Read", 8, ""},
-    {"cursor", "on_bash_output", "postToolUse", Event::after_shell, "Shell", 8, ""},
-    {"cursor", "on_stop", "afterAgentResponse", Event::stop, "", 5, ""},
-    {"cursor", "on_session_end", "sessionEnd", Event::session_end, "", 2, ""},
+    {"cursor", "on_session_start", "sessionStart", "", 8, ""},
+    {"cursor", "on_file_read", "postToolUse", "Read", 8, ""},
+    {"cursor", "on_bash_output", "postToolUse", "Shell", 8, ""},
+    {"cursor", "on_stop", "afterAgentResponse", "", 5, ""},
+    {"cursor", "on_session_end", "sessionEnd", "", 2, ""},
     // Gemini CLI (docs/agents.md#gemini-cli): tool matchers are unanchored regular expressions
     // there, lifecycle matchers exact strings ("" for all). PreCompress is not wired: it fires
     // before every model call and carries nothing to capture.
-    {"gemini-cli", "on_session_start", "SessionStart", Event::session_start, "", 8, ""},
-    {"gemini-cli", "on_user_prompt", "BeforeAgent", Event::prompt, "", 8, ""},
-    {"gemini-cli", "on_file_read", "AfterTool", Event::after_read, "^(read_file|read_many_files)$",
-     7, ""},
-    {"gemini-cli", "on_bash_output", "AfterTool", Event::after_shell, "^run_shell_command$", 8, ""},
-    {"gemini-cli", "on_stop", "AfterAgent", Event::stop, "", 5, ""},
-    {"gemini-cli", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
-}};
+    {"gemini-cli", "on_session_start", "SessionStart", "", 8, ""},
+    {"gemini-cli", "on_user_prompt", "BeforeAgent", "", 8, ""},
+    {"gemini-cli", "on_file_read", "AfterTool", "^(read_file|read_many_files)$", 7, ""},
+    {"gemini-cli", "on_bash_output", "AfterTool", "^run_shell_command$", 8, ""},
+    {"gemini-cli", "on_stop", "AfterAgent", "", 5, ""},
+    {"gemini-cli", "on_session_end", "SessionEnd", "", 2, ""},
+    // GitHub Copilot CLI (docs/agents.md#github-copilot-cli): no matchers, so the read and error
+    // recalls run after every tool and keep to `view` and `bash`; agentStop's reply and the
+    // latest compaction's summary come from events.jsonl (preCompact runs before the summary
+    // exists).
+    {"copilot", "on_session_start", "sessionStart", "", 8, ""},
+    {"copilot", "on_user_prompt", "userPromptSubmitted", "", 8, ""},
+    {"copilot", "on_file_read", "postToolUse", "", 8, ""},
+    {"copilot", "on_bash_output", "postToolUse", "", 8, ""},
+    {"copilot", "on_stop", "agentStop", "", 5, ""},
+    {"copilot", "on_compact", "agentStop", "", 5, ""},
+    {"copilot", "on_session_end", "sessionEnd", "", 2, ""},
+});
 
 // The rows of `agent` (an Agent::name), in table order.
 inline auto hooks_of(std::string_view agent) {

@@ -19,6 +19,7 @@ openssl, valgrind) are missing are printed as skipped.
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -117,6 +118,16 @@ def main():
                                           "hook_event_name": event, "cwd": project,
                                           "prompt": text}).encode(), e, project)
 
+        def copilot_prompt(e, through_hooks_file=False):
+            """The prompt hook with GitHub Copilot CLI's payload: the executable run directly,
+            or as Copilot CLI runs its hooks file's `bash` command (bash -c, the path quoted)."""
+            exe = [os.path.join(BIN, "on_user_prompt"), "--agent", "copilot"]
+            cmd = (["bash", "-c", " ".join(shlex.quote(a) for a in exe)]
+                   if through_hooks_file else exe)
+            return lambda i: (cmd, json.dumps({"sessionId": f"bench-{time.monotonic_ns()}-{i}",
+                                               "timestamp": 1, "cwd": project,
+                                               "prompt": PROMPT}).encode(), e, project)
+
         def read(e, path):
             return lambda i: ([os.path.join(BIN, "on_file_read")],
                               json.dumps({"session_id": f"bench-{time.monotonic_ns()}-{i}",
@@ -151,6 +162,9 @@ def main():
              1.2),
             ("on_user_prompt lean, --agent gemini-cli", prompt(env, agent="gemini-cli"),
              "<= 1.2x curl", 1.2),
+            ("on_user_prompt lean, --agent copilot", copilot_prompt(env), "<= 1.2x curl", 1.2),
+            ("on_user_prompt, Copilot CLI's hooks-file command", copilot_prompt(env, True),
+             "<= 5 ms over direct", None),
             ("on_user_prompt thorough", prompt(thorough), "<= 1.5x curl", 1.5),
             ("on_file_read lean", read(env, big), "", None),
             ("on_file_read thorough", read(thorough, big), "", None),

@@ -130,6 +130,7 @@ const Agent &claude_code() {
                 .program = "claude",
                 .version_arg = "--version",
                 .install_note = "start a new Claude Code session (running ones keep their hooks)"},
+      .server_session_env = "CLAUDE_CODE_SESSION_ID",
   };
   return agent;
 }

@@ -125,6 +125,34 @@ def poll(fetch, done, timeout_s, step_s=0.1):
         time.sleep(step_s)
 
 
+class ClientRun:
+    """One headless run of a client (`label`) against a model stand-in: the process's outcome,
+    the model requests (each with the stand-in's `reply`) and the hooks' log."""
+
+    def __init__(self, label, proc, elapsed, requests, hooks_log):
+        self.label = label
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.elapsed = elapsed
+        self.requests = requests
+        self.hooks_log = hooks_log
+
+    def __str__(self):
+        return "\n".join([f"{self.label} exit {self.returncode} in {self.elapsed:.2f} s",
+                          f"stdout: {self.stdout[-1500:]}", f"stderr: {self.stderr[-2500:]}",
+                          f"model requests: {[r['reply'] for r in self.requests]}",
+                          "hooks.log:\n    " + "\n    ".join(self.hooks_log.splitlines()[-40:])])
+
+
+def adds_from(mem0, source, timeout_s):
+    """The adds at the fake Mem0 whose metadata.source is `source`, polled until there is one or
+    timeout_s have passed (the sender is detached)."""
+    def fetch():
+        return [a for a in mem0.adds() if (a.get("metadata") or {}).get("source") == source]
+    return poll(fetch, bool, timeout_s, step_s=0.2)[0]
+
+
 def hook_outputs(debug):
     """The JSON objects our hooks printed, as Claude Code's debug log records them
     ("Hooks: Parsed initial response: {...}"), oldest first."""

@@ -12,7 +12,9 @@ compaction summary) and gets `summary` (SUMMARY_TEXT by default) without using a
 - shell(cmd):     one `function_call` of the model's shell tool, `exec_command` with
                   {"cmd": cmd} (the name and argument Codex 0.171.0 offers in `tools`);
 - patch(p):       one `custom_tool_call` of `apply_patch` with the patch text p (offered as a
-                  freeform tool to some models only, e.g. "gpt-5.5", not "gpt-5-codex").
+                  freeform tool to some models only, e.g. "gpt-5.5", not "gpt-5-codex");
+- call(name, a):  one `function_call` of any tool `name` with the arguments a (a dict), for a
+                  client whose tools are not Codex's (Copilot CLI's `view`, `bash`, ...).
 The events sent are those Codex needs: response.created, response.output_item.added,
 response.output_text.delta (messages), response.output_item.done, response.completed (with
 usage; `usage_tokens` sets its total, which drives Codex's automatic compaction).
@@ -51,6 +53,10 @@ def shell(cmd):
 
 def patch(text):
     return {"kind": "patch", "patch": text}
+
+
+def call(name, arguments):
+    return {"kind": "call", "name": name, "arguments": arguments}
 
 
 def provider_config(url, model="gpt-5-codex"):
@@ -141,10 +147,12 @@ class _Handler(RecordingHandler):
         response = {"id": resp_id, "object": "response", "created_at": int(time.time()),
                     "status": "in_progress", "model": body.get("model"), "output": []}
         event({"type": "response.created", "response": response})
-        if step["kind"] == "shell":
+        if step["kind"] in ("shell", "call"):
+            name, arguments = ((SHELL_TOOL, {"cmd": step["cmd"]}) if step["kind"] == "shell"
+                               else (step["name"], step["arguments"]))
             item = {"type": "function_call", "id": owner.next_id("fc"), "status": "completed",
-                    "call_id": owner.next_id("call"), "name": SHELL_TOOL,
-                    "arguments": json.dumps({"cmd": step["cmd"]})}
+                    "call_id": owner.next_id("call"), "name": name,
+                    "arguments": json.dumps(arguments)}
             event({"type": "response.output_item.added", "output_index": 0,
                    "item": dict(item, status="in_progress", arguments="")})
         elif step["kind"] == "patch":

@@ -35,8 +35,8 @@ import sys
 import time
 import unittest
 
-from clientlib import (BIN_DIR, REPO, client_or_exit, locate, log, read_text, run_tests,
-                       scratch_dir)
+from clientlib import (BIN_DIR, REPO, ClientRun, adds_from, client_or_exit, locate, log,
+                       read_text, run_tests, scratch_dir)
 import codex_cli
 from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
 from fakelib import FakeMem0
@@ -93,8 +93,8 @@ INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer ce
               "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
                       f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
 
-# The hook table's Codex rows (hook/table.hpp): agent, executable, event, kind, matcher, timeout.
-ROW = re.compile(r'\{"codex",\s*"(\w+)",\s*"(\w+)",\s*Event::\w+,\s*"([^"]*)",\s*(\d+),')
+# The hook table's Codex rows (hook/table.hpp): agent, executable, event, matcher, timeout.
+ROW = re.compile(r'\{"codex",\s*"(\w+)",\s*"(\w+)",\s*"([^"]*)",\s*(\d+),')
 
 
 def codex_rows():
@@ -143,25 +143,11 @@ def carries_output(body):
                for i in body.get("input") or [])
 
 
-class Run:
+class Run(ClientRun):
     """One `codex exec` run and what it left behind."""
-
-    def __init__(self, proc, elapsed, requests, hooks_log):
-        self.returncode = proc.returncode
-        self.stdout = proc.stdout
-        self.stderr = proc.stderr
-        self.elapsed = elapsed
-        self.requests = requests
-        self.hooks_log = hooks_log
 
     def hook_lines(self):
         return [line for line in self.stderr.splitlines() if line.startswith("hook: ")]
-
-    def __str__(self):
-        return "\n".join([f"codex exit {self.returncode} in {self.elapsed:.2f} s",
-                          f"stderr: {self.stderr[-2500:]}",
-                          f"model requests: {[r['reply'] for r in self.requests]}",
-                          "hooks.log:\n    " + "\n    ".join(self.hooks_log.splitlines()[-40:])])
 
 
 class CodexTest(unittest.TestCase):
@@ -205,7 +191,7 @@ class CodexTest(unittest.TestCase):
             proc = codex_cli.run(CODEX, prompt, self.project, env, timeout=RUN_TIMEOUT_S)
             elapsed = time.monotonic() - start
             requests = api.responses()
-        run = Run(proc, elapsed, requests,
+        run = Run("codex", proc, elapsed, requests,
                   read_text(os.path.join(self.home, ".mem0", "hooks.log")))
         log(f"    codex exec: exit {run.returncode} in {elapsed:.2f} s, "
             f"{len(requests)} model requests; {', '.join(run.hook_lines())}")
@@ -221,15 +207,7 @@ class CodexTest(unittest.TestCase):
         self.assertEqual(failed, [], f"Codex did not accept a hook's output\n{run}")
 
     def wait_for_adds(self, source="stop"):
-        """The adds of captures from `source` that reached the fake Mem0 (polled: the sender is
-        detached)."""
-        deadline = time.monotonic() + CAPTURE_WAIT_S
-        while True:
-            adds = [a for a in self.mem0.adds()
-                    if (a.get("metadata") or {}).get("source") == source]
-            if adds or time.monotonic() > deadline:
-                return adds
-            time.sleep(0.2)
+        return adds_from(self.mem0, source, CAPTURE_WAIT_S)
 
     def test_1_prompt_read_and_capture(self):
         run = self.codex([shell(f"cat {REL}"), text(FINAL_TEXT)])

@@ -76,8 +76,8 @@ CLAUDE_TEXT = ("Decided: the settlement exporter writes ledger batches as CSV wi
                "checksum row, because the bank's importer rejects files without one.")
 CLAUDE_PROMPT = "Why does the settlement exporter write ledger batches as CSV with a checksum row?"
 
-# One row of k_hooks: {"gemini-cli", "<executable>", "<event>", Event::<kind>, "<matcher>", <s>,
-TABLE_ROW = re.compile(r'\{"gemini-cli",\s*"(\w+)",\s*"(\w+)",\s*Event::\w+,\s*"([^"]*)",\s*'
+# One row of k_hooks: {"gemini-cli", "<executable>", "<event>", "<matcher>", <s>,
+TABLE_ROW = re.compile(r'\{"gemini-cli",\s*"(\w+)",\s*"(\w+)",\s*"([^"]*)",\s*'
                        r'(\d+),', re.S)
 
 

@@ -22,6 +22,8 @@ talks to its own loopback model stand-in (fake_anthropic.py, fake_openai.py, fak
    metadata.agent "gemini-cli") and its line reaches the first request of a second `claude -p`
    session, whose question shares no word with the first decision: that one is not recalled
    there. Every search the hooks made was for this user and this project.
+5. GitHub Copilot CLI (copilot_cli.py, its own case): its answer, a third decision, is captured
+   at agentStop (metadata.agent "copilot") and recalled in a `claude -p` session's first request.
 The recall lines cannot come from anywhere but recall: they hold each decision's reason, whose
 words no prompt holds (checked); the project holds no file but git's; the model stand-ins say a
 decision only as the answer that is captured; and the tag is the id FakeMem0 gave the memory
@@ -41,6 +43,7 @@ import unittest
 from clientlib import (BIN_DIR, claude_or_exit, client_env, client_or_exit, log, poll, read_text,
                        run_tests, scratch_dir, texts_with)
 import codex_cli
+import copilot_cli
 from fake_anthropic import FakeAnthropic
 from fake_gemini import FakeGemini
 from fake_openai import API_KEY_ENV, FakeOpenAI, message_texts, provider_config, text
@@ -48,7 +51,7 @@ from fakelib import FakeMem0
 import gemini_cli
 from gitrepo import make_repo
 
-CLAUDE = CODEX = GEMINI = None  # set in main()
+CLAUDE = CODEX = GEMINI = COPILOT = None  # set in main() (COPILOT: None when not installable)
 RUN_TIMEOUT_S = 120
 CAPTURE_WAIT_S = 20
 EXECUTABLES = ["mem0-hooks", "on_session_start", "on_user_prompt", "on_stop", "on_session_end"]
@@ -78,6 +81,13 @@ CLAUDE_PROMPT_2 = ("How does the webhook retry queue back off, and after how man
                    "does it give up?")
 GEMINI_REASON = ["exponentially", "payment", "provider", "throttles", "bursts"]
 SHORT_ANSWER = "Understood."  # under 100 characters: no capture
+# GitHub Copilot CLI's decision and Claude Code's question about it, which holds 6 of the
+# decision's 17 words (export, archive, bucket, keep, retention, tier), none of its reason.
+COPILOT_DECISION = ("We decided that the export archive bucket keeps a retention of ninety days "
+                    "in the cold tier, because auditors of the card network ask for quarterly "
+                    "evidence.")
+COPILOT_QUESTION = "Which retention does the export archive bucket keep, and in which tier?"
+COPILOT_REASON = ["auditors", "card", "network", "quarterly", "evidence"]
 
 
 def tag(mem_id):
@@ -165,6 +175,15 @@ class OneMemoryTest(unittest.TestCase):
         self.assertTrue(turns, self.info())
         return turns[0]
 
+    def copilot(self, prompt, final_text):
+        with FakeOpenAI(script=[text(final_text)]) as api:
+            env = copilot_cli.client_env(self.home, api.url, **self.mem0_env)
+            self.install("copilot", env)
+            start = time.monotonic()
+            proc = copilot_cli.run(COPILOT, prompt, self.project, env, timeout=RUN_TIMEOUT_S)
+            self.finished("copilot", proc, time.monotonic() - start, api.requests())
+        self.assertEqual(proc.stdout.strip(), final_text, self.info())
+
     # -- what happened ------------------------------------------------------------------------
     def info(self):
         out = [f"[{label}] {what}" for label, what in self.runs]
@@ -240,10 +259,27 @@ class OneMemoryTest(unittest.TestCase):
             self.assertIn(f'"app_id": "{PROJECT_ID}"', json.dumps(search.get("filters")))
             self.assertIn(f'"user_id": "{USER}"', json.dumps(search.get("filters")))
 
+    def test_copilot_to_claude_code(self):
+        """A decision GitHub Copilot CLI's agentStop hook captured reaches Claude Code's prompt."""
+        if not COPILOT:
+            self.skipTest("GitHub Copilot CLI is not available here")
+        for word in COPILOT_REASON:
+            self.assertNotIn(word, COPILOT_QUESTION.lower())
+        self.copilot("Settle how long the export archive is kept.", COPILOT_DECISION)
+        memory = self.captured(COPILOT_DECISION, "copilot")
+        self.assertTrue(memory.get("metadata", {}).get("session_id", "copilot-").startswith(
+            "copilot-"), memory)
+        request = self.claude("claude-copilot", COPILOT_QUESTION, SHORT_ANSWER)
+        self.assert_recalled("claude-copilot", request, memory)
+
 
 def main():
-    global CLAUDE, CODEX, GEMINI
+    global CLAUDE, CODEX, GEMINI, COPILOT
     CLAUDE = claude_or_exit(EXECUTABLES)
+    try:
+        COPILOT = copilot_cli.ensure_copilot(log=log)
+    except copilot_cli.Unavailable as exc:
+        log(f"GitHub Copilot CLI is not available here ({exc}): its case is skipped")
     CODEX = client_or_exit("Codex CLI", codex_cli.ensure_codex, EXECUTABLES)
     GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli, EXECUTABLES)
     return run_tests()

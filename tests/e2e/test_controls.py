@@ -103,6 +103,25 @@ class Controls(HookTest):
         self.assertEqual(log["runs"][0]["memories"], [{"id": WEBHOOK, "type": "decision"}])
         self.assertIn("last skip   ", self.cli("doctor"))
 
+    def test_log_finds_other_agents_sessions_by_their_own_ids(self):
+        # A Copilot CLI prompt (camelCase) and a Codex one: their sessions are copilot-<id> and
+        # codex-<id>, and `log --session <id>` finds each by the agent's own id.
+        gemini = prompt_event(PROMPT, session_id="gm-1", cwd=self.project)
+        self.run_bin("on_user_prompt", json.dumps(gemini).encode(), args=("--agent", "gemini-cli"))
+        copilot = {"sessionId": "cp-1", "cwd": self.project, "prompt": PROMPT}
+        self.run_bin("on_user_prompt", json.dumps(copilot).encode(), args=("--agent", "copilot"))
+        self.run_bin("on_user_prompt", json.dumps(prompt_event(
+            PROMPT, session_id="cx-1", cwd=self.project)).encode(), args=("--agent", "codex"))
+        for agent, session in (("copilot", "cp-1"), ("codex", "cx-1")):
+            log = json.loads(self.cli("log", "--session", session, "--json"))
+            self.assertEqual(log["session"], f"{agent}-{session}", log)
+            self.assertEqual(log["runs"][0]["memories"], [{"id": WEBHOOK, "type": "decision"}])
+        # Without --session, the session of the agent whose variable is set (Gemini CLI's), not
+        # the latest one (Codex's).
+        result = self.run_bin("mem0-hooks", None, args=("log", "--json"), text=True,
+                              env=dict(self.env(), GEMINI_SESSION_ID="gm-1"))
+        self.assertEqual(json.loads(result.stdout)["session"], "gemini-cli-gm-1", result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

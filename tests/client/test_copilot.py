@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Real-client end-to-end test: a real GitHub Copilot CLI runs the built hooks.
+
+Copilot CLI (pinned, installed from npm into a cache dir, see copilot_cli.py) runs
+`copilot -p … --allow-all-tools -s` headless in a throw-away project (a git repository whose
+origin gives the project id) against two loopback stand-ins:
+- fake_openai.py for the model (Copilot's provider with the Responses wire API): the "model"
+  answers the first call with a tool call (`view`, `bash` or a memory tool) and the second
+  (carrying the tool's result) with plain text;
+- tests/fake_mem0 for the Mem0 API, seeded with memories of this user and project.
+The hooks and the memory tools are wired by `mem0-hooks install --agent copilot` into the scratch
+`$COPILOT_HOME` (hooks/mem0.json, mcp-config.json).
+
+It checks what reached the model:
+- test_1: the prompt's memory line in the first request (inside the prompt's
+  <system_reminder>); the file memory of `view src/billing/invoice.py` in the `view` result the
+  second request carries; the agentStop capture of the reply at the Mem0 stand-in with
+  metadata.agent "copilot", a `copilot-` session and our user and project.
+- test_2: a failing command (`exit code 2` in the text Copilot shows the model) finds the
+  anti-pattern memory, in the `bash` result of the second request.
+- test_3: the memory tools are offered to the model, and a call of the search tool is answered
+  with the seeded memory.
+
+Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
+Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, the output).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from clientlib import (BIN_DIR, ClientRun, adds_from, client_or_exit, log, read_text, run_tests,
+                       scratch_dir)
+import copilot_cli
+from fake_openai import FakeOpenAI, call, text
+from fakelib import FakeMem0
+from gitrepo import make_repo
+
+COPILOT = None  # set in main()
+CAPTURE_WAIT_S = 10.0  # the sender is detached: how long to poll the fake Mem0 for an add
+
+USER = "tester"
+ORIGIN = "git@github.com:acme/billing-service.git"
+PROJECT_ID = "acme-billing-service"  # the slug the hooks derive from ORIGIN
+REL = "src/billing/invoice.py"
+PROMPT = "Explain how partial refund rounding works"
+FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
+              "every amount stays in integer cents from the line item to the rendered total.")
+FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\"; exit 2"
+SEARCH_TOOL = "mem0-search_memories"
+EXECUTABLES = ["mem0-hooks", "on_session_start", "on_user_prompt", "on_file_read",
+               "on_bash_output", "on_stop", "on_compact", "on_session_end"]
+
+# The fake scores a memory by the share of its tokens found in the query (hit at >= 0.3): each
+# text shares its tokens with one hook's query only.
+M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
+M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
+M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
+M_TOOL = "c0de0005-0000-4000-8000-000000000005"    # the memory tool's query
+
+
+def memory(mem_id, text_, metadata):
+    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
+            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
+
+
+SEED = [
+    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
+    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
+    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
+           {"type": "anti_pattern"}),
+    memory(M_TOOL, "webhook retries back off exponentially up to one hour", {"type": "decision"}),
+]
+
+
+def tag(mem_id):
+    return f"[mem0:{mem_id[:8]}]"
+
+
+INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
+              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
+                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
+
+
+def user_texts(body):
+    """The text of each user message of a Responses-API request body, in order."""
+    out = []
+    for item in body.get("input") or []:
+        if isinstance(item, dict) and item.get("role") == "user":
+            content = item.get("content")
+            out.append(content if isinstance(content, str) else "\n".join(
+                c.get("text", "") for c in content or [] if isinstance(c, dict)))
+    return out
+
+
+def tool_outputs(body):
+    """The output of each function call a request body carries, in order."""
+    return [i.get("output") if isinstance(i.get("output"), str) else json.dumps(i.get("output"))
+            for i in body.get("input") or []
+            if isinstance(i, dict) and i.get("type") == "function_call_output"]
+
+
+def tool_names(body):
+    return [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+
+
+class CopilotTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = scratch_dir(self, "mem0 copilot ")  # a space: the wiring quotes paths
+        self.home = os.path.join(self.scratch, "home")
+        self.project = os.path.join(self.scratch, "project")
+        for d in (self.home, os.path.dirname(os.path.join(self.project, REL))):
+            os.makedirs(d)
+        make_repo(self.project, origin=ORIGIN)
+        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
+            fh.write(INVOICE_PY)
+        self.mem0 = FakeMem0(seed=SEED).start()
+        self.addCleanup(self.mem0.stop)
+        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent",
+                               "copilot"], env=self.env(""), capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL, cwd=self.project)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        log("    " + proc.stdout.strip().replace("\n", "\n    "))
+
+    def env(self, model_url):
+        return copilot_cli.client_env(self.home, model_url, **{
+            "USER": USER, "MEM0_BASE_URL": self.mem0.url, "MEM0_API_KEY": self.mem0.api_key,
+            "MEM0_USER_ID": USER, "MEM0_DEBUG": "1"})
+
+    def copilot(self, script, prompt=PROMPT):
+        with FakeOpenAI(script=script) as api:
+            start = time.monotonic()
+            proc = copilot_cli.run(COPILOT, prompt, self.project, self.env(api.url))
+            elapsed = time.monotonic() - start
+            requests = [r for r in api.responses() if tool_names(r["body"])]
+        run = ClientRun("copilot", proc, elapsed, requests,
+                  read_text(os.path.join(self.home, ".mem0", "hooks.log")))
+        log(f"    copilot -p: exit {run.returncode} in {elapsed:.2f} s, "
+            f"{len(requests)} model requests")
+        with open(os.path.join(self.scratch, f"run-{len(os.listdir(self.scratch))}.json"),
+                  "w") as fh:
+            json.dump({"stdout": run.stdout, "stderr": run.stderr, "requests": requests}, fh,
+                      indent=1)
+        self.assertEqual(run.returncode, 0, str(run))
+        return run
+
+    def test_1_prompt_read_and_capture(self):
+        path = os.path.join(self.project, REL)
+        run = self.copilot([call("view", {"path": path}), text(FINAL_TEXT)])
+        self.assertEqual([r["reply"] for r in run.requests], ["call", "text"], str(run))
+        first, second = (r["body"] for r in run.requests)
+
+        # The prompt's recall is in the prompt's own user message.
+        prompt_message = [t for t in user_texts(first) if PROMPT in t]
+        self.assertEqual(len(prompt_message), 1, str(run))
+        self.assertIn(tag(M_PROMPT), prompt_message[0], str(run))
+        self.assertNotIn(tag(M_FILE), json.dumps(first), "the file memory is for the view")
+
+        # The read's recall is in the view result the next request carries.
+        outputs = tool_outputs(second)
+        self.assertEqual(len(outputs), 1, str(run))
+        self.assertIn("def line_0_cents", outputs[0])
+        self.assertIn(tag(M_FILE), outputs[0], str(run))
+
+        # The reply is captured at agentStop, as this agent's, for our user and project.
+        stop = adds_from(self.mem0, "stop", CAPTURE_WAIT_S)
+        self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
+        add = stop[0]
+        self.assertEqual(add["metadata"].get("agent"), "copilot")
+        self.assertTrue(add["metadata"].get("session_id", "").startswith("copilot-"), add)
+        self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
+        self.assertIn(FINAL_TEXT, json.dumps(add["messages"]))
+
+    def test_2_error_recall(self):
+        run = self.copilot([call("bash", {"command": FAIL_COMMAND, "description": "upload"}),
+                            text("The upload is too large for the gateway.")],
+                           prompt="Upload the nightly export")
+        outputs = tool_outputs(run.requests[1]["body"])
+        self.assertEqual(len(outputs), 1, str(run))
+        self.assertIn("exit code 2", outputs[0])
+        self.assertIn(tag(M_ERROR), outputs[0], str(run))
+
+    def test_3_memory_tools(self):
+        run = self.copilot([call(SEARCH_TOOL, {"query": "webhook retries back off"}),
+                            text("Retries back off up to an hour.")],
+                           prompt="How do webhook retries behave?")
+        first, second = (r["body"] for r in run.requests)
+        offered = [n for n in tool_names(first) if n.startswith("mem0-")]
+        log(f"    memory tools offered: {offered}")
+        self.assertIn(SEARCH_TOOL, offered, str(run))
+        outputs = tool_outputs(second)
+        self.assertEqual(len(outputs), 1, str(run))
+        self.assertIn("webhook retries back off exponentially", outputs[0], str(run))
+
+
+def main():
+    global COPILOT
+    COPILOT = client_or_exit("GitHub Copilot CLI", copilot_cli.ensure_copilot, EXECUTABLES)
+    return run_tests()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
