@@ -111,6 +111,7 @@ class OneMemoryTest(unittest.TestCase):
         self.mem0_env = {"USER": USER, "MEM0_USER_ID": USER, "MEM0_BASE_URL": self.mem0.url,
                          "MEM0_API_KEY": self.mem0.api_key, "MEM0_DEBUG": "1"}
         self.runs = []  # (label, what the client printed), for the failure messages
+        self.claude_wired = False
 
     # -- wiring and running each client ---------------------------------------------------------
     def install(self, agent, env):
@@ -135,8 +136,9 @@ class OneMemoryTest(unittest.TestCase):
         api = FakeAnthropic(read_path=None, final_text=final_text).start()
         self.addCleanup(api.stop)
         env = client_env(self.home, api.url, self.mem0.url, USER, **self.mem0_env)
-        if label == "claude-1":
+        if not self.claude_wired:
             self.install("claude-code", env)
+            self.claude_wired = True
         debug_log = os.path.join(self.scratch, f"debug-{label}.log")
         start = time.monotonic()
         proc = subprocess.run([CLAUDE, "-p", prompt, "--output-format", "json",

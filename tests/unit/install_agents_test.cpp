@@ -138,6 +138,33 @@ TEST_CASE("install: Cursor's hooks.json gets flat entries and a version",
   }
 }
 
+TEST_CASE("install: Copilot CLI's hooks file gets flat bash entries and a version",
+          "[cli][install][agents]") {
+  const auto rows = rows_of(copilot());
+  REQUIRE_FALSE(rows.empty());
+  const std::string text = merge("", copilot(), rows);
+  const auto doc = parsed(text);
+  CHECK(doc["version"].GetInt() == 1);
+  const auto &post = doc["hooks"]["postToolUse"];
+  REQUIRE(post.Size() == 2);
+  CHECK(std::string(post[0]["type"].GetString()) == "command");
+  CHECK(std::string(post[0]["bash"].GetString()) == "/opt/mem0/bin/on_file_read --agent copilot");
+  CHECK(post[0]["timeoutSec"].GetInt() == 8);
+  CHECK_FALSE(post[0].HasMember("command"));
+  CHECK_FALSE(post[0].HasMember("matcher"));
+  CHECK(doc["hooks"]["agentStop"].Size() == 2); // on_stop and on_compact
+  CHECK(our_hooks(text).size() == rows.size());
+  CHECK(merge(text, copilot(), rows) == text);
+
+  SECTION("other hooks are kept; uninstall removes only ours") {
+    const std::string original =
+        R"({"version":1,"hooks":{"postToolUse":[{"type":"command","bash":"./audit.sh"}]}})";
+    const std::string with = merge(original, copilot(), rows);
+    CHECK(parsed(with)["hooks"]["postToolUse"].Size() == 3);
+    CHECK(canonical(merge(with, copilot(), rows, true)) == canonical(original));
+  }
+}
+
 namespace {
 
 // A scratch home for the commands, with a bin directory of the executables.
@@ -223,6 +250,25 @@ TEST_CASE("install --agent all: every agent found, by its program or its directo
     CHECK(mt::contains(out, "warning: Cursor runs the mem0 hooks twice"));
     CHECK_FALSE(mt::contains(out, "third-party hooks"));
   }
+}
+
+TEST_CASE("install --agent copilot: its hooks file and mcp-config.json under COPILOT_HOME",
+          "[cli][install][agents]") {
+  Home h;
+  const auto dir = h.f.home / "copilot-home";
+  h.f.set_env("COPILOT_HOME", dir.string());
+  CHECK(h.run({"install", "--agent", "copilot"}) == k_ok);
+  const auto hooks = read_small_file(dir / "hooks" / "mem0.json");
+  REQUIRE(hooks.has_value());
+  CHECK(our_hooks(*hooks).size() == rows_of(copilot()).size());
+  CHECK(registers_memory_tools(dir / "mcp-config.json"));
+  h.run({"doctor"});
+  INFO(h.out.str());
+  CHECK(mt::contains(h.out.str(),
+                     "  hooks         wired in " + (dir / "hooks" / "mem0.json").string()));
+  CHECK(h.run({"uninstall", "--agent", "copilot"}) == k_ok);
+  CHECK(our_hooks(read_small_file(dir / "hooks" / "mem0.json").value_or("")).empty());
+  CHECK_FALSE(registers_memory_tools(dir / "mcp-config.json"));
 }
 
 TEST_CASE("doctor: an agent's program that does not answer --version in time is cut short",
