@@ -223,9 +223,7 @@ std::string session_for(const Args &args, const CliContext &ctx) {
   if (!given) return session_in_env(ctx.env);
   // An agent's own id names its session key (`<agent>-<id>`) when only that one was recorded.
   const auto recorded = [&](const std::string &key) {
-    std::error_code ec;
-    return fs::exists(ctx.state.sessions.session_path(key), ec) ||
-           fs::exists(ctx.state.sessions.runs_path(key), ec);
+    return !ctx.state.sessions.runs(key).empty() || !ctx.state.sessions.load(key).injected.empty();
   };
   if (recorded(*given)) return *given;
   for (const Agent *a : agents())

@@ -19,7 +19,7 @@ It checks what reached the model:
 - test_2: a failing command (`exit code 2` in the text Copilot shows the model) finds the
   anti-pattern memory, in the `bash` result of the second request.
 - test_3: the memory tools are offered to the model, and a call of the search tool is answered
-  with the seeded memory.
+  with the seeded memory, whose id goes into the id map of the Copilot session.
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, the output).
@@ -188,7 +188,7 @@ class CopilotTest(unittest.TestCase):
     def test_3_memory_tools(self):
         run = self.copilot([call(SEARCH_TOOL, {"query": "webhook retries back off"}),
                             text("Retries back off up to an hour.")],
-                           prompt="How do webhook retries behave?")
+                           prompt="Look this up in the memory tools for me")
         first, second = (r["body"] for r in run.requests)
         offered = [n for n in tool_names(first) if n.startswith("mem0-")]
         log(f"    memory tools offered: {offered}")
@@ -196,6 +196,13 @@ class CopilotTest(unittest.TestCase):
         outputs = tool_outputs(second)
         self.assertEqual(len(outputs), 1, str(run))
         self.assertIn("webhook retries back off exponentially", outputs[0], str(run))
+        # The ids the tool showed are in the id map of this Copilot session (the server's
+        # COPILOT_AGENT_SESSION_ID), where the hooks keep theirs.
+        sessions = os.path.join(self.home, ".mem0", "state", "sessions")
+        holding = [n for n in os.listdir(sessions)
+                   if M_TOOL in read_text(os.path.join(sessions, n))]
+        self.assertEqual(len(holding), 1, os.listdir(sessions))
+        self.assertTrue(holding[0].startswith("copilot-"), holding)
 
 
 def main():
