@@ -38,51 +38,23 @@ import copilot_cli
 from fake_openai import FakeOpenAI, call, text
 from fakelib import FakeMem0
 from gitrepo import make_repo
+import test_codex
+from test_codex import (FINAL_TEXT, INVOICE_PY, M_ERROR, M_FILE, M_PROMPT, ORIGIN, PROJECT_ID,
+                        PROMPT, REL, SEED, USER, memory, tag)
 
 COPILOT = None  # set in main()
 CAPTURE_WAIT_S = 10.0  # the sender is detached: how long to poll the fake Mem0 for an add
 
-USER = "tester"
-ORIGIN = "git@github.com:acme/billing-service.git"
-PROJECT_ID = "acme-billing-service"  # the slug the hooks derive from ORIGIN
-REL = "src/billing/invoice.py"
-PROMPT = "Explain how partial refund rounding works"
-FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
-              "every amount stays in integer cents from the line item to the rendered total.")
-FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\"; exit 2"
+FAIL_COMMAND = test_codex.FAIL_COMMAND + "; exit 2"
 SEARCH_TOOL = "mem0-search_memories"
 EXECUTABLES = ["mem0-hooks", "on_session_start", "on_user_prompt", "on_file_read",
                "on_bash_output", "on_stop", "on_compact", "on_session_end"]
 
-# The fake scores a memory by the share of its tokens found in the query (hit at >= 0.3): each
-# text shares its tokens with one hook's query only.
-M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
-M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
-M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
-M_TOOL = "c0de0005-0000-4000-8000-000000000005"    # the memory tool's query
-
-
-def memory(mem_id, text_, metadata):
-    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
-            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
-
-
-SEED = [
-    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
-    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
-    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
-           {"type": "anti_pattern"}),
-    memory(M_TOOL, "webhook retries back off exponentially up to one hour", {"type": "decision"}),
-]
-
-
-def tag(mem_id):
-    return f"[mem0:{mem_id[:8]}]"
-
-
-INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
-              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
-                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
+# The memories, project and prompt of Codex's test (the fake's scoring is explained there), less
+# its Claude Code capture, plus one for the memory tool's query only.
+M_TOOL = "c0de0005-0000-4000-8000-000000000005"
+SEED = [m for m in SEED if m["id"] != test_codex.M_CLAUDE] + [
+    memory(M_TOOL, "webhook retries back off exponentially up to one hour", {"type": "decision"})]
 
 
 def user_texts(body):
