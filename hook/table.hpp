@@ -17,9 +17,9 @@ struct HookSpec {
   std::string_view status_message; // shown while the hook runs; empty for none
 };
 
-// The hook set of every agent. hooks.json, `mem0-hooks install`, `uninstall` and `doctor`
-// follow this table (a unit test checks hooks.json against it): a new hook is its folder under
-// hooks/ plus a row per agent; a new agent is an adapter plus its rows
+// The hook set of every agent. The wiring files the repository ships (scripts/wiring.py writes
+// them), `mem0-hooks install`, `uninstall` and `doctor` follow this table: a new hook is its
+// folder under hooks/ plus a row per agent; a new agent is an adapter plus its rows
 // (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
 // (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
 // short timeouts.

@@ -2,7 +2,7 @@
 environment `claude` runs in, reading what a run left behind, and the start of each test
 program (the hooks must be built; Claude Code must be installable, else the test is skipped).
 
-Importing this module puts tests/fake_mem0 and tests/lib on sys.path.
+Importing this module puts tests/fake_mem0, tests/lib and scripts on sys.path.
 """
 
 import json
@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "fake_mem0"))
 sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+sys.path.insert(0, os.path.join(REPO, "scripts"))  # wiring.py: the hook table's rows
 
 import claude_code  # noqa: E402
 import npmcache  # noqa: E402

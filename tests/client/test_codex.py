@@ -28,7 +28,6 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, C
 
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -41,6 +40,7 @@ import codex_cli
 from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
 from fakelib import FakeMem0
 from gitrepo import make_repo
+import wiring
 
 CODEX = None  # set in main()
 RUN_TIMEOUT_S = 120
@@ -93,18 +93,10 @@ INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer ce
               "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
                       f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
 
-# The hook table's Codex rows (hook/table.hpp): agent, executable, event, matcher, timeout.
-ROW = re.compile(r'\{"codex",\s*"(\w+)",\s*"(\w+)",\s*"([^"]*)",\s*(\d+),')
-
-
 def codex_rows():
     """(event, matcher, executable, timeout) of each Codex row of the hook table."""
-    with open(os.path.join(REPO, "hook", "table.hpp"), encoding="utf-8") as fh:
-        rows = [(event, matcher, exe, int(timeout))
-                for exe, event, matcher, timeout in ROW.findall(fh.read())]
-    if not rows:
-        raise AssertionError("no Codex rows found in hook/table.hpp")
-    return rows
+    return [(event, matcher, exe, timeout)
+            for agent, exe, event, matcher, timeout, _ in wiring.table_rows() if agent == "codex"]
 
 
 def install_hooks(codex_home, env):

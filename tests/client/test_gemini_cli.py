@@ -25,7 +25,6 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories.
 
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -37,6 +36,7 @@ from clientlib import BIN_DIR, REPO, client_or_exit, locate, log, run_tests, scr
 import gemini_cli
 from fake_gemini import FakeGemini, text_of
 from fakelib import FakeMem0
+import wiring
 
 GEMINI = None  # set in main()
 RUN_TIMEOUT_S = 120
@@ -76,17 +76,11 @@ CLAUDE_TEXT = ("Decided: the settlement exporter writes ledger batches as CSV wi
                "checksum row, because the bank's importer rejects files without one.")
 CLAUDE_PROMPT = "Why does the settlement exporter write ledger batches as CSV with a checksum row?"
 
-# One row of k_hooks: {"gemini-cli", "<executable>", "<event>", "<matcher>", <s>,
-TABLE_ROW = re.compile(r'\{"gemini-cli",\s*"(\w+)",\s*"(\w+)",\s*"([^"]*)",\s*'
-                       r'(\d+),', re.S)
-
-
 def table_rows():
     """(executable, event, matcher, timeout in seconds) of each Gemini CLI row of the table."""
-    with open(os.path.join(REPO, "hook", "table.hpp"), encoding="utf-8") as fh:
-        rows = [(e, ev, m, int(t)) for e, ev, m, t in TABLE_ROW.findall(fh.read())]
-    assert rows, "no gemini-cli rows in hook/table.hpp"
-    return rows
+    return [(exe, event, matcher, timeout)
+            for agent, exe, event, matcher, timeout, _ in wiring.table_rows()
+            if agent == "gemini-cli"]
 
 
 def settings_hooks(bin_dir):
