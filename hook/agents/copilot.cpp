@@ -140,7 +140,8 @@ Result<ToolInput> parse_tool(std::string_view json) {
     in.tool = tool_kind(in.tool_name);
     if (const auto *args = object_member(doc, "toolArgs")) {
       in.tool_input = adapter::to_json(*args);
-      if (in.tool != ToolKind::shell) in.file_path = string_field(*args, "path");
+      // Only a read's path: with no matchers, the read recall runs after every tool.
+      if (in.tool == ToolKind::read) in.file_path = string_field(*args, "path");
       if (in.tool == ToolKind::shell) in.command = string_field(*args, "command");
     }
     const auto *result = object_member(doc, "toolResult");

@@ -63,6 +63,14 @@ TEST_CASE("copilot: view is a read of its absolute path", "[copilot]") {
   CHECK(in->error.empty());
 }
 
+TEST_CASE("copilot: an edit is a write, with no path for the read recall", "[copilot]") {
+  const auto in =
+      parse_tool(R"({"sessionId":"s","cwd":"/p","toolName":"edit","toolArgs":{"path":"/p/a.py"}})");
+  REQUIRE(in);
+  CHECK(in->tool == ToolKind::write);
+  CHECK(in->file_path.empty());
+}
+
 TEST_CASE("copilot: a failing bash command is a successful tool with exit code 2", "[copilot]") {
   const auto in = parse_tool(fixture("postToolUse-bash-failed.json"));
   REQUIRE(in);
