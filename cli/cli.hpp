@@ -194,11 +194,43 @@ bool registers_memory_tools(const std::filesystem::path &file);
 Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
                                        const std::filesystem::path &exe_dir, bool remove);
 
+// Register (or unregister) the memory tools in `file`, saying what it did on ctx.out; k_ok, or
+// k_failure when the file cannot be read or written.
+int install_memory_tools(const std::filesystem::path &file, const CliContext &ctx, bool uninstall);
+
+// install/uninstall for an agent that loads a shim (docs/cli.md#install): the shim at its user
+// file, or its project file with --project, written with the executables' directory and the
+// agent's hook rows; its memory tools registered where the agent reads them.
+int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
+
+// The shim the project ships for `agent` (shims/<agent>/mem0.js), as text; "" for none.
+std::string_view shim_source(std::string_view agent);
+
+// The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
+// agent's rows of the hook table.
+std::string configured_shim(const Agent &agent, const std::filesystem::path &exe_dir);
+
 // Merge or remove this project's hook entries (the hook table) in Claude Code settings JSON;
 // `exe_dir` holds the executables. Returns the new text, or an io error saying why when `current`
 // is not a JSON object.
 Result<std::string> merge_settings(std::string_view current, const std::filesystem::path &exe_dir,
                                    bool remove);
+
+// Register (or unregister) the memory tools in `file`, saying what it did on ctx.out; k_ok, or
+// k_failure when the file cannot be read or written.
+int install_memory_tools(const std::filesystem::path &file, const CliContext &ctx, bool uninstall);
+
+// install/uninstall for an agent that loads a shim (docs/cli.md#install): the shim at its user
+// file, or its project file with --project, written with the executables' directory and the
+// agent's hook rows; its memory tools registered where the agent reads them.
+int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
+
+// The shim the project ships for `agent` (shims/<agent>/mem0.js), as text; "" for none.
+std::string_view shim_source(std::string_view agent);
+
+// The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
+// agent's rows of the hook table.
+std::string configured_shim(const Agent &agent, const std::filesystem::path &exe_dir);
 
 // Merge or remove this project's hook entries, the `rows` of the hook table, in the hooks file
 // `current` of `agent` (in its files.format); `exe_dir` holds the executables. Other entries are

@@ -6,7 +6,8 @@ namespace mem0 {
 
 std::span<const Agent *const> agents() {
   // Claude Code first: the agent of a run without --agent (docs/agents.md#adding-an-agent).
-  static const std::array<const Agent *, 4> all{&claude_code(), &codex(), &gemini_cli(), &cursor()};
+  static const std::array<const Agent *, 6> all{&claude_code(), &codex(),    &gemini_cli(),
+                                                &cursor(),      &opencode(), &pi()};
   return all;
 }
 

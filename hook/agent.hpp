@@ -32,6 +32,9 @@ enum class HooksFormat {
   gemini,
   // {"version":1,"hooks":{"<event>":[{"command":…,"matcher":…,"timeout":<s>}]}}
   cursor,
+  // no hooks file: a JS shim the agent loads (shims/<agent>/mem0.js) with the executables'
+  // directory and the agent's rows written into it
+  shim,
 };
 
 // Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md).
@@ -102,6 +105,12 @@ const Agent &cursor();
 
 // Gemini CLI (hook/agents/gemini_cli.cpp).
 const Agent &gemini_cli();
+
+// OpenCode (hook/agents/opencode.cpp), through its shim.
+const Agent &opencode();
+
+// The Pi coding agent (hook/agents/pi.cpp), through its shim.
+const Agent &pi();
 
 // The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
 // files predate other agents), else "<agent>-<id>", so ids of different agents never collide.

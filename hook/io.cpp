@@ -74,5 +74,27 @@ std::string hook_specific_output(std::string_view event, std::string_view contex
   return w.text() + "\n";
 }
 
+std::string shim_output(std::string_view context) {
+  if (context.empty()) return {};
+  JsonWriter w;
+  w.begin_object().member("context", context).end_object();
+  return w.text() + "\n";
+}
+
+std::string text_parts(const rapidjson::Value *parts, bool skip_synthetic) {
+  std::string text;
+  if (!parts || !parts->IsArray()) return text;
+  for (const auto &part : parts->GetArray()) {
+    if (!part.IsObject() || string_field(part, "type") != "text") continue;
+    const auto synthetic = part.FindMember("synthetic");
+    if (skip_synthetic && synthetic != part.MemberEnd() && synthetic->value.IsTrue()) continue;
+    const std::string piece = string_field(part, "text");
+    if (piece.empty()) continue;
+    if (!text.empty()) text += '\n';
+    text += piece;
+  }
+  return text;
+}
+
 } // namespace adapter
 } // namespace mem0

@@ -24,7 +24,7 @@ struct HookSpec {
 // (docs/agents.md#adding-an-agent). Timeouts exceed the 5 s default budget by at least 2 s
 // (docs/failures.md#time-budget). Hooks that return at once by design (capture, guard) have
 // short timeouts.
-inline constexpr std::array<HookSpec, 27> k_hooks{{
+inline constexpr std::array<HookSpec, 40> k_hooks{{
     {"claude-code", "on_user_prompt", "UserPromptSubmit", Event::prompt, "", 8,
      "Recalling memories from mem0"},
     {"claude-code", "on_file_read", "PreToolUse", Event::before_read, "Read", 7, ""},
@@ -71,6 +71,23 @@ inline constexpr std::array<HookSpec, 27> k_hooks{{
     {"gemini-cli", "on_bash_output", "AfterTool", Event::after_shell, "^run_shell_command$", 8, ""},
     {"gemini-cli", "on_stop", "AfterAgent", Event::stop, "", 5, ""},
     {"gemini-cli", "on_session_end", "SessionEnd", Event::session_end, "", 2, ""},
+    // OpenCode (docs/agents.md#opencode), through its shim: the plugin hook names; the session's
+    // first chat.message also runs on_session_start; each finished reply text is captured.
+    {"opencode", "on_session_start", "chat.message", Event::session_start, "", 8, ""},
+    {"opencode", "on_user_prompt", "chat.message", Event::prompt, "", 8, ""},
+    {"opencode", "on_file_read", "tool.execute.after", Event::after_read, "^read$", 7, ""},
+    {"opencode", "on_bash_output", "tool.execute.after", Event::after_shell, "^bash$", 8, ""},
+    {"opencode", "on_stop", "experimental.text.complete", Event::stop, "", 5, ""},
+    {"opencode", "on_session_end", "session.idle", Event::session_end, "", 2, ""},
+    // Pi (docs/agents.md#pi), through its shim: the extension event names; the session's first
+    // before_agent_start also runs on_session_start.
+    {"pi", "on_session_start", "before_agent_start", Event::session_start, "", 8, ""},
+    {"pi", "on_user_prompt", "before_agent_start", Event::prompt, "", 8, ""},
+    {"pi", "on_file_read", "tool_result", Event::after_read, "^read$", 7, ""},
+    {"pi", "on_bash_output", "tool_result", Event::after_shell, "^bash$", 8, ""},
+    {"pi", "on_stop", "agent_end", Event::stop, "", 5, ""},
+    {"pi", "on_compact", "session_compact", Event::compaction, "", 5, ""},
+    {"pi", "on_session_end", "session_shutdown", Event::session_end, "", 2, ""},
 }};
 
 // The rows of `agent` (an Agent::name), in table order.

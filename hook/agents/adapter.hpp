@@ -28,6 +28,14 @@ Result<void> parse_object(rapidjson::Document &doc, std::string_view json);
 std::string hook_specific_output(std::string_view event, std::string_view context,
                                  std::string_view message, std::string_view updated_input = {});
 
+// The output a JS host's shim applies (docs/agents.md#opencode): {"context":<context>} and a
+// newline; "" when there is no context.
+std::string shim_output(std::string_view context);
+
+// The text parts of `parts` (an array of {"type":"text","text":…}), joined by newlines;
+// `skip_synthetic` leaves out those marked "synthetic": true. "" when `parts` is not an array.
+std::string text_parts(const rapidjson::Value *parts, bool skip_synthetic = false);
+
 // An agent's reader of the fields every one of its events carries.
 using CommonReader = void (*)(const rapidjson::Value &doc, HookInput &in);
 
