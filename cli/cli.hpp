@@ -203,6 +203,9 @@ int install_memory_tools(const std::filesystem::path &file, const CliContext &ct
 // agent's hook rows; its memory tools registered where the agent reads them.
 int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
 
+// True when `text` is a shim this project wrote for `agent` (it names its own install command).
+bool is_our_shim(std::string_view text, const Agent &agent);
+
 // The shim the project ships for `agent` (shims/<agent>/mem0.js), as text; "" for none.
 std::string_view shim_source(std::string_view agent);
 
@@ -224,6 +227,9 @@ int install_memory_tools(const std::filesystem::path &file, const CliContext &ct
 // file, or its project file with --project, written with the executables' directory and the
 // agent's hook rows; its memory tools registered where the agent reads them.
 int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
+
+// True when `text` is a shim this project wrote for `agent` (it names its own install command).
+bool is_our_shim(std::string_view text, const Agent &agent);
 
 // The shim the project ships for `agent` (shims/<agent>/mem0.js), as text; "" for none.
 std::string_view shim_source(std::string_view agent);

@@ -11,13 +11,6 @@ namespace {
 
 constexpr std::string_view k_config_line = "const CONFIG = ";
 
-// True when `text` is a shim this project wrote for `agent` (it names its own install command).
-bool is_our_shim(std::string_view text, const Agent &agent) {
-  return text.find("mem0-hooks install --agent " + std::string(agent.name)) !=
-             std::string_view::npos &&
-         text.find(k_config_line) != std::string_view::npos;
-}
-
 // {"bin":<exe_dir>,"hooks":[{"event","executable","matcher","timeout_ms","once"}…]}: `once` for
 // the session-start rows, which the shim runs at a session's first event only.
 std::string config_json(const Agent &agent, const fs::path &exe_dir) {
@@ -42,13 +35,18 @@ fs::path tools_file(const Agent &agent, const Args &args, const CliContext &ctx)
 
 } // namespace
 
+bool is_our_shim(std::string_view text, const Agent &agent) {
+  return text.find("mem0-hooks install --agent " + std::string(agent.name)) !=
+             std::string_view::npos &&
+         text.find(k_config_line) != std::string_view::npos;
+}
+
 std::string configured_shim(const Agent &agent, const fs::path &exe_dir) {
   std::string text(shim_source(agent.name));
   const auto at = text.find(k_config_line);
   if (at == std::string::npos) return text;
   const auto end = text.find('\n', at);
-  return text.replace(at, end - at,
-                      std::string(k_config_line) + config_json(agent, exe_dir) + ";");
+  return text.replace(at, end - at, std::string(k_config_line) + config_json(agent, exe_dir) + ";");
 }
 
 int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {

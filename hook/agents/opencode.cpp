@@ -24,12 +24,11 @@ void read_common(const rapidjson::Value &doc, HookInput &in) {
 // chat.message: the user message's parts; the prompt is their text, our own synthetic parts
 // left out.
 Result<PromptInput> parse_prompt(std::string_view json) {
-  return parse_event<PromptInput>(json, read_common,
-                                  [](const rapidjson::Value &doc, PromptInput &in) {
-                                    const auto parts = doc.FindMember("parts");
-                                    in.prompt = adapter::text_parts(
-                                        parts == doc.MemberEnd() ? nullptr : &parts->value, true);
-                                  });
+  return parse_event<PromptInput>(
+      json, read_common, [](const rapidjson::Value &doc, PromptInput &in) {
+        const auto parts = doc.FindMember("parts");
+        in.prompt = adapter::text_parts(parts == doc.MemberEnd() ? nullptr : &parts->value, true);
+      });
 }
 
 ToolKind tool_kind(std::string_view name) {

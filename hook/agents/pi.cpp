@@ -108,10 +108,9 @@ Result<CompactInput> parse_compact(std::string_view json) {
 
 // session_shutdown.
 Result<SessionEndInput> parse_session_end(std::string_view json) {
-  return parse_event<SessionEndInput>(json, read_common,
-                                      [](const rapidjson::Value &, SessionEndInput &in) {
-                                        in.reason = "shutdown";
-                                      });
+  return parse_event<SessionEndInput>(
+      json, read_common,
+      [](const rapidjson::Value &, SessionEndInput &in) { in.reason = "shutdown"; });
 }
 
 // The context, for the shim to add where the model reads it; nothing else reaches Pi.
