@@ -240,6 +240,37 @@ class OneMemoryTest(unittest.TestCase):
             self.assertIn(f'"app_id": "{PROJECT_ID}"', json.dumps(search.get("filters")))
             self.assertIn(f'"user_id": "{USER}"', json.dumps(search.get("filters")))
 
+    # -- the JS hosts: a decision OpenCode captured is recalled in Pi ---------------------------
+    def test_opencode_decision_recalled_in_pi(self):
+        import opencode_cli
+        import pi_agent
+        from fake_chat import FakeChat, text as chat_text
+        try:
+            opencode, pi = opencode_cli.ensure_opencode(log=log), pi_agent.ensure_pi(log=log)
+        except opencode_cli.Unavailable as exc:
+            self.skipTest(f"OpenCode or Pi is not available here: {exc}")
+
+        env = opencode_cli.client_env(self.home, **self.mem0_env)
+        self.install("opencode", env)
+        with FakeChat(script=[chat_text(DECISION)]) as api:
+            opencode_cli.write_config(self.home, api.url)
+            start = time.monotonic()
+            proc = opencode_cli.run(opencode, CLAUDE_PROMPT, self.project, env,
+                                    timeout=RUN_TIMEOUT_S)
+            self.finished("opencode", proc, time.monotonic() - start, api.requests())
+        memory = self.captured(DECISION, "opencode")
+
+        env = pi_agent.client_env(self.home, **self.mem0_env)
+        self.install("pi", env)
+        with FakeChat(script=[chat_text(SHORT_ANSWER)]) as api:
+            pi_agent.write_models(self.home, api.url)
+            start = time.monotonic()
+            proc = pi_agent.run(pi, CODEX_PROMPT, self.project, env, timeout=RUN_TIMEOUT_S)
+            self.finished("pi", proc, time.monotonic() - start, api.requests())
+            turns = [r["body"] for r in api.turns()]
+        self.assertTrue(turns, self.info())
+        self.assert_recalled("pi", turns[0], memory)
+
 
 def main():
     global CLAUDE, CODEX, GEMINI
