@@ -13,8 +13,9 @@ function log(line) {
   } catch {}
 }
 
-// Run `program` with `args`, `input` on stdin, until `ms`; its stdout, or null on any failure.
-function run(program, args, input, ms) {
+// Run `program` with `args`, `input` on stdin, until `ms`: its stdout (with `stderr`, its
+// stdout and stderr, whatever its exit status), or null on any failure.
+function run(program, args, input, ms, stderr = false) {
   return new Promise((resolve) => {
     let out = "";
     let timer = null;
@@ -28,7 +29,7 @@ function run(program, args, input, ms) {
     };
     let child;
     try {
-      child = spawn(program, args, { stdio: ["pipe", "pipe", "ignore"] });
+      child = spawn(program, args, { stdio: ["pipe", "pipe", stderr ? "pipe" : "ignore"] });
     } catch (e) {
       return finish(null, String(e && e.message));
     }
@@ -38,10 +39,24 @@ function run(program, args, input, ms) {
     }, ms);
     child.on("error", (e) => finish(null, e.message));
     child.stdout.on("data", (d) => (out += d));
-    child.on("close", (code) => finish(code === 0 ? out : null, code === 0 ? "" : `exit ${code}`));
+    if (stderr) child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => (code === 0 || stderr ? finish(out) : finish(null, `exit ${code}`)));
     child.stdin.on("error", () => {});
     child.stdin.end(input);
   });
+}
+
+// The output of the user command `name` (`mem0-hooks <subcommand> <words>`: the words typed,
+// split at blanks, never read by a shell) and what the model is asked to do with it; null when
+// `name` is not ours.
+async function userCommand(name, words) {
+  const subcommand = (CONFIG.commands || {})[name];
+  if (!subcommand) return null;
+  const argv = String(words || "").split(/\s+/).filter(Boolean);
+  const out = await run(path.join(CONFIG.bin, "mem0-hooks"), [subcommand, ...argv], "", 15000, true);
+  if (out === null) return null;
+  return `${out.trim()}\n\nAbove is the output of \`mem0-hooks ${subcommand}\`, run for the ` +
+         `user's /${name}. Show it to the user as it is, in a few words at most; do not run it again.`;
 }
 
 // The context one hook row prints for `payload`; "" for none.
@@ -98,6 +113,11 @@ export const Mem0 = async (ctx) => {
       await contexts("experimental.text.complete", "",
                      { ...base("experimental.text.complete", input.sessionID),
                        messageID: input.messageID, text: output.text }, input.sessionID);
+    }),
+    // Our commands (opencode.json's `command`): the CLI's output replaces the command's text.
+    "command.execute.before": guard(async (input, output) => {
+      const text = await userCommand(input.command, input.arguments);
+      if (text !== null) output.parts.splice(0, output.parts.length, { type: "text", text });
     }),
     event: guard(async ({ event }) => {
       const sessionID = event.properties && event.properties.sessionID;

@@ -13,8 +13,9 @@ function log(line) {
   } catch {}
 }
 
-// Run `program` with `args`, `input` on stdin, until `ms`; its stdout, or null on any failure.
-function run(program, args, input, ms) {
+// Run `program` with `args`, `input` on stdin, until `ms`: its stdout (with `stderr`, its
+// stdout and stderr, whatever its exit status), or null on any failure.
+function run(program, args, input, ms, stderr = false) {
   return new Promise((resolve) => {
     let out = "";
     let timer = null;
@@ -28,7 +29,7 @@ function run(program, args, input, ms) {
     };
     let child;
     try {
-      child = spawn(program, args, { stdio: ["pipe", "pipe", "ignore"] });
+      child = spawn(program, args, { stdio: ["pipe", "pipe", stderr ? "pipe" : "ignore"] });
     } catch (e) {
       return finish(null, String(e && e.message));
     }
@@ -38,10 +39,24 @@ function run(program, args, input, ms) {
     }, ms);
     child.on("error", (e) => finish(null, e.message));
     child.stdout.on("data", (d) => (out += d));
-    child.on("close", (code) => finish(code === 0 ? out : null, code === 0 ? "" : `exit ${code}`));
+    if (stderr) child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => (code === 0 || stderr ? finish(out) : finish(null, `exit ${code}`)));
     child.stdin.on("error", () => {});
     child.stdin.end(input);
   });
+}
+
+// The output of the user command `name` (`mem0-hooks <subcommand> <words>`: the words typed,
+// split at blanks, never read by a shell) and what the model is asked to do with it; null when
+// `name` is not ours.
+async function userCommand(name, words) {
+  const subcommand = (CONFIG.commands || {})[name];
+  if (!subcommand) return null;
+  const argv = String(words || "").split(/\s+/).filter(Boolean);
+  const out = await run(path.join(CONFIG.bin, "mem0-hooks"), [subcommand, ...argv], "", 15000, true);
+  if (out === null) return null;
+  return `${out.trim()}\n\nAbove is the output of \`mem0-hooks ${subcommand}\`, run for the ` +
+         `user's /${name}. Show it to the user as it is, in a few words at most; do not run it again.`;
 }
 
 // The context one hook row prints for `payload`; "" for none.
@@ -70,7 +85,97 @@ async function contexts(event, tool, payload, sessionID) {
 
 const started = new Set(); // sessions whose first message ran the session-start rows
 
-export default function mem0(pi) {
+// The memory tools' server: one `mem0-hooks mcp` child, spoken to in MCP (JSON-RPC, one message
+// a line) over its stdio. request() resolves to the answer, or null on any failure.
+function memoryServer() {
+  let child;
+  try {
+    child = spawn(path.join(CONFIG.bin, "mem0-hooks"), ["mcp"], { stdio: ["pipe", "pipe", "ignore"] });
+  } catch (e) {
+    log(`mem0-hooks mcp: ${e && e.message}`);
+    return null;
+  }
+  const waiting = new Map();
+  let buffer = "";
+  let next = 1;
+  const fail = (why) => {
+    if (why) log(`mem0-hooks mcp: ${why}`);
+    for (const resolve of waiting.values()) resolve(null);
+    waiting.clear();
+  };
+  child.on("error", (e) => fail(e.message));
+  child.on("close", (code) => fail(waiting.size ? `exit ${code}` : ""));
+  child.stdin.on("error", () => {});
+  child.stdout.on("data", (data) => {
+    buffer += data;
+    for (let nl; (nl = buffer.indexOf("\n")) >= 0; buffer = buffer.slice(nl + 1)) {
+      try {
+        const message = JSON.parse(buffer.slice(0, nl));
+        const resolve = waiting.get(message.id);
+        waiting.delete(message.id);
+        if (resolve) resolve(message);
+      } catch {
+        log("mem0-hooks mcp: an answer that is not JSON");
+      }
+    }
+  });
+  // Pi exits when its work is done, the server still running.
+  child.unref();
+  child.stdin.unref?.();
+  child.stdout.unref?.();
+  const send = (message) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+  return {
+    request: (method, params, ms) => new Promise((resolve) => {
+      const id = next++;
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        log(`mem0-hooks mcp: no answer to ${method} in ${ms} ms`);
+        resolve(null);
+      }, ms);
+      waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      send({ id, method, params });
+    }),
+    notify: (method) => send({ method }),
+    close: () => child.kill(),
+  };
+}
+
+// Register each tool the server lists as `mem0_<name>`, answered by the server.
+async function registerMemoryTools(pi) {
+  const server = memoryServer();
+  if (!server) return null;
+  const init = await server.request("initialize", {
+    protocolVersion: "2025-06-18", capabilities: {},
+    clientInfo: { name: "pi-coding-agent", version: "mem0-shim" } }, 5000);
+  const list = init && init.result ? (server.notify("notifications/initialized"),
+                                      await server.request("tools/list", {}, 5000)) : null;
+  const tools = list && list.result && Array.isArray(list.result.tools) ? list.result.tools : [];
+  if (!tools.length) log("mem0-hooks mcp: no memory tools listed");
+  for (const t of tools)
+    pi.registerTool({
+      name: `mem0_${t.name}`, label: t.title || t.name, description: t.description || t.name,
+      parameters: t.inputSchema || { type: "object", properties: {} },
+      async execute(_id, params) {
+        const answer = await server.request("tools/call", { name: t.name, arguments: params },
+                                            30000);
+        const result = answer && answer.result;
+        const text = result ? (result.content || []).filter((c) => c.type === "text")
+                                  .map((c) => c.text).join("\n")
+                            : `mem0: ${answer && answer.error ? answer.error.message : "no answer"}`;
+        return { content: [{ type: "text", text }], details: {} };
+      },
+    });
+  return server;
+}
+
+export default async function mem0(pi) {
+  const server = await registerMemoryTools(pi).catch((e) => {
+    log(`memory tools: ${e && e.message}`);
+    return null;
+  });
   const base = (name, ctx) => {
     let sessionId = "";
     try {
@@ -91,6 +196,19 @@ export default function mem0(pi) {
         return undefined;
       }
     });
+  // Our commands: the CLI's output, sent to the model as the user's message.
+  for (const name of Object.keys(CONFIG.commands || {}))
+    pi.registerCommand(name, {
+      description: `mem0-hooks ${CONFIG.commands[name]}`,
+      handler: async (args) => {
+        try {
+          const text = await userCommand(name, args);
+          if (text !== null) pi.sendUserMessage(text);
+        } catch (e) {
+          log(`/${name} failed: ${e && e.message}`);
+        }
+      },
+    });
   on("before_agent_start", () => "", (texts) => ({
     message: { customType: "mem0", content: texts.join("\n\n"), display: false },
   }));
@@ -100,4 +218,5 @@ export default function mem0(pi) {
   on("agent_end", () => "");
   on("session_compact", () => "");
   on("session_shutdown", () => "");
+  if (server) pi.on("session_shutdown", () => server.close());
 }

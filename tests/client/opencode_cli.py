@@ -92,10 +92,12 @@ def write_config(home, api_url):
         json.dump(config, fh, indent=2)
 
 
-def run(exe, prompt, cwd, env, timeout=120):
-    """`opencode run <prompt>` in cwd (OpenCode takes its project from $PWD); the
+def run(exe, prompt, cwd, env, timeout=120, command=None):
+    """`opencode run <prompt>` in cwd (OpenCode takes its project from $PWD), or with `command`
+    `opencode run --command <command> <prompt>` (the prompt is its arguments); the
     subprocess.CompletedProcess (text)."""
-    return subprocess.run([exe, "run", prompt], cwd=cwd, env=dict(env, PWD=cwd),
+    flags = ["--command", command] if command else []
+    return subprocess.run([exe, "run", *flags, prompt], cwd=cwd, env=dict(env, PWD=cwd),
                           capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)
 

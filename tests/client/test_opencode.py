@@ -18,6 +18,8 @@ It checks what reached the model:
 - test_2: a failing bash command's error line finds the anti-pattern memory, in its result.
 - test_3: the memory tools are offered to the model, and its call of mem0_search_memories is
   answered with the seeded memory.
+- test_4: the command /mem0-search (`opencode run --command mem0-search …`) sends the model
+  what `mem0-hooks peek` printed for the words typed, instead of the command's template.
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 Set MEM0_CLIENT_KEEP=1 to keep the temporary directories.
@@ -135,12 +137,12 @@ class OpenCodeTest(unittest.TestCase):
                                        MEM0_API_KEY=self.mem0.api_key, MEM0_USER_ID=USER,
                                        MEM0_DEBUG="1")
 
-    def opencode(self, script, prompt=PROMPT):
+    def opencode(self, script, prompt=PROMPT, command=None):
         with FakeChat(script=script) as api:
             opencode_cli.write_config(self.home, api.url)
             start = time.monotonic()
             proc = opencode_cli.run(OPENCODE, prompt, self.project, self.env(),
-                                    timeout=RUN_TIMEOUT_S)
+                                    timeout=RUN_TIMEOUT_S, command=command)
             elapsed = time.monotonic() - start
             turns = api.turns()
         run = Run(proc, elapsed, turns, read_text(os.path.join(self.home, ".mem0", "hooks.log")))
@@ -200,6 +202,14 @@ class OpenCodeTest(unittest.TestCase):
         self.assertIn("mem0_search_memories", tool_names(run.turns[0]["body"]), str(run))
         result = last_tool_result(run.turns[1]["body"])
         self.assertIn("partial refund rounding rule", result, str(run))
+
+    def test_4_search_command(self):
+        run = self.opencode([text("Here is what mem0 holds.")], prompt="partial refund rounding",
+                            command="mem0-search")
+        sent = user_text(run.turns[0]["body"])
+        self.assertIn("Above is the output of `mem0-hooks peek`", sent, str(run))
+        self.assertIn("partial refund rounding rule", sent, str(run))
+        self.assertNotIn("did not run", sent, str(run))
 
 
 def main():

@@ -12,6 +12,9 @@ It checks what reached the model:
   project) in the tool result the next request carries; the reply captured at agent_end with
   metadata.agent "pi", our user and project.
 - test_2: a failing bash command's error line finds the anti-pattern memory, in its result.
+- test_3: the memory tools the shim registers (from `mem0-hooks mcp`'s list) are offered to the
+  model, and its call of mem0_search_memories is answered with the seeded memory.
+- test_4: the command /mem0-search sends the model what `mem0-hooks peek` printed.
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 """
@@ -25,7 +28,7 @@ import unittest
 
 from clientlib import BIN_DIR, client_or_exit, log, read_text, run_tests, scratch_dir
 import pi_agent
-from fake_chat import FakeChat, message_texts, text, tool
+from fake_chat import FakeChat, message_texts, text, tool, tool_names
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from test_opencode import (FAIL_COMMAND, FINAL_TEXT, INVOICE_PY, M_CLAUDE, M_ERROR, M_FILE,
@@ -109,6 +112,21 @@ class PiTest(unittest.TestCase):
         result = message_texts(turns[1]["body"], "tool")[-1]
         self.assertIn("Command exited with code 1", result)
         self.assertIn(tag(M_ERROR), result, context)
+
+    def test_3_memory_tools(self):
+        turns, context = self.pi([tool("mem0_search_memories", {"query": "partial refund rounding"}),
+                                  text("Found it.")], prompt="What do my notes say?")
+        self.assertIn("mem0_search_memories", tool_names(turns[0]["body"]), context)
+        self.assertIn("partial refund rounding rule", message_texts(turns[1]["body"], "tool")[-1],
+                      context)
+
+    def test_4_search_command(self):
+        turns, context = self.pi([text("Here is what mem0 holds.")],
+                                 prompt="/mem0-search partial refund rounding")
+        self.assertTrue(turns, context)
+        sent = "\n".join(message_texts(turns[0]["body"], "user"))
+        self.assertIn("Above is the output of `mem0-hooks peek`", sent, context)
+        self.assertIn("partial refund rounding rule", sent, context)
 
 
 def main():
