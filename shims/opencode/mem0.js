@@ -35,6 +35,8 @@ function run(program, args, input, ms, stderr = false) {
     }
     timer = setTimeout(() => {
       child.kill("SIGKILL");
+      child.stdout.destroy(); // a grandchild may hold the pipe open
+      if (child.stderr) child.stderr.destroy();
       finish(null, `no answer in ${ms} ms`);
     }, ms);
     child.on("error", (e) => finish(null, e.message));

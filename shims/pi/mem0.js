@@ -35,6 +35,8 @@ function run(program, args, input, ms, stderr = false) {
     }
     timer = setTimeout(() => {
       child.kill("SIGKILL");
+      child.stdout.destroy(); // a grandchild may hold the pipe open
+      if (child.stderr) child.stderr.destroy();
       finish(null, `no answer in ${ms} ms`);
     }, ms);
     child.on("error", (e) => finish(null, e.message));
@@ -153,7 +155,7 @@ async function registerMemoryTools(pi) {
   const list = init && init.result ? (server.notify("notifications/initialized"),
                                       await server.request("tools/list", {}, 5000)) : null;
   const tools = list && list.result && Array.isArray(list.result.tools) ? list.result.tools : [];
-  if (!tools.length) log("mem0-hooks mcp: no memory tools listed");
+  if (list && !tools.length) log("mem0-hooks mcp: no memory tools listed");
   for (const t of tools)
     pi.registerTool({
       name: `mem0_${t.name}`, label: t.title || t.name, description: t.description || t.name,

@@ -12,7 +12,7 @@ two loopback stand-ins:
 the memory tools' server (`mcp.mem0` in opencode.json) into the scratch HOME.
 
 It checks what reached the model:
-- test_1: the prompt's memory line and the Claude Code capture in the first turn's user message
+- test_1: the session-start context, once; the prompt's memory line and the Claude Code capture in the first turn's user message
   (a synthetic part); the file memory of `read` in the tool result the next request carries;
   the reply captured at the Mem0 stand-in with metadata.agent "opencode", our user and project.
 - test_2: a failing bash command's error line finds the anti-pattern memory, in its result.
@@ -47,6 +47,7 @@ ORIGIN = "git@github.com:acme/billing-service.git"
 PROJECT_ID = "acme-billing-service"
 REL = "src/billing/invoice.py"
 PROMPT = "Explain how partial refund rounding works"
+START_HEADING = f"memories for {PROJECT_ID} (user {USER}"  # on_session_start's heading
 FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
               "every amount stays in integer cents from the line item to the rendered total.")
 FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
@@ -174,6 +175,9 @@ class OpenCodeTest(unittest.TestCase):
         self.assertIn(tag(M_PROMPT), user_text(first), str(run))
         self.assertIn(tag(M_CLAUDE), user_text(first), str(run))
         self.assertNotIn(tag(M_FILE), json.dumps(first), "the file memory is for the read")
+        # The session-start context comes with the session's first message, once.
+        self.assertEqual(user_text(first).count(START_HEADING), 1, str(run))
+        self.assertEqual(json.dumps(second).count(START_HEADING), 1, str(run))
 
         # The read's recall is in the tool result the model reads next, after the file.
         result = last_tool_result(second)

@@ -7,7 +7,7 @@ throw-away project against fake_chat.py (a provider of api `openai-completions` 
 `mem0-hooks install --agent pi` writes the shim (~/.pi/agent/extensions/mem0.js).
 
 It checks what reached the model:
-- test_1: the prompt's memory line and the Claude Code capture in the first request (the
+- test_1: the session-start context, once; the prompt's memory line and the Claude Code capture in the first request (the
   shim's message from before_agent_start); the file memory of `read` (a path relative to the
   project) in the tool result the next request carries; the reply captured at agent_end with
   metadata.agent "pi", our user and project.
@@ -32,7 +32,8 @@ from fake_chat import FakeChat, message_texts, text, tool, tool_names
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from test_opencode import (FAIL_COMMAND, FINAL_TEXT, INVOICE_PY, M_CLAUDE, M_ERROR, M_FILE,
-                           M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, USER, tag)
+                           M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, START_HEADING, USER,
+                           tag)
 
 PI = None  # set in main()
 CAPTURE_WAIT_S = 10.0
@@ -89,6 +90,9 @@ class PiTest(unittest.TestCase):
         self.assertIn(tag(M_PROMPT), users, context)
         self.assertIn(tag(M_CLAUDE), users, context)
         self.assertNotIn(tag(M_FILE), json.dumps(first), "the file memory is for the read")
+        # The session-start context comes with the session's first prompt, once.
+        self.assertEqual(users.count(START_HEADING), 1, context)
+        self.assertEqual(json.dumps(second).count(START_HEADING), 1, context)
         result = message_texts(second, "tool")[-1]
         self.assertIn("integer cents", result)  # the file itself
         self.assertIn(tag(M_FILE), result, context)

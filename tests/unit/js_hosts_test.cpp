@@ -93,9 +93,9 @@ TEST_CASE("pi: tool_result: read's path, bash's failure and its exit code", "[ag
   CHECK(read->cwd == "/p");
   CHECK(agent_session(pi(), read->session_id) == "pi-u1");
   CHECK(read->error.empty());
-  const auto bash = pi().tool(
-      R"({"toolName":"bash","input":{"command":"make"},"isError":true,)"
-      R"("content":[{"type":"text","text":"boom\n\nCommand exited with code 2"}]})");
+  const auto bash =
+      pi().tool(R"({"toolName":"bash","input":{"command":"make"},"isError":true,)"
+                R"("content":[{"type":"text","text":"boom\n\nCommand exited with code 2"}]})");
   CHECK(bash->tool == ToolKind::shell);
   CHECK(bash->error == "Exit code 2");
   CHECK(bash->stdout_text == "boom\n\nCommand exited with code 2");
@@ -119,8 +119,9 @@ TEST_CASE("pi: the reply is agent_end's last assistant text; the summary session
   CHECK(pi().prompt(R"({"prompt":"why?"})")->prompt == "why?");
 }
 
-TEST_CASE("install --agent opencode: the shim with its rows, mcp.mem0, once; uninstall removes ours",
-          "[cli][install][js]") {
+TEST_CASE(
+    "install --agent opencode: the shim with its rows, mcp.mem0, once; uninstall removes ours",
+    "[cli][install][js]") {
   Home h;
   const fs::path shim = h.f.home / ".config" / "opencode" / "plugins" / "mem0.js";
   const fs::path config = h.f.home / ".config" / "opencode" / "opencode.json";
