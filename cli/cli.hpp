@@ -206,8 +206,9 @@ int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bo
 // True when `text` is a shim this project wrote for `agent` (it names its own install command).
 bool is_our_shim(std::string_view text, const Agent &agent);
 
-// The shim the project ships for `agent` (shims/<agent>/mem0.js), as text; "" for none.
-std::string_view shim_source(std::string_view agent);
+// The shim the project ships for `agent`: shims/core.js, then shims/<agent>/mem0.js, as text; ""
+// for none.
+std::string shim_source(std::string_view agent);
 
 // The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
 // agent's rows of the hook table.
@@ -231,8 +232,9 @@ int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bo
 // True when `text` is a shim this project wrote for `agent` (it names its own install command).
 bool is_our_shim(std::string_view text, const Agent &agent);
 
-// The shim the project ships for `agent` (shims/<agent>/mem0.js), as text; "" for none.
-std::string_view shim_source(std::string_view agent);
+// The shim the project ships for `agent`: shims/core.js, then shims/<agent>/mem0.js, as text; ""
+// for none.
+std::string shim_source(std::string_view agent);
 
 // The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
 // agent's rows of the hook table.

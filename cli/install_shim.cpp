@@ -33,11 +33,13 @@ std::string command_description(const UserCommand &c) {
   return std::string(c.description) + " (mem0-hooks " + std::string(c.subcommand) + ")";
 }
 
-// {"bin":<exe_dir>,"hooks":[{"event","executable","matcher","timeout_ms","once"}…]}: `once` for
-// the session-start rows, which the shim runs at a session's first event only.
+// {"agent":<name>,"bin":<exe_dir>,"hooks":[{"event","executable","matcher","timeout_ms","once"}…],
+// "commands":{<command>:<subcommand>…}}: `once` for the session-start rows, which the shim runs
+// at a session's first event only.
 std::string config_json(const Agent &agent, const fs::path &exe_dir) {
   JsonWriter w;
-  w.begin_object().member("bin", exe_dir.string()).key("hooks").begin_array();
+  w.begin_object().member("agent", agent.name).member("bin", exe_dir.string());
+  w.key("hooks").begin_array();
   for (const HookSpec &h : hooks_of(agent.name)) {
     w.begin_object().member("event", h.event).member("executable", h.executable);
     w.member("matcher", h.matcher).key("timeout_ms").int64(h.timeout_seconds * 1000);
@@ -134,7 +136,7 @@ bool is_our_shim(std::string_view text, const Agent &agent) {
 }
 
 std::string configured_shim(const Agent &agent, const fs::path &exe_dir) {
-  std::string text(shim_source(agent.name));
+  std::string text = shim_source(agent.name);
   const auto at = text.find(k_config_line);
   if (at == std::string::npos) return text;
   const auto end = text.find('\n', at);

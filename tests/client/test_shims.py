@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The JS hosts' shims (shims/opencode/mem0.js, shims/pi/mem0.js) under node, with stand-in
+"""The JS hosts' shims (shims/core.js with shims/opencode/mem0.js or shims/pi/mem0.js) under node, with stand-in
 executables: what the shim sends, what it applies, and every failure it must absorb.
 
 Each shim is loaded as install writes it (its CONFIG line filled in, here with a directory of
@@ -69,9 +69,11 @@ class ShimTest(unittest.TestCase):
         os.chmod(path, 0o755)
 
     def run_shim(self, host):
-        with open(os.path.join(REPO, "shims", host, "mem0.js"), encoding="utf-8") as fh:
-            source = fh.read()
-        config = {"bin": self.bin, "hooks": [{"event": EVENTS[host], "executable":
+        source = ""
+        for part in ("core.js", os.path.join(host, "mem0.js")):  # as install writes them
+            with open(os.path.join(REPO, "shims", part), encoding="utf-8") as fh:
+                source += fh.read()
+        config = {"agent": host, "bin": self.bin, "hooks": [{"event": EVENTS[host], "executable":
                                               "on_user_prompt", "matcher": "",
                                               "timeout_ms": DEADLINE_MS, "once": False}],
                   "commands": {}}

@@ -125,13 +125,16 @@ TEST_CASE(
   Home h;
   const fs::path shim = h.f.home / ".config" / "opencode" / "plugins" / "mem0.js";
   const fs::path config = h.f.home / ".config" / "opencode" / "opencode.json";
-  mt::write_file(config, R"({"theme":"dark","mcp":{"other":{"type":"remote","url":"u"}}})");
+  mt::write_file(config, R"({"theme":"dark","mcp":{"other":{"type":"remote","url":"u"}},)"
+                         R"("command":{"mem0-pause":{"template":"mine"}}})");
   REQUIRE(h.run({"install", "--agent", "opencode"}) == k_ok);
   INFO(h.out.str() << h.err.str());
   const auto text = read_small_file(shim);
   REQUIRE(text.has_value());
   CHECK(is_our_shim(*text, opencode()));
-  CHECK(mt::contains(*text, "const CONFIG = {\"bin\":\"" + h.exe_dir.string() + "\""));
+  CHECK(mt::contains(*text, "const CONFIG = {\"agent\":\"opencode\",\"bin\":\"" +
+                                h.exe_dir.string() + "\""));
+  CHECK(mt::contains(*text, "\"commands\":{\"mem0-search\":\"peek\""));
   for (const HookSpec &row : hooks_of("opencode"))
     CHECK(mt::contains(*text, "\"executable\":\"" + std::string(row.executable) + "\""));
   CHECK(mt::contains(*text, "\"executable\":\"on_session_start\",\"matcher\":\"\","
@@ -143,6 +146,11 @@ TEST_CASE(
   CHECK(std::string(doc["mcp"]["mem0"]["command"][0].GetString()) ==
         (h.exe_dir / "mem0-hooks").string());
   CHECK(std::string(doc["mcp"]["mem0"]["type"].GetString()) == "local");
+  // Our commands, described by what they run; the user's own /mem0-pause kept as it was.
+  CHECK(std::string(doc["command"]["mem0-search"]["description"].GetString())
+            .ends_with("(mem0-hooks peek)"));
+  CHECK(doc["command"].HasMember("mem0-resume"));
+  CHECK(std::string(doc["command"]["mem0-pause"]["template"].GetString()) == "mine");
 
   CHECK(h.run({"install", "--agent", "opencode"}) == k_ok);
   CHECK(mt::contains(h.out.str(), "already up to date"));
@@ -157,6 +165,8 @@ TEST_CASE(
   REQUIRE(parse_json(doc, read_small_file(config).value()));
   CHECK_FALSE(doc["mcp"].HasMember("mem0"));
   CHECK(doc["mcp"].HasMember("other"));
+  CHECK_FALSE(doc["command"].HasMember("mem0-search"));
+  CHECK(doc["command"].HasMember("mem0-pause"));
   CHECK(h.run({"uninstall", "--agent", "opencode"}) == k_ok);
   CHECK(mt::contains(h.out.str(), "nothing to remove"));
 }
