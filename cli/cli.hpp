@@ -181,13 +181,14 @@ std::optional<IdQuery> detect_id(std::string_view query);
 std::optional<std::string> resolve_short_id(std::string_view short_id,
                                             const std::vector<SessionState> &sessions);
 
-// True when `file` registers a server named mem0: `mcpServers.mem0` in a JSON file,
-// `[mcp_servers.mem0]` in a TOML one.
+// True when `file` registers a server named mem0: `mcpServers.mem0` in a JSON file (`mcp.mem0` in
+// OpenCode's opencode.json), `[mcp_servers.mem0]` in a TOML one.
 bool registers_memory_tools(const std::filesystem::path &file);
 
 // Register (or, with `remove`, unregister) the memory tools' server, `<exe_dir>/mem0-hooks mcp`,
 // as `mem0` in an agent's `file`: `[mcp_servers.mem0]` in a .toml file, `mcpServers.mem0` in a
-// JSON one (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
+// JSON one, `mcp.mem0` ({"type":"local","command":[…]}) in an opencode.json
+// (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
 // text (`current` itself when nothing changes); an io error saying why when `current` cannot be
 // read as that format; a duplicate error when a server named mem0 that does not run mem0-hooks
 // is registered there (never changed).

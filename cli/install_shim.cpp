@@ -52,11 +52,10 @@ std::string config_json(const Agent &agent, const fs::path &exe_dir) {
   return w.text();
 }
 
-// Where `agent`'s memory tools are registered for this install; empty for none (Pi's shim
-// serves them itself).
+// Where `agent`'s memory tools (and OpenCode's commands) are registered: the user's file,
+// whatever --project says (docs/cli.md#memory-tools); empty for none (Pi's shim serves them).
 fs::path tools_file(const Agent &agent, const Args &args, const CliContext &ctx) {
   if (agent.files.mcp_file.empty() || args.has("--settings")) return {};
-  if (args.has("--project")) return ctx.cwd / agent.files.mcp_file;
   return agent_dir(agent, ctx.config, ctx.env) / agent.files.mcp_file;
 }
 

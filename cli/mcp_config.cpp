@@ -1,7 +1,8 @@
 // The memory tools' server entry that `install --agent` writes (docs/cli.md#memory-tools):
-// `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor), `[mcp_servers.mem0]` in Codex's
-// config.toml. Everything else in the file stays as it is; an entry named mem0 that does not run
-// mem0-hooks (Mem0's hosted server, say) is the user's and is never changed.
+// `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor), `mcp.mem0` in OpenCode's opencode.json,
+// `[mcp_servers.mem0]` in Codex's config.toml. Everything else in the file stays as it is; an entry
+// named mem0 that does not run mem0-hooks (Mem0's hosted server, say) is the user's and is never
+// changed.
 #include "cli/cli.hpp"
 
 #include "util/files.hpp"

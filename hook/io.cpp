@@ -74,12 +74,21 @@ std::string hook_specific_output(std::string_view event, std::string_view contex
   return w.text() + "\n";
 }
 
-std::string shim_output(std::string_view context) {
-  if (context.empty()) return {};
+std::string shim_output(std::string_view, const HookOutput &output) {
+  if (output.context.empty()) return {};
   JsonWriter w;
-  w.begin_object().member("context", context).end_object();
+  w.begin_object().member("context", output.context).end_object();
   return w.text() + "\n";
 }
+
+ToolKind js_tool_kind(std::string_view name) {
+  if (name == "read") return ToolKind::read;
+  if (name == "bash") return ToolKind::shell;
+  if (name == "write" || name == "edit") return ToolKind::write;
+  return ToolKind::other;
+}
+
+Transcript no_transcript(const std::filesystem::path &, std::size_t) { return {}; }
 
 std::string text_parts(const rapidjson::Value *parts, bool skip_synthetic) {
   std::string text;

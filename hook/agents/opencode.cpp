@@ -31,19 +31,12 @@ Result<PromptInput> parse_prompt(std::string_view json) {
       });
 }
 
-ToolKind tool_kind(std::string_view name) {
-  if (name == "read") return ToolKind::read;
-  if (name == "bash") return ToolKind::shell;
-  if (name == "write" || name == "edit") return ToolKind::write;
-  return ToolKind::other;
-}
-
 // tool.execute.after: `tool`, `callID`, `args` (read's filePath, bash's command) and the tool's
 // `output` ({title, output, metadata}; bash's metadata.exit is its exit code).
 Result<ToolInput> parse_tool(std::string_view json) {
   return parse_event<ToolInput>(json, read_common, [](const rapidjson::Value &doc, ToolInput &in) {
     in.tool_name = string_field(doc, "tool");
-    in.tool = tool_kind(in.tool_name);
+    in.tool = adapter::js_tool_kind(in.tool_name);
     in.tool_use_id = string_field(doc, "callID");
     if (const auto *args = object_member(doc, "args")) {
       in.tool_input = adapter::to_json(*args);
@@ -90,13 +83,6 @@ Result<SessionEndInput> parse_session_end(std::string_view json) {
       json, read_common, [](const rapidjson::Value &, SessionEndInput &in) { in.reason = "idle"; });
 }
 
-// The context, for the shim to add where the model reads it; nothing else reaches OpenCode.
-std::string render(std::string_view, const HookOutput &output) {
-  return adapter::shim_output(output.context);
-}
-
-Transcript no_transcript(const std::filesystem::path &, std::size_t) { return {}; }
-
 } // namespace
 
 const Agent &opencode() {
@@ -111,8 +97,8 @@ const Agent &opencode() {
       .stop = parse_stop,
       .compact = parse_compact,
       .session_end = parse_session_end,
-      .render = render,
-      .transcript = no_transcript,
+      .render = adapter::shim_output,
+      .transcript = adapter::no_transcript,
       .native_memory_globs = {},
       .files = {.dir = ".config/opencode",
                 .dir_env = "",

@@ -38,13 +38,6 @@ Result<PromptInput> parse_prompt(std::string_view json) {
                                   });
 }
 
-ToolKind tool_kind(std::string_view name) {
-  if (name == "read") return ToolKind::read;
-  if (name == "bash") return ToolKind::shell;
-  if (name == "write" || name == "edit") return ToolKind::write;
-  return ToolKind::other;
-}
-
 // The exit code of a failed bash result, whose text ends "Command exited with code N".
 std::string exit_error(std::string_view text) {
   constexpr std::string_view marker = "Command exited with code ";
@@ -60,7 +53,7 @@ std::string exit_error(std::string_view text) {
 Result<ToolInput> parse_tool(std::string_view json) {
   return parse_event<ToolInput>(json, read_common, [](const rapidjson::Value &doc, ToolInput &in) {
     in.tool_name = string_field(doc, "toolName");
-    in.tool = tool_kind(in.tool_name);
+    in.tool = adapter::js_tool_kind(in.tool_name);
     in.tool_use_id = string_field(doc, "toolCallId");
     if (const auto *input = object_member(doc, "input")) {
       in.tool_input = adapter::to_json(*input);
@@ -113,13 +106,6 @@ Result<SessionEndInput> parse_session_end(std::string_view json) {
       [](const rapidjson::Value &, SessionEndInput &in) { in.reason = "shutdown"; });
 }
 
-// The context, for the shim to add where the model reads it; nothing else reaches Pi.
-std::string render(std::string_view, const HookOutput &output) {
-  return adapter::shim_output(output.context);
-}
-
-Transcript no_transcript(const std::filesystem::path &, std::size_t) { return {}; }
-
 } // namespace
 
 const Agent &pi() {
@@ -134,8 +120,8 @@ const Agent &pi() {
       .stop = parse_stop,
       .compact = parse_compact,
       .session_end = parse_session_end,
-      .render = render,
-      .transcript = no_transcript,
+      .render = adapter::shim_output,
+      .transcript = adapter::no_transcript,
       .native_memory_globs = {},
       .files = {.dir = ".pi/agent",
                 .dir_env = "PI_CODING_AGENT_DIR",

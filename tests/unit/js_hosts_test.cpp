@@ -187,11 +187,12 @@ TEST_CASE("install --agent opencode|pi: a file not ours is left alone", "[cli][i
   CHECK(mt::contains(h.err.str(), config.string() + " is not valid JSON; left untouched"));
   CHECK(read_small_file(config) == std::string("{ not json"));
 
-  // --project: the project's shim and opencode.json.
+  // --project: the project's shim; the memory tools stay the user's.
   fs::remove(config);
   CHECK(h.run({"install", "--agent", "opencode", "--project"}) == k_ok);
   CHECK(fs::exists(h.f.project / ".opencode" / "plugins" / "mem0.js"));
-  CHECK(registers_memory_tools(h.f.project / "opencode.json"));
+  CHECK(registers_memory_tools(config));
+  CHECK_FALSE(fs::exists(h.f.project / "opencode.json"));
   CHECK(h.run({"install", "--agent", "pi", "--project"}) == k_ok); // the user's file not read
   CHECK(is_our_shim(read_small_file(h.f.project / ".pi" / "extensions" / "mem0.js").value(), pi()));
 }
