@@ -105,9 +105,10 @@ if (host === "opencode") {
       { message: { id: "msg_bench" }, parts: [{ type: "text", text }] });
 } else {
   const handlers = {};
-  mod.default({ on: (name, fn) => { handlers[name] = fn; } });
+  await mod.default({ on: (name, fn) => { (handlers[name] ||= []).push(fn); },
+                     registerTool: () => {}, registerCommand: () => {} });
   const ctx = { cwd: project, sessionManager: { getSessionId: () => "bench-shim" } };
-  call = (text) => handlers.before_agent_start({ type: "before_agent_start", prompt: text }, ctx);
+  call = (text) => handlers.before_agent_start[0]({ type: "before_agent_start", prompt: text }, ctx);
 }
 const prompt = process.env.BENCH_PROMPT;
 await call(prompt);  // the session's first: runs the session-start rows too
