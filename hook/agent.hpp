@@ -32,8 +32,8 @@ enum class HooksFormat {
   gemini,
   // {"version":1,"hooks":{"<event>":[{"command":…,"matcher":…,"timeout":<s>}]}}
   cursor,
-  // no hooks file: a JS shim the agent loads (shims/<agent>/mem0.js) with the executables'
-  // directory and the agent's rows written into it
+  // no hooks file: a JS shim the agent loads (shims/core.js and shims/<agent>/mem0.js, as one
+  // file) with the executables' directory and the agent's rows written into it
   shim,
 };
 
