@@ -22,7 +22,10 @@ talks to its own loopback model stand-in (fake_anthropic.py, fake_openai.py, fak
    metadata.agent "gemini-cli") and its line reaches the first request of a second `claude -p`
    session, whose question shares no word with the first decision: that one is not recalled
    there. Every search the hooks made was for this user and this project.
-The recall lines cannot come from anywhere but recall: they hold each decision's reason, whose
+A second case does the same between the JS hosts: OpenCode's reply, a decision, is captured
+(metadata.agent "opencode") and its line reaches Pi's first model request (both wired by
+`mem0-hooks install --agent opencode|pi`, against fake_chat.py; skipped when either cannot be
+installed). The recall lines cannot come from anywhere but recall: they hold each decision's reason, whose
 words no prompt holds (checked); the project holds no file but git's; the model stand-ins say a
 decision only as the answer that is captured; and the tag is the id FakeMem0 gave the memory
 when it was added. Asking another question (no shared words) makes each check fail.
