@@ -71,8 +71,8 @@ int serve_mcp(int in, const CliContext &ctx);
 struct McpSession {
   const Agent *agent = &claude_code();
 };
-// The agent a client's clientInfo.name belongs to: the first agent whose name's first word it
-// contains (`gemini-cli-mcp-client` → gemini-cli); nullptr when none.
+// The agent a client's clientInfo.name belongs to: the first agent whose name's first word is a
+// word of it (`gemini-cli-mcp-client` → gemini-cli); nullptr when none.
 const Agent *agent_of_client(std::string_view client_name);
 
 // The answer to one line of the client (without its newline), or nullopt when it gets none (a
@@ -183,24 +183,65 @@ std::optional<IdQuery> detect_id(std::string_view query);
 std::optional<std::string> resolve_short_id(std::string_view short_id,
                                             const std::vector<SessionState> &sessions);
 
-// True when `file` registers a server named mem0: `mcpServers.mem0` in a JSON file,
-// `[mcp_servers.mem0]` in a TOML one.
+// True when `file` registers a server named mem0: `mcpServers.mem0` in a JSON file (`mcp.mem0` in
+// OpenCode's opencode.json), `[mcp_servers.mem0]` in a TOML one.
 bool registers_memory_tools(const std::filesystem::path &file);
 
 // Register (or, with `remove`, unregister) the memory tools' server, `<exe_dir>/mem0-hooks mcp`,
 // as `mem0` in an agent's `file`: `[mcp_servers.mem0]` in a .toml file, `mcpServers.mem0` in a
-// JSON one (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
+// JSON one, `mcp.mem0` ({"type":"local","command":[…]}) in an opencode.json
+// (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
 // text (`current` itself when nothing changes); an io error saying why when `current` cannot be
 // read as that format; a duplicate error when a server named mem0 that does not run mem0-hooks
 // is registered there (never changed).
 Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
                                        const std::filesystem::path &exe_dir, bool remove);
 
+// Register (or unregister) the memory tools in `file`, saying what it did on ctx.out; k_ok, or
+// k_failure when the file cannot be read or written.
+int install_memory_tools(const std::filesystem::path &file, const CliContext &ctx, bool uninstall);
+
+// install/uninstall for an agent that loads a shim (docs/cli.md#install): the shim at its user
+// file, or its project file with --project, written with the executables' directory and the
+// agent's hook rows; its memory tools registered where the agent reads them.
+int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
+
+// True when `text` is a shim this project wrote for `agent` (it names its own install command).
+bool is_our_shim(std::string_view text, const Agent &agent);
+
+// The shim the project ships for `agent`: shims/core.js, then shims/<agent>/mem0.js, as text; ""
+// for none.
+std::string shim_source(std::string_view agent);
+
+// The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
+// agent's rows of the hook table.
+std::string configured_shim(const Agent &agent, const std::filesystem::path &exe_dir);
+
 // Merge or remove this project's hook entries (the hook table) in Claude Code settings JSON;
 // `exe_dir` holds the executables. Returns the new text, or an io error saying why when `current`
 // is not a JSON object.
 Result<std::string> merge_settings(std::string_view current, const std::filesystem::path &exe_dir,
                                    bool remove);
+
+// Register (or unregister) the memory tools in `file`, saying what it did on ctx.out; k_ok, or
+// k_failure when the file cannot be read or written.
+int install_memory_tools(const std::filesystem::path &file, const CliContext &ctx, bool uninstall);
+
+// install/uninstall for an agent that loads a shim (docs/cli.md#install): the shim at its user
+// file, or its project file with --project, written with the executables' directory and the
+// agent's hook rows; its memory tools registered where the agent reads them.
+int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
+
+// True when `text` is a shim this project wrote for `agent` (it names its own install command).
+bool is_our_shim(std::string_view text, const Agent &agent);
+
+// The shim the project ships for `agent`: shims/core.js, then shims/<agent>/mem0.js, as text; ""
+// for none.
+std::string shim_source(std::string_view agent);
+
+// The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
+// agent's rows of the hook table.
+std::string configured_shim(const Agent &agent, const std::filesystem::path &exe_dir);
 
 // Merge or remove this project's hook entries, the `rows` of the hook table, in the hooks file
 // `current` of `agent` (in its files.format); `exe_dir` holds the executables. Other entries are

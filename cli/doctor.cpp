@@ -299,6 +299,10 @@ std::vector<Wiring> wirings(const Agent &agent, const Doctor &d) {
     if (file == project && fs::equivalent(user, project, ec)) continue;
     const auto text = read_small_file(file);
     if (!text) continue;
+    if (agent.files.format == HooksFormat::shim) { // the shim is the wiring
+      if (is_our_shim(*text, agent)) out.push_back({file});
+      continue;
+    }
     std::set<std::pair<std::string, std::string>> seen;
     Wiring w{file};
     for (const auto &[event, command] : our_hooks(*text))

@@ -324,6 +324,8 @@ bool with_memory_tools(std::string &text, const fs::path &file, const CliContext
   return theirs;
 }
 
+} // namespace
+
 // Register (or unregister) the memory tools in `file`, a file of its own
 // (docs/cli.md#memory-tools).
 int install_memory_tools(const fs::path &file, const CliContext &ctx, bool uninstall) {
@@ -354,9 +356,12 @@ int install_memory_tools(const fs::path &file, const CliContext &ctx, bool unins
   return k_ok;
 }
 
+namespace {
+
 // Install into, or uninstall from, `agent`'s file: --settings, else its project file with
 // --project, else its user file.
 int install_one(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {
+  if (agent.files.format == HooksFormat::shim) return install_shim(agent, args, ctx, uninstall);
   const char *verb = uninstall ? "uninstall" : "install";
   const bool claude = agent.name == claude_code().name;
   const fs::path user_settings = agent_dir(agent, ctx.config, ctx.env) / agent.files.user_file;

@@ -7,6 +7,7 @@
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
+#include <cctype>
 #include <rapidjson/document.h>
 #include <unistd.h>
 
@@ -414,10 +415,21 @@ std::string mcp_overlong_answer() {
 }
 
 const Agent *agent_of_client(std::string_view client_name) {
-  for (const Agent *agent : agents()) {
-    const std::string_view name = agent->name;
-    if (client_name.find(name.substr(0, name.find('-'))) != std::string_view::npos) return agent;
-  }
+  // A whole word of the client's name ("gemini-cli-mcp-client": gemini), so that "pi" is not
+  // found inside "copilot".
+  const auto has_word = [client_name](std::string_view word) {
+    for (auto at = client_name.find(word); at != std::string_view::npos;
+         at = client_name.find(word, at + 1)) {
+      const auto end = at + word.size();
+      const bool starts = at == 0 || !std::isalnum(static_cast<unsigned char>(client_name[at - 1]));
+      const bool ends =
+          end == client_name.size() || !std::isalnum(static_cast<unsigned char>(client_name[end]));
+      if (starts && ends) return true;
+    }
+    return false;
+  };
+  for (const Agent *agent : agents())
+    if (has_word(agent->name.substr(0, agent->name.find('-')))) return agent;
   return nullptr;
 }
 

@@ -1,7 +1,8 @@
 // The memory tools' server entry that `install --agent` writes (docs/cli.md#memory-tools):
-// `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor), `[mcp_servers.mem0]` in Codex's
-// config.toml. Everything else in the file stays as it is; an entry named mem0 that does not run
-// mem0-hooks (Mem0's hosted server, say) is the user's and is never changed.
+// `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor), `mcp.mem0` in OpenCode's opencode.json,
+// `[mcp_servers.mem0]` in Codex's config.toml. Everything else in the file stays as it is; an entry
+// named mem0 that does not run mem0-hooks (Mem0's hosted server, say) is the user's and is never
+// changed.
 #include "cli/cli.hpp"
 
 #include "util/files.hpp"
@@ -31,7 +32,44 @@ bool runs_mem0_hooks(std::string_view command) {
 
 // --- JSON -------------------------------------------------------------------------------------
 
-Result<std::string> merge_json(std::string_view current, const std::string &program, bool remove) {
+// OpenCode's opencode.json keeps its servers in `mcp`, each
+// {"type":"local","command":[program, args…]}; the others in `mcpServers`, each
+// {"command":program,"args":[…]}.
+bool opencode_shape(const fs::path &file) { return file.filename() == "opencode.json"; }
+
+const char *servers_key(bool opencode) { return opencode ? "mcp" : "mcpServers"; }
+
+// The program a server entry runs, in either shape.
+std::optional<std::string_view> server_program(const Value &entry) {
+  if (!entry.IsObject()) return std::nullopt;
+  const auto command = entry.FindMember("command");
+  if (command == entry.MemberEnd()) return std::nullopt;
+  if (command->value.IsString()) return std::string_view(command->value.GetString());
+  if (command->value.IsArray() && !command->value.Empty() && command->value[0].IsString())
+    return std::string_view(command->value[0].GetString());
+  return std::nullopt;
+}
+
+Value server_entry(const std::string &program, bool opencode, Document::AllocatorType &a) {
+  Value server(rapidjson::kObjectType);
+  Value args(rapidjson::kArrayType);
+  if (opencode) {
+    server.AddMember("type", "local", a);
+    args.PushBack(Value(program.c_str(), a), a);
+    args.PushBack("mcp", a);
+    server.AddMember("command", args, a);
+    server.AddMember("enabled", true, a);
+    return server;
+  }
+  server.AddMember("command", Value(program.c_str(), a), a);
+  args.PushBack("mcp", a);
+  server.AddMember("args", args, a);
+  return server;
+}
+
+Result<std::string> merge_json(std::string_view current, const std::string &program, bool remove,
+                               bool opencode) {
+  const char *key = servers_key(opencode);
   Document doc;
   if (current.find_first_not_of(" \t\r\n") == std::string_view::npos)
     doc.SetObject();
@@ -40,14 +78,13 @@ Result<std::string> merge_json(std::string_view current, const std::string &prog
   if (doc.HasParseError()) return refused("not valid JSON");
   if (!doc.IsObject()) return refused("not a JSON object");
   auto &a = doc.GetAllocator();
-  auto servers = doc.FindMember("mcpServers");
+  auto servers = doc.FindMember(key);
   if (servers != doc.MemberEnd() && !servers->value.IsObject())
-    return refused("\"mcpServers\" is not an object");
+    return refused("\"" + std::string(key) + "\" is not an object");
   const bool has_servers = servers != doc.MemberEnd();
   const auto entry = has_servers ? servers->value.FindMember("mem0") : Value::MemberIterator();
   const bool exists = has_servers && entry != servers->value.MemberEnd();
-  const auto command = exists && entry->value.IsObject() ? string_member(entry->value, "command")
-                                                         : std::optional<std::string_view>();
+  const auto command = exists ? server_program(entry->value) : std::nullopt;
   const bool ours = exists && command && runs_mem0_hooks(*command);
   if (exists && !ours) {
     if (remove) return std::string(current);
@@ -56,17 +93,13 @@ Result<std::string> merge_json(std::string_view current, const std::string &prog
   if (remove) {
     if (!ours) return std::string(current);
     servers->value.RemoveMember("mem0");
-    if (servers->value.ObjectEmpty()) doc.RemoveMember("mcpServers");
+    if (servers->value.ObjectEmpty()) doc.RemoveMember(key);
   } else {
-    Value server(rapidjson::kObjectType);
-    server.AddMember("command", Value(program.c_str(), a), a);
-    Value args(rapidjson::kArrayType);
-    args.PushBack("mcp", a);
-    server.AddMember("args", args, a);
+    Value server = server_entry(program, opencode, a);
     if (ours && entry->value == server) return std::string(current); // already so
     if (!has_servers) {
-      doc.AddMember("mcpServers", Value(rapidjson::kObjectType), a);
-      servers = doc.FindMember("mcpServers");
+      doc.AddMember(Value(key, a), Value(rapidjson::kObjectType), a);
+      servers = doc.FindMember(key);
     }
     if (ours)
       servers->value["mem0"] = server;
@@ -289,7 +322,7 @@ bool registers_memory_tools(const fs::path &file) {
   }
   rapidjson::Document doc;
   if (!parse_json(doc, *text) || !doc.IsObject()) return false;
-  const auto servers = doc.FindMember("mcpServers");
+  const auto servers = doc.FindMember(servers_key(opencode_shape(file)));
   return servers != doc.MemberEnd() && servers->value.IsObject() &&
          servers->value.HasMember("mem0");
 }
@@ -298,7 +331,7 @@ Result<std::string> merge_memory_tools(std::string_view current, const fs::path 
                                        const fs::path &exe_dir, bool remove) {
   const std::string program = (exe_dir / "mem0-hooks").string();
   return file.extension() == ".toml" ? merge_toml(current, program, remove)
-                                     : merge_json(current, program, remove);
+                                     : merge_json(current, program, remove, opencode_shape(file));
 }
 
 } // namespace mem0::cli

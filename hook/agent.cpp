@@ -7,7 +7,7 @@ namespace mem0 {
 std::span<const Agent *const> agents() {
   // Claude Code first: the agent of a run without --agent (docs/agents.md#adding-an-agent).
   static const auto all = std::to_array<const Agent *>(
-      {&claude_code(), &codex(), &gemini_cli(), &cursor(), &copilot()});
+      {&claude_code(), &codex(), &gemini_cli(), &cursor(), &copilot(), &opencode(), &pi()});
   return all;
 }
 

@@ -22,6 +22,9 @@ enum class HooksFormat {
   cursor,
   // {"version":1,"hooks":{"<event>":[{"type":"command","bash":…,"timeoutSec":<s>}]}}, no matchers
   copilot,
+  // no hooks file: a JS shim the agent loads (shims/core.js and shims/<agent>/mem0.js, as one
+  // file) with the executables' directory and the agent's rows written into it
+  shim,
 };
 
 // Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md).
@@ -104,6 +107,11 @@ const Agent &copilot();
 // agents() order) whose session variable is set, the hooks' `session_env` or, for `server`, the
 // memory tools server's `server_session_env`; "" when none is set.
 std::string session_in_env(const Environment &env, bool server = false);
+// OpenCode (hook/agents/opencode.cpp), through its shim.
+const Agent &opencode();
+
+// The Pi coding agent (hook/agents/pi.cpp), through its shim.
+const Agent &pi();
 
 // The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
 // files predate other agents), else "<agent>-<id>", so ids of different agents never collide.

@@ -74,5 +74,36 @@ std::string hook_specific_output(std::string_view event, std::string_view contex
   return w.text() + "\n";
 }
 
+std::string shim_output(std::string_view, const HookOutput &output) {
+  if (output.context.empty()) return {};
+  JsonWriter w;
+  w.begin_object().member("context", output.context).end_object();
+  return w.text() + "\n";
+}
+
+ToolKind js_tool_kind(std::string_view name) {
+  if (name == "read") return ToolKind::read;
+  if (name == "bash") return ToolKind::shell;
+  if (name == "write" || name == "edit") return ToolKind::write;
+  return ToolKind::other;
+}
+
+Transcript no_transcript(const std::filesystem::path &, std::size_t) { return {}; }
+
+std::string text_parts(const rapidjson::Value *parts, bool skip_synthetic) {
+  std::string text;
+  if (!parts || !parts->IsArray()) return text;
+  for (const auto &part : parts->GetArray()) {
+    if (!part.IsObject() || string_field(part, "type") != "text") continue;
+    const auto synthetic = part.FindMember("synthetic");
+    if (skip_synthetic && synthetic != part.MemberEnd() && synthetic->value.IsTrue()) continue;
+    const std::string piece = string_field(part, "text");
+    if (piece.empty()) continue;
+    if (!text.empty()) text += '\n';
+    text += piece;
+  }
+  return text;
+}
+
 } // namespace adapter
 } // namespace mem0

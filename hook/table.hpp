@@ -76,6 +76,23 @@ inline constexpr auto k_hooks = std::to_array<HookSpec>({
     {"copilot", "on_stop", "agentStop", "", 5, ""},
     {"copilot", "on_compact", "agentStop", "", 5, ""},
     {"copilot", "on_session_end", "sessionEnd", "", 2, ""},
+    // OpenCode (docs/agents.md#opencode), through its shim: the plugin hook names; the session's
+    // first chat.message also runs on_session_start; each finished reply text is captured.
+    {"opencode", "on_session_start", "chat.message", "", 8, ""},
+    {"opencode", "on_user_prompt", "chat.message", "", 8, ""},
+    {"opencode", "on_file_read", "tool.execute.after", "^read$", 7, ""},
+    {"opencode", "on_bash_output", "tool.execute.after", "^bash$", 8, ""},
+    {"opencode", "on_stop", "experimental.text.complete", "", 5, ""},
+    {"opencode", "on_session_end", "session.idle", "", 2, ""},
+    // Pi (docs/agents.md#pi), through its shim: the extension event names; the session's first
+    // before_agent_start also runs on_session_start.
+    {"pi", "on_session_start", "before_agent_start", "", 8, ""},
+    {"pi", "on_user_prompt", "before_agent_start", "", 8, ""},
+    {"pi", "on_file_read", "tool_result", "^read$", 7, ""},
+    {"pi", "on_bash_output", "tool_result", "^bash$", 8, ""},
+    {"pi", "on_stop", "agent_end", "", 5, ""},
+    {"pi", "on_compact", "session_compact", "", 5, ""},
+    {"pi", "on_session_end", "session_shutdown", "", 2, ""},
 });
 
 // The rows of `agent` (an Agent::name), in table order.

@@ -11,7 +11,8 @@ sending the thorough plan's searches at once (what the server takes for them, wi
 runs interleaved. MCP rows: `mem0-hooks mcp` from spawn to its `initialize` answer, a
 `search_memories` call in a running server (request written to answer read) next to one curl
 search, the server's peak RSS after searches and its CPU time while idle; `--mcp-only` prints
-only those. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
+only those, `--shims-only` the JS hosts' shim rows (the prompt hook through each shim, timed inside
+node, next to the same executable run directly). Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
 dynamic linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
 openssl, valgrind) are missing are printed as skipped.
 """
@@ -36,7 +37,8 @@ from mcpclient import McpClient  # noqa: E402
 from tlsbed import TlsBed, missing_tools  # noqa: E402
 
 MCP_ONLY = "--mcp-only" in sys.argv
-ARGS = [a for a in sys.argv if a != "--mcp-only"]
+SHIMS_ONLY = "--shims-only" in sys.argv
+ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only")]
 BIN = ARGS[1]
 RUNS = int(ARGS[2]) if len(ARGS) > 2 else 30
 PROMPT = ("The Stripe webhook handler in src/billing/webhooks.py crashes:\n"
@@ -90,6 +92,72 @@ def callgrind_instructions(cmd, stdin, env, cwd, runs=3):
             counts.append(int(m.group(1)))
     median = statistics.median(counts)
     return median, (max(counts) - min(counts)) / median
+
+
+# Times the prompt hook through a JS host's shim, inside one node process (the host's own cost
+# of loading the shim is not counted): argv = shim (.mjs), host (opencode|pi), runs, project.
+SHIM_DRIVER = r"""
+const [shim, host, runs, project] = process.argv.slice(1);
+const mod = await import(shim);
+let call;
+if (host === "opencode") {
+  const hooks = await mod.Mem0({ directory: project, worktree: project });
+  call = (text) => hooks["chat.message"]({ sessionID: "bench-shim" },
+      { message: { id: "msg_bench" }, parts: [{ type: "text", text }] });
+} else {
+  const handlers = {};
+  await mod.default({ on: (name, fn) => { (handlers[name] ||= []).push(fn); },
+                     registerTool: () => {}, registerCommand: () => {} });
+  const ctx = { cwd: project, sessionManager: { getSessionId: () => "bench-shim" } };
+  call = (text) => handlers.before_agent_start[0]({ type: "before_agent_start", prompt: text }, ctx);
+}
+const prompt = process.env.BENCH_PROMPT;
+await call(prompt);  // the session's first: runs the session-start rows too
+const times = [];
+for (let i = 0; i < Number(runs); i++) {
+  const start = process.hrtime.bigint();
+  await call(prompt);
+  times.push(Number(process.hrtime.bigint() - start) / 1e6);
+}
+console.log(JSON.stringify(times));
+"""
+
+
+def shim_rows(env, work, project, base):
+    """The prompt hook through each JS host's shim (timed inside node) next to the same
+    executable run directly with the payload that shim sends: rows for the table."""
+    if not shutil.which("node"):
+        return [("shim rows: skipped (no node)", None, None, None, "", 0)]
+    rows = []
+    for host, payload in (("opencode", {"hook_event_name": "chat.message",
+                                        "sessionID": "bench-shim", "directory": project,
+                                        "parts": [{"type": "text", "text": PROMPT}]}),
+                          ("pi", {"hook_event_name": "before_agent_start",
+                                  "sessionId": "bench-shim", "cwd": project, "prompt": PROMPT})):
+        subprocess.run([os.path.join(BIN, "mem0-hooks"), "install", "--agent", host], env=env,
+                       cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        installed = {"opencode": os.path.join(work, ".config", "opencode", "plugins", "mem0.js"),
+                     "pi": os.path.join(work, ".pi", "agent", "extensions", "mem0.js")}[host]
+        shim = os.path.join(work, f"bench-{host}.mjs")  # node reads .js as CommonJS
+        shutil.copy(installed, shim)
+        direct = lambda i, p=json.dumps(payload).encode(), h=host: (
+            [os.path.join(BIN, "on_user_prompt"), "--agent", h], p, env, project)
+        ms, rss = measure(direct)
+        out = subprocess.run(["node", "--input-type=module", "-e", SHIM_DRIVER, shim, host,
+                              str(RUNS), project], env=dict(env, BENCH_PROMPT=PROMPT), cwd=project,
+                             capture_output=True, text=True)
+        try:
+            via = statistics.median(json.loads(out.stdout.strip().splitlines()[-1]))
+        except (ValueError, IndexError):
+            rows.append((f"{host} shim: failed ({out.stderr.strip()[:80]})", None, None, None, "",
+                         0))
+            continue
+        rows.append((f"on_user_prompt --agent {host}, direct", ms, ms / base, rss, "", 0))
+        over = via - ms
+        rows.append((f"on_user_prompt through the {host} shim (node)", via, via / base, rss,
+                     f"<= 5 ms over direct: {over:+.2f} ms" + (" ok" if over <= 5 else " MISSED"),
+                     0))
+    return rows
 
 
 def main():
@@ -155,6 +223,13 @@ def main():
         if MCP_ONLY:
             print_mcp(mcp_rows(env, project, curl))
             return
+        if SHIMS_ONLY:
+            base, curl_rss = measure(curl)
+            print(f"curl: one search (baseline) {base:.2f} ms")
+            for name, ms, ratio, rss, target, _ in shim_rows(env, work, project, base):
+                print(name if ms is None else
+                      f"{name:50} {ms:10.2f} {ratio:7.2f}x {rss / 1024:7.1f}  {target}")
+            return
         rows = []
         cases = [
             ("on_user_prompt lean", prompt(env), "", None),
@@ -189,6 +264,7 @@ def main():
                 met = f": {over:+.2f} ms" + (" ok" if over <= 5 else " MISSED")
             rows.append((name, ms, ms / base, rss, target + met, searches_per_call(make)))
 
+        rows += shim_rows(env, work, project, base)
         capture = capture_rows(fake, env, work, project, base, curl)
         mcp = mcp_rows(env, project, curl)
 

@@ -1,6 +1,7 @@
 #pragma once
 // What adapters share for reading an agent's stdin (docs/agents.md#adding-an-agent).
 #include "hook/io.hpp"
+#include "hook/transcript.hpp"
 #include "util/json.hpp"
 #include <rapidjson/document.h>
 
@@ -27,6 +28,19 @@ Result<void> parse_object(rapidjson::Document &doc, std::string_view json);
 // when every part is empty.
 std::string hook_specific_output(std::string_view event, std::string_view context,
                                  std::string_view message, std::string_view updated_input = {});
+
+// What the JS hosts' adapters share (docs/agents.md#opencode, #pi).
+// The output their shim applies, whatever the event: {"context":<output.context>} and a newline;
+// "" when there is no context. Nothing else reaches those hosts.
+std::string shim_output(std::string_view event, const HookOutput &output);
+// Their tools' kinds: `read`, `bash`, `write` and `edit`, as both name them.
+ToolKind js_tool_kind(std::string_view name);
+// No transcript: their payloads carry what capture needs.
+Transcript no_transcript(const std::filesystem::path &path, std::size_t window);
+
+// The text parts of `parts` (an array of {"type":"text","text":…}), joined by newlines;
+// `skip_synthetic` leaves out those marked "synthetic": true. "" when `parts` is not an array.
+std::string text_parts(const rapidjson::Value *parts, bool skip_synthetic = false);
 
 // An agent's reader of the fields every one of its events carries.
 using CommonReader = void (*)(const rapidjson::Value &doc, HookInput &in);

@@ -24,6 +24,9 @@ talks to its own loopback model stand-in (fake_anthropic.py, fake_openai.py, fak
    there. Every search the hooks made was for this user and this project.
 5. GitHub Copilot CLI (copilot_cli.py, its own case): its answer, a third decision, is captured
    at agentStop (metadata.agent "copilot") and recalled in a `claude -p` session's first request.
+6. The JS hosts (their own case): OpenCode's reply, a decision, is captured (metadata.agent
+   "opencode") and its line reaches Pi's first model request (both wired by `mem0-hooks install
+   --agent opencode|pi`, against fake_chat.py; skipped when either cannot be installed).
 The recall lines cannot come from anywhere but recall: they hold each decision's reason, whose
 words no prompt holds (checked); the project holds no file but git's; the model stand-ins say a
 decision only as the answer that is captured; and the tag is the id FakeMem0 gave the memory
@@ -273,6 +276,37 @@ class OneMemoryTest(unittest.TestCase):
             "copilot-"), memory)
         request = self.claude("claude-copilot", COPILOT_QUESTION, SHORT_ANSWER)
         self.assert_recalled("claude-copilot", request, memory)
+
+    # -- the JS hosts: a decision OpenCode captured is recalled in Pi ---------------------------
+    def test_opencode_decision_recalled_in_pi(self):
+        import opencode_cli
+        import pi_agent
+        from fake_chat import FakeChat, text as chat_text
+        try:
+            opencode, pi = opencode_cli.ensure_opencode(log=log), pi_agent.ensure_pi(log=log)
+        except opencode_cli.Unavailable as exc:
+            self.skipTest(f"OpenCode or Pi is not available here: {exc}")
+
+        env = opencode_cli.client_env(self.home, **self.mem0_env)
+        self.install("opencode", env)
+        with FakeChat(script=[chat_text(DECISION)]) as api:
+            opencode_cli.write_config(self.home, api.url)
+            start = time.monotonic()
+            proc = opencode_cli.run(opencode, CLAUDE_PROMPT, self.project, env,
+                                    timeout=RUN_TIMEOUT_S)
+            self.finished("opencode", proc, time.monotonic() - start, api.requests())
+        memory = self.captured(DECISION, "opencode")
+
+        env = pi_agent.client_env(self.home, **self.mem0_env)
+        self.install("pi", env)
+        with FakeChat(script=[chat_text(SHORT_ANSWER)]) as api:
+            pi_agent.write_models(self.home, api.url)
+            start = time.monotonic()
+            proc = pi_agent.run(pi, CODEX_PROMPT, self.project, env, timeout=RUN_TIMEOUT_S)
+            self.finished("pi", proc, time.monotonic() - start, api.requests())
+            turns = [r["body"] for r in api.turns()]
+        self.assertTrue(turns, self.info())
+        self.assert_recalled("pi", turns[0], memory)
 
 
 def main():

@@ -121,6 +121,9 @@ TEST_CASE("mcp: the agent is the one initialize's clientInfo names, else Claude 
   CHECK(agent_of_client("gemini-cli-mcp-client") == &gemini_cli());
   CHECK(agent_of_client("cursor-vscode") == &cursor());
   CHECK(agent_of_client("mcp-inspector") == nullptr);
+  CHECK(agent_of_client("github-copilot-cli") == &copilot()); // "pi" is inside, not a word
+  CHECK(agent_of_client("pi-coding-agent") == &pi());
+  CHECK(agent_of_client("api-explorer") == nullptr);
   McpFixture c;
   c.answer(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
            R"("2025-06-18","clientInfo":{"name":"gemini-cli-mcp-client","version":"0.61.0"}}})");

@@ -1,0 +1,195 @@
+"""A loopback stand-in for the OpenAI Chat Completions API, enough to drive the clients that
+speak it to a custom provider (OpenCode through @ai-sdk/openai-compatible, Pi through its
+`openai-completions` api).
+
+    with FakeChat(script=[tool("read", {"filePath": "/p/src/app.py"}), text("Done.")]) as api:
+        ... point the client's provider at api.url + "/v1" ...
+        bodies = [r["body"] for r in api.completions()]
+
+The client calls POST <base>/chat/completions, usually with `"stream": true` (then the answer
+is server-sent `chat.completion.chunk` events ending `data: [DONE]`), else it gets one
+`chat.completion` object. Each call that offers tools takes the next step of the script; when
+the script is used up, the reply is plain text (FALLBACK_TEXT). A call without tools is a side
+request (a title, a compaction summary) and gets `summary` without using a step. A step:
+- text(t):           one assistant message with content t;
+- tool(name, args):  one call of the client's tool `name` with the JSON arguments `args`.
+GET <base>/models lists the one model MODEL. Every request (any method, any path) is recorded
+with its headers and parsed JSON body; other paths get 404 JSON.
+
+Python standard library only. Runs in-process on a daemon thread (loopback.HttpStandIn).
+"""
+
+import itertools
+import json
+import os
+import sys
+import threading
+import time
+from urllib.parse import urlsplit
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+
+from loopback import HttpStandIn, RecordingHandler  # noqa: E402
+
+FALLBACK_TEXT = "Done."
+SUMMARY_TEXT = "Summary: the user asked about a file; it was read and explained."
+MODEL = "fake-chat-1"
+
+
+def text(t):
+    return {"kind": "text", "text": t}
+
+
+def tool(name, args):
+    return {"kind": "tool", "name": name, "args": args}
+
+
+def messages(body):
+    items = (body or {}).get("messages")
+    return [m for m in items if isinstance(m, dict)] if isinstance(items, list) else []
+
+
+def content_text(message):
+    """A message's text: its string content, or its text parts joined by newlines."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(c.get("text", "") for c in content
+                         if isinstance(c, dict) and isinstance(c.get("text"), str))
+    return ""
+
+
+def message_texts(body, role=None):
+    """The text of each message (of `role` when given: system, user, assistant, tool)."""
+    return [content_text(m) for m in messages(body) if not role or m.get("role") == role]
+
+
+def tool_names(body):
+    return [(t.get("function") or {}).get("name") for t in (body or {}).get("tools") or []
+            if isinstance(t, dict)]
+
+
+class _Handler(RecordingHandler):
+    server_version = "fake-chat/1"
+
+    def _handle(self):
+        raw = self.read_body()
+        entry = dict(self.entry(raw), reply=None)
+        body = entry["body"]
+        path = urlsplit(self.path).path
+        owner = self.stand_in
+        if self.command == "POST" and path.endswith("/chat/completions") and isinstance(body,
+                                                                                       dict):
+            offered = bool(tool_names(body))
+            step = owner.next_step() if offered else text(owner.summary)
+            entry["reply"] = step["kind"] if offered else "summary"
+            owner.record(entry)
+            if body.get("stream"):
+                self._stream(body, step)
+            else:
+                self.send_json(200, self._completion(body, step))
+        elif self.command == "GET" and path.endswith("/models"):
+            entry["reply"] = "models"
+            owner.record(entry)
+            self.send_json(200, {"object": "list", "data": [
+                {"id": MODEL, "object": "model", "created": 0, "owned_by": "mem0-test"}]})
+        else:
+            entry["reply"] = "404"
+            owner.record(entry)
+            self.send_json(404, {"error": {"message": "not here", "type": "invalid_request_error",
+                                           "code": "not_found"}})
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
+
+    def _call(self, step):
+        return {"id": self.stand_in.next_id("call"), "type": "function",
+                "function": {"name": step["name"], "arguments": json.dumps(step["args"])}}
+
+    def _usage(self):
+        total = self.stand_in.usage_tokens
+        return {"prompt_tokens": total - 20, "completion_tokens": 20, "total_tokens": total}
+
+    def _completion(self, body, step):
+        if step["kind"] == "tool":
+            message, finish = {"role": "assistant", "content": None,
+                               "tool_calls": [self._call(step)]}, "tool_calls"
+        else:
+            message, finish = {"role": "assistant", "content": step["text"]}, "stop"
+        return {"id": self.stand_in.next_id("chatcmpl"), "object": "chat.completion",
+                "created": int(time.time()), "model": body.get("model"),
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": self._usage()}
+
+    def _stream(self, body, step):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        base = {"id": self.stand_in.next_id("chatcmpl"), "object": "chat.completion.chunk",
+                "created": int(time.time()), "model": body.get("model")}
+
+        def chunk(delta, finish=None, **extra):
+            data = dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": finish}],
+                        **extra)
+            self.wfile.write(f"data: {json.dumps(data)}\n\n".encode())
+            self.wfile.flush()
+
+        if step["kind"] == "tool":
+            call = self._call(step)
+            chunk({"role": "assistant", "content": None,
+                   "tool_calls": [dict(call, index=0, function=dict(call["function"],
+                                                                    arguments=""))]})
+            chunk({"tool_calls": [{"index": 0,
+                                   "function": {"arguments": call["function"]["arguments"]}}]})
+            finish = "tool_calls"
+        else:
+            t = step["text"]
+            chunk({"role": "assistant", "content": ""})
+            for piece in (t[:len(t) // 2], t[len(t) // 2:]):
+                chunk({"content": piece})
+            finish = "stop"
+        chunk({}, finish)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            self.wfile.write(f"data: {json.dumps(dict(base, choices=[], usage=self._usage()))}"
+                             "\n\n".encode())
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+class FakeChat(HttpStandIn):
+    """The stand-in; requests() are dicts with ts, method, path, headers, body, reply."""
+
+    handler = _Handler
+
+    def __init__(self, script=(), usage_tokens=120, summary=SUMMARY_TEXT, host="127.0.0.1"):
+        super().__init__(host=host)
+        self.usage_tokens = usage_tokens
+        self.summary = summary
+        self._script = list(script)
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+
+    def next_step(self):
+        with self._lock:
+            return self._script.pop(0) if self._script else text(FALLBACK_TEXT)
+
+    def completions(self):
+        """The POST .../chat/completions requests (the model calls), oldest first."""
+        return [r for r in self.requests() if r["method"] == "POST"
+                and urlsplit(r["path"]).path.endswith("/chat/completions")]
+
+    def turns(self):
+        """The model calls that offered tools (the agent's turns, not side requests)."""
+        return [r for r in self.completions() if tool_names(r["body"])]
+
+    def next_id(self, prefix):
+        return f"{prefix}_fake{next(self._ids):06d}"
+
+
+if __name__ == "__main__":  # manual use: python3 fake_chat.py [tool-name 'json-args']
+    steps = ([tool(sys.argv[1], json.loads(sys.argv[2])), text("Done.")] if len(sys.argv) > 2
+             else [text("Hello.")])
+    FakeChat(script=steps).start().serve_until_interrupted()

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Real-client end-to-end test: a real OpenCode runs the built hooks through the shim.
+
+OpenCode (pinned, installed from npm into a cache dir, see opencode_cli.py) runs `opencode run`
+headless in a throw-away project (a git repository whose origin gives the project id) against
+two loopback stand-ins:
+- fake_chat.py for the OpenAI Chat Completions API, as a provider of
+  `@ai-sdk/openai-compatible` in ~/.config/opencode/opencode.json;
+- tests/fake_mem0 for the Mem0 API, seeded with memories of this user and project, one of them
+  stored as a Claude Code session's capture is (`metadata.agent` "claude-code").
+`mem0-hooks install --agent opencode` writes the shim (~/.config/opencode/plugins/mem0.js) and
+the memory tools' server (`mcp.mem0` in opencode.json) into the scratch HOME.
+
+It checks what reached the model:
+- test_1: the session-start context, once; the prompt's memory line and the Claude Code capture in the first turn's user message
+  (a synthetic part); the file memory of `read` in the tool result the next request carries;
+  the reply captured at the Mem0 stand-in with metadata.agent "opencode", our user and project.
+- test_2: a failing bash command's error line finds the anti-pattern memory, in its result.
+- test_3: the memory tools are offered to the model, and its call of mem0_search_memories is
+  answered with the seeded memory.
+- test_4: the command /mem0-search (`opencode run --command mem0-search …`) sends the model
+  what `mem0-hooks peek` printed for the words typed, instead of the command's template.
+
+Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
+Set MEM0_CLIENT_KEEP=1 to keep the temporary directories.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from clientlib import BIN_DIR, client_or_exit, log, read_text, run_tests, scratch_dir
+import opencode_cli
+from fake_chat import FakeChat, message_texts, text, tool, tool_names
+from fakelib import FakeMem0
+from gitrepo import make_repo
+
+OPENCODE = None  # set in main()
+RUN_TIMEOUT_S = 180
+CAPTURE_WAIT_S = 10.0
+
+USER = "tester"
+ORIGIN = "git@github.com:acme/billing-service.git"
+PROJECT_ID = "acme-billing-service"
+REL = "src/billing/invoice.py"
+PROMPT = "Explain how partial refund rounding works"
+START_HEADING = f"memories for {PROJECT_ID} (user {USER}"  # on_session_start's heading
+FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
+              "every amount stays in integer cents from the line item to the rendered total.")
+FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
+EXECUTABLES = ["on_user_prompt", "on_session_start", "on_file_read", "on_bash_output", "on_stop",
+               "on_session_end", "mem0-hooks"]
+
+M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
+M_CLAUDE = "c0de0002-0000-4000-8000-000000000002"  # PROMPT, captured in Claude Code
+M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
+M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
+
+
+def memory(mem_id, text_, metadata):
+    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
+            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
+
+
+SEED = [
+    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
+    memory(M_CLAUDE, "how partial refund works: refund rounding explained in Claude Code",
+           {"type": "session_summary", "source": "stop", "agent": "claude-code",
+            "session_id": "0f1e2d3c-claude-code-session", "branch": "main"}),
+    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
+    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
+           {"type": "anti_pattern"}),
+]
+
+INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
+              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
+                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
+
+
+def tag(mem_id):
+    return f"[mem0:{mem_id[:8]}]"
+
+
+def install(env):
+    """`mem0-hooks install --agent opencode` into the scratch HOME; its output."""
+    proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent",
+                           "opencode"], env=env, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        raise AssertionError(f"install failed: {proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+class Run:
+    """One `opencode run` and what it left behind."""
+
+    def __init__(self, proc, elapsed, turns, hooks_log):
+        self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
+        self.elapsed, self.turns, self.hooks_log = elapsed, turns, hooks_log
+
+    def __str__(self):
+        return "\n".join([f"opencode exit {self.returncode} in {self.elapsed:.2f} s",
+                          f"stdout: {self.stdout[-1500:]}", f"stderr: {self.stderr[-2500:]}",
+                          f"model turns: {[r['reply'] for r in self.turns]}",
+                          "hooks.log:\n    " + "\n    ".join(self.hooks_log.splitlines()[-40:])])
+
+
+def user_text(body):
+    return "\n".join(message_texts(body, "user"))
+
+
+def last_tool_result(body):
+    results = message_texts(body, "tool")
+    return results[-1] if results else ""
+
+
+class OpenCodeTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = scratch_dir(self, "mem0_opencode_")
+        self.home = os.path.join(self.scratch, "home")
+        self.project = os.path.join(self.scratch, "project")
+        for d in (self.home, os.path.dirname(os.path.join(self.project, REL))):
+            os.makedirs(d)
+        make_repo(self.project, origin=ORIGIN)
+        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
+            fh.write(INVOICE_PY)
+        self.mem0 = FakeMem0(seed=SEED).start()
+        self.addCleanup(self.mem0.stop)
+        log("    " + install(self.env()).strip().replace("\n", "\n    "))
+
+    def env(self):
+        return opencode_cli.client_env(self.home, USER=USER, MEM0_BASE_URL=self.mem0.url,
+                                       MEM0_API_KEY=self.mem0.api_key, MEM0_USER_ID=USER,
+                                       MEM0_DEBUG="1")
+
+    def opencode(self, script, prompt=PROMPT, command=None):
+        with FakeChat(script=script) as api:
+            opencode_cli.write_config(self.home, api.url)
+            start = time.monotonic()
+            proc = opencode_cli.run(OPENCODE, prompt, self.project, self.env(),
+                                    timeout=RUN_TIMEOUT_S, command=command)
+            elapsed = time.monotonic() - start
+            turns = api.turns()
+        run = Run(proc, elapsed, turns, read_text(os.path.join(self.home, ".mem0", "hooks.log")))
+        log(f"    opencode run: exit {run.returncode} in {elapsed:.2f} s, {len(turns)} turns")
+        with open(os.path.join(self.scratch, f"run-{len(os.listdir(self.scratch))}.json"),
+                  "w") as fh:
+            json.dump({"stdout": proc.stdout, "stderr": proc.stderr, "turns": turns}, fh, indent=1)
+        self.assertEqual(run.returncode, 0, str(run))
+        self.assertNotIn("mem0:", run.stderr.replace("[mem0:", ""), "the shim logged a failure")
+        return run
+
+    def wait_for_adds(self, source="stop"):
+        deadline = time.monotonic() + CAPTURE_WAIT_S
+        while True:
+            adds = [a for a in self.mem0.adds()
+                    if (a.get("metadata") or {}).get("source") == source]
+            if adds or time.monotonic() > deadline:
+                return adds
+            time.sleep(0.2)
+
+    def test_1_prompt_read_and_capture(self):
+        path = os.path.join(self.project, REL)
+        run = self.opencode([tool("read", {"filePath": path}), text(FINAL_TEXT)])
+        self.assertEqual([r["reply"] for r in run.turns], ["tool", "text"], str(run))
+        first, second = (r["body"] for r in run.turns)
+
+        # The prompt's recall is a synthetic part of the user's message, with the memory a
+        # Claude Code session captured under the same user and project.
+        self.assertIn(tag(M_PROMPT), user_text(first), str(run))
+        self.assertIn(tag(M_CLAUDE), user_text(first), str(run))
+        self.assertNotIn(tag(M_FILE), json.dumps(first), "the file memory is for the read")
+        # The session-start context comes with the session's first message, once.
+        self.assertEqual(user_text(first).count(START_HEADING), 1, str(run))
+        self.assertEqual(json.dumps(second).count(START_HEADING), 1, str(run))
+
+        # The read's recall is in the tool result the model reads next, after the file.
+        result = last_tool_result(second)
+        self.assertIn("<content>", result)
+        self.assertIn(tag(M_FILE), result.split("</content>", 1)[-1], str(run))
+
+        # The reply is captured, as this agent's, for our user and project.
+        stop = [a for a in self.wait_for_adds("stop") if FINAL_TEXT in json.dumps(a["messages"])]
+        self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
+        add = stop[0]
+        self.assertEqual(add["metadata"].get("agent"), "opencode")
+        self.assertTrue(add["metadata"].get("session_id", "").startswith("opencode-ses_"), add)
+        self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
+
+    def test_2_error_recall(self):
+        run = self.opencode([tool("bash", {"command": FAIL_COMMAND, "description": "upload"}),
+                             text("The upload is too large for the gateway.")],
+                            prompt="Upload the nightly export")
+        result = last_tool_result(run.turns[1]["body"])
+        self.assertIn("ValueError", result)
+        self.assertIn(tag(M_ERROR), result, str(run))
+
+    def test_3_memory_tools(self):
+        run = self.opencode([tool("mem0_search_memories", {"query": "partial refund rounding"}),
+                             text("Found it.")], prompt="What do my notes say?")
+        self.assertIn("mem0_search_memories", tool_names(run.turns[0]["body"]), str(run))
+        result = last_tool_result(run.turns[1]["body"])
+        self.assertIn("partial refund rounding rule", result, str(run))
+
+    def test_4_search_command(self):
+        run = self.opencode([text("Here is what mem0 holds.")], prompt="partial refund rounding",
+                            command="mem0-search")
+        sent = user_text(run.turns[0]["body"])
+        self.assertIn("Above is the output of `mem0-hooks peek`", sent, str(run))
+        self.assertIn("partial refund rounding rule", sent, str(run))
+        self.assertNotIn("did not run", sent, str(run))
+
+
+def main():
+    global OPENCODE
+    OPENCODE = client_or_exit("OpenCode", opencode_cli.ensure_opencode, EXECUTABLES)
+    return run_tests()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Real-client end-to-end test: a real Pi coding agent runs the built hooks through the shim.
+
+Pi (pinned, installed from npm into a cache dir, see pi_agent.py) runs `pi -p` headless in a
+throw-away project against fake_chat.py (a provider of api `openai-completions` in
+~/.pi/agent/models.json) and tests/fake_mem0, seeded as in test_opencode.py.
+`mem0-hooks install --agent pi` writes the shim (~/.pi/agent/extensions/mem0.js).
+
+It checks what reached the model:
+- test_1: the session-start context, once; the prompt's memory line and the Claude Code capture in the first request (the
+  shim's message from before_agent_start); the file memory of `read` (a path relative to the
+  project) in the tool result the next request carries; the reply captured at agent_end with
+  metadata.agent "pi", our user and project.
+- test_2: a failing bash command's error line finds the anti-pattern memory, in its result.
+- test_3: the memory tools the shim registers (from `mem0-hooks mcp`'s list) are offered to the
+  model, and its call of mem0_search_memories is answered with the seeded memory.
+- test_4: the command /mem0-search sends the model what `mem0-hooks peek` printed.
+
+Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from clientlib import BIN_DIR, client_or_exit, log, read_text, run_tests, scratch_dir
+import pi_agent
+from fake_chat import FakeChat, message_texts, text, tool, tool_names
+from fakelib import FakeMem0
+from gitrepo import make_repo
+from test_opencode import (FAIL_COMMAND, FINAL_TEXT, INVOICE_PY, M_CLAUDE, M_ERROR, M_FILE,
+                           M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, START_HEADING, USER,
+                           tag)
+
+PI = None  # set in main()
+CAPTURE_WAIT_S = 10.0
+EXECUTABLES = ["on_user_prompt", "on_session_start", "on_file_read", "on_bash_output", "on_stop",
+               "on_compact", "on_session_end", "mem0-hooks"]
+
+
+class PiTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.scratch = scratch_dir(self, "mem0_pi_")
+        self.home = os.path.join(self.scratch, "home")
+        self.project = os.path.join(self.scratch, "project")
+        for d in (self.home, os.path.dirname(os.path.join(self.project, REL))):
+            os.makedirs(d)
+        make_repo(self.project, origin=ORIGIN)
+        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
+            fh.write(INVOICE_PY)
+        self.mem0 = FakeMem0(seed=SEED).start()
+        self.addCleanup(self.mem0.stop)
+        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent", "pi"],
+                              env=self.env(), capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        log("    " + proc.stdout.strip().replace("\n", "\n    "))
+
+    def env(self):
+        return pi_agent.client_env(self.home, USER=USER, MEM0_BASE_URL=self.mem0.url,
+                                   MEM0_API_KEY=self.mem0.api_key, MEM0_USER_ID=USER,
+                                   MEM0_DEBUG="1")
+
+    def pi(self, script, prompt=PROMPT):
+        with FakeChat(script=script) as api:
+            pi_agent.write_models(self.home, api.url)
+            start = time.monotonic()
+            proc = pi_agent.run(PI, prompt, self.project, self.env())
+            elapsed = time.monotonic() - start
+            turns = api.turns()
+        hooks_log = read_text(os.path.join(self.home, ".mem0", "hooks.log"))
+        context = (f"pi exit {proc.returncode} in {elapsed:.2f} s\nstdout: {proc.stdout[-1500:]}"
+                   f"\nstderr: {proc.stderr[-2500:]}\nturns: {[r['reply'] for r in turns]}"
+                   f"\nhooks.log:\n{hooks_log[-4000:]}")
+        log(f"    pi -p: exit {proc.returncode} in {elapsed:.2f} s, {len(turns)} turns")
+        self.assertEqual(proc.returncode, 0, context)
+        self.assertNotIn("mem0:", proc.stderr.replace("[mem0:", ""), "the shim logged a failure")
+        return turns, context
+
+    def test_1_prompt_read_and_capture(self):
+        turns, context = self.pi([tool("read", {"path": REL}), text(FINAL_TEXT)])
+        self.assertEqual([r["reply"] for r in turns], ["tool", "text"], context)
+        first, second = (r["body"] for r in turns)
+        users = "\n".join(message_texts(first, "user"))
+        self.assertIn(tag(M_PROMPT), users, context)
+        self.assertIn(tag(M_CLAUDE), users, context)
+        self.assertNotIn(tag(M_FILE), json.dumps(first), "the file memory is for the read")
+        # The session-start context comes with the session's first prompt, once.
+        self.assertEqual(users.count(START_HEADING), 1, context)
+        self.assertEqual(json.dumps(second).count(START_HEADING), 1, context)
+        result = message_texts(second, "tool")[-1]
+        self.assertIn("integer cents", result)  # the file itself
+        self.assertIn(tag(M_FILE), result, context)
+
+        deadline = time.monotonic() + CAPTURE_WAIT_S
+        while True:
+            stop = [a for a in self.mem0.adds() if (a.get("metadata") or {}).get("source") ==
+                    "stop" and FINAL_TEXT in json.dumps(a["messages"])]
+            if stop or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{context}")
+        self.assertEqual(stop[0]["metadata"].get("agent"), "pi")
+        self.assertTrue(stop[0]["metadata"].get("session_id", "").startswith("pi-"), stop[0])
+        self.assertEqual((stop[0].get("user_id"), stop[0].get("app_id")), (USER, PROJECT_ID))
+
+    def test_2_error_recall(self):
+        turns, context = self.pi([tool("bash", {"command": FAIL_COMMAND}),
+                                  text("The upload is too large for the gateway.")],
+                                 prompt="Upload the nightly export")
+        result = message_texts(turns[1]["body"], "tool")[-1]
+        self.assertIn("Command exited with code 1", result)
+        self.assertIn(tag(M_ERROR), result, context)
+
+    def test_3_memory_tools(self):
+        turns, context = self.pi([tool("mem0_search_memories", {"query": "partial refund rounding"}),
+                                  text("Found it.")], prompt="What do my notes say?")
+        self.assertIn("mem0_search_memories", tool_names(turns[0]["body"]), context)
+        self.assertIn("partial refund rounding rule", message_texts(turns[1]["body"], "tool")[-1],
+                      context)
+
+    def test_4_search_command(self):
+        turns, context = self.pi([text("Here is what mem0 holds.")],
+                                 prompt="/mem0-search partial refund rounding")
+        self.assertTrue(turns, context)
+        sent = "\n".join(message_texts(turns[0]["body"], "user"))
+        self.assertIn("Above is the output of `mem0-hooks peek`", sent, context)
+        self.assertIn("partial refund rounding rule", sent, context)
+
+
+def main():
+    global PI
+    PI = client_or_exit("Pi", pi_agent.ensure_pi, EXECUTABLES)
+    return run_tests()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
