@@ -12,6 +12,7 @@ import time
 import unittest
 
 from hooklib import BIN_DIR, PROJECT, USER, HookTest
+import testmain  # noqa: E402
 from fakelib import FakeMem0
 from hookevents import prompt_event, session_end_event, stop_event
 
@@ -202,4 +203,4 @@ class CaptureTest(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

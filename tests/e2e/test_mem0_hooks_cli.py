@@ -10,6 +10,7 @@ import unittest
 from urllib.parse import urlsplit
 
 from hooklib import BIN_DIR, HookTest, and_terms, memory, PROJECT, shell_quote, USER
+import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from loopback import HttpStandIn, closed_port, json_handler
@@ -1632,4 +1633,4 @@ class InstallAgents(CliTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()
