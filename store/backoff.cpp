@@ -177,7 +177,7 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
     }
     return serialize_servers(std::move(servers));
   };
-  return update_file_locked(m_file, change, wait);
+  return update_file_locked(m_file, change, Durability::saves_work, wait);
 }
 
 Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
@@ -207,7 +207,7 @@ Result<std::size_t> BackoffStore::reset(WallTime now) {
     return std::string("{}");
   };
   if (!std::filesystem::exists(m_file)) return ended;
-  if (auto done = update_file_locked(m_file, change, k_lock_wait); !done)
+  if (auto done = update_file_locked(m_file, change, Durability::saves_work); !done)
     return unexpected(done.error());
   return ended;
 }

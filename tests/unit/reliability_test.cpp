@@ -222,14 +222,15 @@ TEST_CASE("reliability: write_file_atomic writes through a symlink, never replac
   fs::create_directories(tmp / "links");
   fs::create_symlink("../real/data.json", tmp / "links/hop.json");
   fs::create_symlink("hop.json", tmp / "links/data.json"); // a chain of two links
-  REQUIRE(write_file_atomic(tmp / "links/data.json", "new").has_value());
+  REQUIRE(write_file_atomic(tmp / "links/data.json", "new", Durability::durable).has_value());
   CHECK(fs::is_symlink(tmp / "links/data.json"));
   CHECK(read_file(tmp / "real/data.json") == "new");
   CHECK(mode_of(tmp / "real/data.json") == 0640);
 
   // A dangling link is left alone: no file appears at either end.
   fs::create_symlink(tmp / "gone/data.json", tmp / "links/dangling.json");
-  CHECK_FALSE(write_file_atomic(tmp / "links/dangling.json", "{}").has_value());
+  CHECK_FALSE(
+      write_file_atomic(tmp / "links/dangling.json", "{}", Durability::durable).has_value());
   CHECK(fs::is_symlink(tmp / "links/dangling.json"));
   CHECK_FALSE(fs::exists(tmp / "gone"));
 }
