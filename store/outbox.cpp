@@ -272,8 +272,8 @@ Outbox::Stats Outbox::stats() const {
   return stats;
 }
 
-std::string capture_identity(std::string_view text, std::string_view type,
-                             std::string_view project) {
+std::string capture_identity(std::string_view text, std::string_view type, std::string_view project,
+                             std::string_view target) {
   std::string normalised;
   bool space = false;
   for (char c : trim(text)) {
@@ -286,7 +286,8 @@ std::string capture_identity(std::string_view text, std::string_view type,
     space = false;
     normalised += ascii_lower(c);
   }
-  return sha256_hex(normalised + '\0' + std::string(type) + '\0' + std::string(project))
+  return sha256_hex(normalised + '\0' + std::string(type) + '\0' + std::string(project) + '\0' +
+                    std::string(target))
       .substr(0, 32);
 }
 
