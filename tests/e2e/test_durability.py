@@ -18,9 +18,8 @@ import tempfile
 import time
 import unittest
 
-from hooklib import BIN_DIR, HookTest
+from hooklib import BIN_DIR, HookTest, SenderTest
 import testmain  # noqa: E402
-from fakelib import FakeMem0
 from hookevents import post_compact_event, session_end_event, stop_event
 
 SUMMARY = ("We moved the retry logic of the billing worker into one helper with full jitter and "
@@ -79,46 +78,10 @@ class DurableWrites(HookTest):
         self.assert_durable(calls, os.path.join(state, "pause.json"))
 
 
-class KilledAtAnyPoint(HookTest):
-    """Its own fake Mem0, so that no sender of another test writes into its record."""
+class KilledAtAnyPoint(SenderTest):
 
     RUNS = 300          # capture hooks started, each killed at a random moment (or finishing)
     LOOP_LIMIT_S = 40   # the loop stops early past this, and says how far it got
-
-    @classmethod
-    def setUpClass(cls):
-        cls.fake = None
-
-    @classmethod
-    def tearDownClass(cls):
-        pass
-
-    def setUp(self):
-        self.fake = FakeMem0().start()
-        self.addCleanup(self.fake.stop)
-        super().setUp()
-        self.outbox = os.path.join(self.home, ".mem0", "state", "outbox")
-        self.addCleanup(self.kill_senders)
-
-    def senders(self):
-        """Pids of this test's detached senders: processes whose environment names our HOME."""
-        marker = f"HOME={self.home}".encode()
-        pids = []
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0") and int(pid) != os.getpid():
-                        pids.append(int(pid))
-            except OSError:
-                pass
-        return pids
-
-    def kill_senders(self):
-        for pid in self.senders():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def pending(self):
         try:
@@ -157,9 +120,7 @@ class KilledAtAnyPoint(HookTest):
                 killed_hooks += 1
             if rng.random() < 0.5:
                 time.sleep(rng.uniform(0, 0.03))
-                senders = self.senders()
-                self.kill_senders()
-                killed_senders += len(senders)
+                killed_senders += self.stop_senders()
             if time.monotonic() - started > self.LOOP_LIMIT_S:
                 break
         loop_s = time.monotonic() - started
