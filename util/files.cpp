@@ -141,8 +141,8 @@ Result<void> flock_until(int fd, int how, const fs::path &name,
 // Whether `path` still names the file open as `fd`: a lock file removed, or a file replaced,
 // while we waited for its lock is not the one to hold any more.
 bool still_named(int fd, const fs::path &path) {
-  struct stat held {
-  }, named{};
+  struct stat held {};
+  struct stat named {};
   return ::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 &&
          held.st_ino == named.st_ino && held.st_dev == named.st_dev;
 }
