@@ -240,8 +240,8 @@ Result<void> SessionStore::append_run(std::string_view session, const RunRecord 
   };
   JsonWriter w;
   write_run(w, run);
-  return append_bounded(path, w.text() + "\n", k_max_runs_bytes, keep_shown,
-                        std::chrono::milliseconds(100));
+  // A shrink holds the file for a few milliseconds: waiting for one is waiting for that.
+  return append_bounded(path, w.text() + "\n", k_max_runs_bytes, keep_shown, k_lock_wait);
 }
 
 std::vector<RunRecord> SessionStore::runs(std::string_view session) const {

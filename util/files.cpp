@@ -180,14 +180,19 @@ Result<void> append_bounded(const fs::path &path, const std::string &line, std::
     const Fd file{::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600)};
     struct stat st {};
     if (file.fd < 0 || ::fstat(file.fd, &st) != 0) return unexpected(io_error("cannot open", path));
-    const bool too_big = static_cast<std::uintmax_t>(st.st_size) > limit;
-    if (auto locked = flock_until(file.fd, too_big ? LOCK_EX : LOCK_SH, path, give_up); !locked)
-      return locked;
-    if (!still_named(file.fd, path)) continue; // shrunk while we waited: append to the new file
-    if (too_big) {
+    // One process shrinks, when the file is free at once; the others append meanwhile (the
+    // file is over its bound for a moment) instead of waiting in turn, up to twice the bound.
+    const auto size = static_cast<std::uintmax_t>(st.st_size);
+    const bool shrinks =
+        size > limit && (::flock(file.fd, LOCK_EX | LOCK_NB) == 0 ||
+                         (size > 2 * limit && flock_until(file.fd, LOCK_EX, path, give_up)));
+    if (shrinks) {
+      if (!still_named(file.fd, path)) continue; // shrunk meanwhile: look at the new file
       const std::string current = read_small_file(path, 16 << 20).value_or("");
       return write_file_atomic(path, shrink(current) + line, Durability::saves_work);
     }
+    if (auto locked = flock_until(file.fd, LOCK_SH, path, give_up); !locked) return locked;
+    if (!still_named(file.fd, path)) continue; // shrunk while we waited: append to the new file
     if (::write(file.fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
       return unexpected(io_error("cannot append to", path));
     return {};

@@ -62,10 +62,10 @@ Result<void> update_file_locked(const std::filesystem::path &path, const FileCha
 // or cannot be removed.
 bool remove_unheld_lock(const std::filesystem::path &lock_path);
 
-// Append `line` to `path` (created 0600); when the file is over `limit` bytes, replace it by
-// `shrink(current)` and the line instead. Appends hold a shared flock of the file itself and a
-// shrink an exclusive one, so that no line is lost to a shrink going on at the same time. Gives
-// up (timeout error) when the lock is not free within `wait`.
+// Append `line` to `path` (created 0600); when the file is over `limit` bytes and no one else
+// has it, replace it by `shrink(current)` and the line instead. Appends hold a shared flock of
+// the file itself and a shrink an exclusive one, so that no line is lost to a shrink going on at
+// the same time. Gives up (timeout error) when a shrink holds the file for longer than `wait`.
 Result<void> append_bounded(const std::filesystem::path &path, const std::string &line,
                             std::uintmax_t limit,
                             const std::function<std::string(const std::string &)> &shrink,
