@@ -4,6 +4,7 @@
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
 #include "store/outbox.hpp"
+#include "util/detach.hpp"
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
@@ -270,7 +271,8 @@ std::string first_line_of(const fs::path &program, std::string_view arg,
   const std::string path = program.string(), argument(arg);
   char *argv[] = {const_cast<char *>(path.c_str()), const_cast<char *>(argument.c_str()), nullptr};
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, environ);
+  const ChildEnvironment env(environ);
+  const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, env.get());
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   std::string out = spawned == 0 ? read_bounded(fds[0], SteadyClock::now() + limit, 4096) : "";

@@ -187,12 +187,13 @@ Result<void> write_settings(const fs::path &target, const std::string *previous,
   if (auto made = ensure_private_dir(target.parent_path()); !made) return made;
   if (previous) {
     const fs::path backup = target.string() + ".bak";
-    if (auto saved = write_file_atomic(backup, *previous); !saved)
+    if (auto saved = write_file_atomic(backup, *previous, Durability::durable); !saved)
       return unexpected(make_error(ErrorKind::io, "cannot back up: " + saved.error().message));
     fs::permissions(backup, mode, ec);
     ctx.out << "backup: " << backup.string() << "\n";
   }
-  if (auto written = write_file_atomic(target, merged); !written) return written;
+  if (auto written = write_file_atomic(target, merged, Durability::durable); !written)
+    return written;
   if (previous) fs::permissions(target, mode, ec); // written private, like a new file
   return {};
 }

@@ -118,11 +118,14 @@ std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookIn
 // Change the entry `key` of imports.json with `change` (given the entry, true when it changed it).
 Result<void> update_import(const fs::path &state_dir, const std::string &key,
                            const std::function<bool(Import &)> &change) {
-  return update_file_locked(imports_path(state_dir), [&](const std::string &current) {
-    Imports imports = parse_imports(current);
-    if (!change(imports[key])) return std::optional<std::string>();
-    return std::optional<std::string>(serialize_imports(imports));
-  });
+  return update_file_locked(
+      imports_path(state_dir),
+      [&](const std::string &current) {
+        Imports imports = parse_imports(current);
+        if (!change(imports[key])) return std::optional<std::string>();
+        return std::optional<std::string>(serialize_imports(imports));
+      },
+      Durability::saves_work);
 }
 
 // Take back an import that could not queue all of its items: its queued items leave the outbox,

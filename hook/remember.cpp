@@ -168,9 +168,13 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   item.import_claim = capture.import_claim;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
   // section must come back when its file changed and the old import is deleted.
-  const std::string dedupe = capture.import_file.empty()
-                                 ? capture_identity(all_text, capture.type, identity.project_id)
-                                 : std::string();
+  const std::string target =
+      std::string(config.backend == Backend::platform ? "platform " : "selfhosted ") +
+      config.base_url;
+  const std::string dedupe =
+      capture.import_file.empty()
+          ? capture_identity(all_text, capture.type, identity.project_id, target)
+          : std::string();
   const auto queued = Outbox(ctx.state.dir).put(item, dedupe, ctx.now());
   if (!queued) {
     if (queued.error().kind == ErrorKind::duplicate)

@@ -1,6 +1,7 @@
 #include "mem0/http.hpp"
 #include "util/platform.hpp"
 
+#define CURL_DISABLE_DEPRECATION // CURLOPT_PROTOCOLS: the allow-list of libcurl before 7.85
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -148,10 +149,23 @@ std::optional<Error> refuse_ca_bundle(const std::optional<std::string> &ca_bundl
                     "CA bundle " + *ca_bundle + " is not a regular file or a directory");
 }
 
-// Configure one easy handle for `r`; the handle reports into `t`.
-void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_ms,
-               const std::optional<std::string> &ca_bundle) {
+Error refused(std::string_view setting) {
+  return make_error(ErrorKind::transport, "libcurl refused " + std::string(setting));
+}
+
+// Configure one easy handle for `r`; the handle reports into `t`. An error when libcurl refuses
+// a setting the transfer must not go without (then it is not sent).
+std::optional<Error> configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_ms,
+                               const std::optional<std::string> &ca_bundle) {
   CURL *e = t.easy;
+  const CurlOptions options{
+      [&](int option, long value) {
+        return static_cast<int>(curl.easy_setopt(e, static_cast<CURLoption>(option), value));
+      },
+      [&](int option, const char *text) {
+        return static_cast<int>(curl.easy_setopt(e, static_cast<CURLoption>(option), text));
+      }};
+  if (auto error = set_safety_options(options)) return error;
   for (const auto &h : r.headers)
     t.headers = curl.slist_append(t.headers, h.c_str());
   curl.easy_setopt(e, CURLOPT_URL, r.url.c_str());
@@ -162,18 +176,15 @@ void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_
   }
   if (r.method != "POST" && r.method != "GET")
     curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method.c_str());
-  curl.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); // the token must not travel to another host
-  curl.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl.easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
   // Certificates: a hashed directory is searched per certificate, while a bundle file is parsed
   // whole on every run (about 26 ms of CPU for the ~145 system certificates). So prefer
   // libcurl's default directory to its default bundle when the directory is hashed.
   std::error_code ec;
   if (ca_bundle) {
     const bool dir = std::filesystem::is_directory(*ca_bundle, ec);
-    curl.easy_setopt(e, CURLOPT_CAINFO, dir ? nullptr : ca_bundle->c_str());
-    curl.easy_setopt(e, CURLOPT_CAPATH, dir ? ca_bundle->c_str() : nullptr);
+    if (curl.easy_setopt(e, CURLOPT_CAINFO, dir ? nullptr : ca_bundle->c_str()) != CURLE_OK ||
+        curl.easy_setopt(e, CURLOPT_CAPATH, dir ? ca_bundle->c_str() : nullptr) != CURLE_OK)
+      return refused("the CA bundle (CURLOPT_CAINFO, CURLOPT_CAPATH)");
   } else if (r.url.starts_with("https://")) {
     static const bool default_dir_hashed = [&] {
       char *capath = nullptr;
@@ -185,8 +196,9 @@ void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_
   curl.easy_setopt(e, CURLOPT_ERRORBUFFER, t.error);
   curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl.easy_setopt(e, CURLOPT_QUICK_EXIT, 1L); // never wait for a hung DNS lookup at cleanup
-  curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, budget_ms);
-  curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, budget_ms);
+  if (curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, budget_ms) != CURLE_OK ||
+      curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, budget_ms) != CURLE_OK)
+    return refused("the deadline (CURLOPT_TIMEOUT_MS)");
   // Over TLS, wait for the first connection to learn whether it multiplexes (HTTP/2) so parallel
   // searches share one handshake; plain HTTP/1.1 would only serialise them.
   if (r.url.starts_with("https://")) curl.easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
@@ -197,9 +209,21 @@ void configure(const Curl &curl, const HttpRequest &r, Transfer &t, long budget_
   curl.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
   curl.easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl.easy_setopt(e, CURLOPT_PRIVATE, &t);
+  return std::nullopt;
 }
 
 } // namespace
+
+std::optional<Error> set_safety_options(const CurlOptions &set) {
+  if (set.text(CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK &&
+      set.number(CURLOPT_PROTOCOLS, CURLPROTO_HTTP | CURLPROTO_HTTPS) != CURLE_OK)
+    return refused("the protocol list (CURLOPT_PROTOCOLS_STR, CURLOPT_PROTOCOLS)");
+  // No redirects: the token must not travel to another host.
+  if (set.number(CURLOPT_FOLLOWLOCATION, 0L) != CURLE_OK) return refused("CURLOPT_FOLLOWLOCATION");
+  if (set.number(CURLOPT_SSL_VERIFYPEER, 1L) != CURLE_OK) return refused("CURLOPT_SSL_VERIFYPEER");
+  if (set.number(CURLOPT_SSL_VERIFYHOST, 2L) != CURLE_OK) return refused("CURLOPT_SSL_VERIFYHOST");
+  return std::nullopt;
+}
 
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value) {
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
@@ -249,7 +273,10 @@ std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequ
       t.result = unexpected(make_error(ErrorKind::transport, "curl_easy_init failed"));
       continue;
     }
-    configure(*curl, requests[i], t, budget, m_ca_bundle);
+    if (auto error = configure(*curl, requests[i], t, budget, m_ca_bundle)) {
+      t.result = unexpected(std::move(*error));
+      continue;
+    }
     curl->multi_add_handle(multi, t.easy);
   }
 

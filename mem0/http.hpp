@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,18 @@ public:
 private:
   std::optional<std::string> m_ca_bundle;
 };
+
+// How a transfer's libcurl settings are applied: each returns libcurl's code (0: taken).
+struct CurlOptions {
+  std::function<int(int option, long value)> number;
+  std::function<int(int option, const char *text)> text;
+};
+
+// The settings no transfer goes without: HTTP and HTTPS only, no redirects, the certificate and
+// the host name checked. The protocol list falls back to CURLOPT_PROTOCOLS where libcurl (before
+// 7.85) refuses CURLOPT_PROTOCOLS_STR; any other refusal is an error (`transport`) naming the
+// setting, and the request is not sent.
+std::optional<Error> set_safety_options(const CurlOptions &set);
 
 // Parse a Retry-After value given in seconds; nullopt for dates and garbage.
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value);

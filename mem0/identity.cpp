@@ -42,7 +42,7 @@ void self_heal_project_map(const fs::path &map_path, const std::string &cwd,
     w.value(doc);
     return w.text() + "\n";
   };
-  auto done = update_file_locked(map_path, change, wait);
+  auto done = update_file_locked(map_path, change, Durability::durable, wait);
   if (!done) log.warn("project_map.json not updated: " + done.error().message);
 }
 

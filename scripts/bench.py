@@ -3,7 +3,8 @@
 
 Every figure is a median of repeated runs measured in this same run, next to its baseline:
 one `curl` POST of the same search to the same server, runs interleaved. Usage: bench.py BIN_DIR
-[RUNS]
+[RUNS] [--mcp-only | --baseline OTHER_BIN_DIR]; `--baseline` prints only the write rows (Stop
+against a 2 s server, the sender's throughput) of both builds, side by side.
 
 HTTPS rows: the same fake behind nginx terminating TLS (tests/tls/tlsbed.py), HTTP/2 and
 HTTP/1.1-only, each next to one `curl --cacert` search against the same endpoint and to curl
@@ -39,6 +40,11 @@ from tlsbed import TlsBed, missing_tools  # noqa: E402
 MCP_ONLY = "--mcp-only" in sys.argv
 SHIMS_ONLY = "--shims-only" in sys.argv
 ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only")]
+# --baseline OTHER_BIN_DIR: only the write rows (Stop and the sender), for BIN and OTHER side by
+# side in this one run: what a change to the write path costs.
+BASELINE = ARGS[ARGS.index("--baseline") + 1] if "--baseline" in ARGS else None
+if BASELINE:
+    del ARGS[ARGS.index("--baseline"):ARGS.index("--baseline") + 2]
 BIN = ARGS[1]
 RUNS = int(ARGS[2]) if len(ARGS) > 2 else 30
 PROMPT = ("The Stripe webhook handler in src/billing/webhooks.py crashes:\n"
@@ -229,6 +235,11 @@ def main():
             for name, ms, ratio, rss, target, _ in shim_rows(env, work, project, base):
                 print(name if ms is None else
                       f"{name:50} {ms:10.2f} {ratio:7.2f}x {rss / 1024:7.1f}  {target}")
+            return
+        if BASELINE:
+            print_mcp(baseline_rows(fake, env, work, project), f"write rows, vs {BASELINE}",
+                      f"({RUNS} Stop runs per build, interleaved; sender: 200 items per round, "
+                      f"3 rounds per build, alternating; medians)")
             return
         rows = []
         cases = [
@@ -441,14 +452,14 @@ def mcp_rows(env, project, curl):
     ]
 
 
-def print_mcp(rows):
-    print(f"{'mcp server':44} {'median ms':>10} {'vs curl':>8} {'RSS MB':>7}  target")
+def print_mcp(rows, title="mcp server", note=None):
+    print(f"{title:44} {'median ms':>10} {'vs curl':>8} {'RSS MB':>7}  target")
     for name, ms, ratio, rss, target in rows:
         print(f"{name:44} {'' if ms is None else f'{ms:10.2f}':>10} "
               f"{'' if ratio is None else f'{ratio:.2f}x':>8} "
               f"{'' if rss is None else f'{rss / 1024:7.1f}':>7}  {target}")
-    print(f"({RUNS} runs per case; the call is timed from writing the request to reading the "
-          f"answer, curl includes its process start)")
+    print(note or f"({RUNS} runs per case; the call is timed from writing the request to reading "
+                  f"the answer, curl includes its process start)")
 
 
 def transcript(path, size):
@@ -470,6 +481,62 @@ def transcript(path, size):
                 written += len(text)
             i += 1
     return path
+
+
+def sender_round(fake, env, project, bin_dir, state, count=200):
+    """`count` captures queued by bin_dir's on_compact while the server refuses them, then one
+    sender round: the round's wall time in seconds, and how many items it delivered."""
+    tenv = dict(env, MEM0_STATE_DIR=state)
+    summary = "We moved the retry logic of the billing worker into one helper with jitter. " * 3
+    fake.control(status=503, only_endpoint="add")
+    for i in range(count):
+        subprocess.run([os.path.join(bin_dir, "on_compact")], input=json.dumps({
+            "hook_event_name": "PostCompact", "session_id": "tp", "cwd": project,
+            "compact_summary": f"item {i} {state} " + summary}).encode(), env=tenv, cwd=project,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    outbox = os.path.join(state, "outbox")
+    pending = lambda: [n for n in os.listdir(outbox) if n.endswith(".json") and n[:-5].isdigit()]
+    time.sleep(1)
+    fake.control()
+    queued = len(pending())
+    started = time.perf_counter()
+    subprocess.run([os.path.join(bin_dir, "on_session_end")],
+                   input=b'{"hook_event_name":"SessionEnd"}', env=tenv, cwd=project,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while pending() and time.perf_counter() - started < 120:
+        time.sleep(0.01)
+    return time.perf_counter() - started, queued
+
+
+def baseline_rows(fake, env, work, project):
+    """Stop against a 2 s server and the sender's throughput, for BIN and BASELINE: the Stop runs
+    interleaved, the sender rounds alternating, three each (medians)."""
+    summary = "We moved the retry logic of the billing worker into one helper with jitter. " * 3
+    t_small = transcript(os.path.join(work, "transcript-500k.jsonl"), 500_000)
+
+    def stop(bin_dir):
+        return lambda i: ([os.path.join(bin_dir, "on_stop")], json.dumps({
+            "hook_event_name": "Stop", "session_id": "bench", "cwd": project,
+            "transcript_path": t_small,
+            "last_assistant_message": f"{i} {time.monotonic_ns()} " + summary}).encode(), env,
+            project)
+
+    fake.control(latency_ms=2000, only_endpoint="add")
+    (new_ms, new_rss), (old_ms, old_rss) = measure_interleaved([stop(BIN), stop(BASELINE)])
+    fake.control()
+    rows = [(f"on_stop, 2 s server ({label})", ms, None, rss,
+             "< 20 ms" + (" ok" if ms < 20 else " MISSED"))
+            for label, ms, rss in [("baseline", old_ms, old_rss), ("this build", new_ms, new_rss)]]
+    rates = {BIN: [], BASELINE: []}
+    for k in range(3):
+        for bin_dir in (BASELINE, BIN):
+            state = os.path.join(work, f"sender-{k}-{'new' if bin_dir == BIN else 'old'}")
+            took, queued = sender_round(fake, env, project, bin_dir, state)
+            rates[bin_dir].append(queued / took)
+    for label, bin_dir in [("baseline", BASELINE), ("this build", BIN)]:
+        rows.append((f"sender items/s ({label})", statistics.median(rates[bin_dir]), None, None,
+                     "rounds: " + ", ".join(f"{r:.0f}" for r in rates[bin_dir])))
+    return rows
 
 
 def capture_rows(fake, env, work, project, base, curl):
@@ -541,25 +608,7 @@ def capture_rows(fake, env, work, project, base, curl):
         rows.append(("on_bash_output, failing command", ms, ms / base, rss, ""))
 
     # Throughput: 200 captures queued while the server refuses them, then one sender round.
-    state = os.path.join(work, "throughput")
-    tenv = dict(env, MEM0_STATE_DIR=state)
-    fake.control(status=503, only_endpoint="add")
-    for i in range(200):
-        subprocess.run([bin_("on_compact")], input=json.dumps({
-            "hook_event_name": "PostCompact", "session_id": "tp", "cwd": project,
-            "compact_summary": f"item {i} " + summary}).encode(), env=tenv, cwd=project,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    outbox = os.path.join(state, "outbox")
-    pending = lambda: [n for n in os.listdir(outbox) if n.endswith(".json") and n[:-5].isdigit()]
-    time.sleep(1)
-    fake.control()
-    queued = len(pending())
-    started = time.perf_counter()
-    subprocess.run([bin_("on_session_end")], input=b'{"hook_event_name":"SessionEnd"}', env=tenv,
-                   cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while pending() and time.perf_counter() - started < 120:
-        time.sleep(0.01)
-    took = time.perf_counter() - started
+    took, queued = sender_round(fake, env, project, BIN, os.path.join(work, "throughput"))
     rows.append((f"sender: {queued} items delivered, items/s", queued / took, None, 0,
                  f"{took * 1000:.0f} ms for the round"))
     return rows

@@ -7,8 +7,9 @@
 #   sh scripts/mem0-hooks.sh --args-on-stdin <command>   (a slash command; docs/cli.md#slash-commands)
 #
 # With --args-on-stdin the arguments are the text on stdin (what the user typed after the slash
-# command, which Claude Code pastes into a quoted here-document), split into words at blanks
-# with no other shell processing: no quotes, no $ or backquote expansion, no globbing.
+# command, which Claude Code pastes into a quoted here-document whose delimiter no typed line can
+# be: docs/cli.md#slash-commands), split into words at blanks with no other shell processing: no
+# quotes, no $ or backquote expansion, no globbing.
 
 root=$(cd -- "$(dirname -- "$0")/.." && pwd) || exit 1
 

@@ -7,9 +7,10 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
           clang-format curl ca-certificates git time)
-# The HTTPS test bed (tests/tls) and the benchmark's instruction counts. Debian's nginx package
-# has the ssl and http_v2 modules; the tests run it as the current user on loopback ports.
-packages+=(nginx openssl valgrind)
+# The HTTPS test bed (tests/tls), the benchmark's instruction counts and the trace of durable
+# writes (tests/e2e/test_durability.py). Debian's nginx package has the ssl and http_v2 modules;
+# the tests run it as the current user on loopback ports.
+packages+=(nginx openssl valgrind strace)
 for option in "$@"; do
   case "$option" in
   --fuzz) packages+=(clang-16 libclang-rt-16-dev llvm-16) ;; # llvm-16: the symbolizer for reports

@@ -148,16 +148,22 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
                                           std::chrono::milliseconds wait) {
   const long long now_s = unix_seconds(now);
   // An answer from a server with nothing recorded, the common case, costs one read: no lock.
-  if (outcome == Outcome::answered &&
+  const bool answered = outcome == Outcome::answered || outcome == Outcome::refused;
+  if (answered &&
       !parse_servers(read_small_file(m_file, 1 << 16).value_or(""), now_s).contains(server))
     return {};
   if (!ensure_private_dir(m_file.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + m_file.parent_path().string()));
   const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
     Servers servers = parse_servers(current, now_s);
-    if (outcome == Outcome::answered) {
-      // Nothing to clear: leave the file alone (the common case costs no write).
-      if (servers.erase(std::string(server)) == 0) return std::nullopt;
+    if (answered) {
+      // Nothing to clear: leave the file alone (the common case costs no write). A rejected key
+      // is paused until a request with it succeeds, whatever else answers.
+      const auto it = servers.find(std::string(server));
+      if (it == servers.end() ||
+          (outcome == Outcome::refused && it->second.reason == Reason::key_rejected))
+        return std::nullopt;
+      servers.erase(it);
       return serialize_servers(std::move(servers));
     }
     BackoffState &b = servers[std::string(server)];
@@ -177,7 +183,7 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
     }
     return serialize_servers(std::move(servers));
   };
-  return update_file_locked(m_file, change, wait);
+  return update_file_locked(m_file, change, Durability::saves_work, wait);
 }
 
 Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
@@ -192,9 +198,10 @@ Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
                              e.retry_after.value_or(k_default_pause));
     if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout) ++unreachable;
   }
-  const Outcome outcome = retry_after           ? Outcome::rate_limited
-                          : unreachable == sent ? Outcome::unreachable
-                                                : Outcome::answered;
+  const Outcome outcome = retry_after               ? Outcome::rate_limited
+                          : unreachable == sent     ? Outcome::unreachable
+                          : failures.size() >= sent ? Outcome::refused
+                                                    : Outcome::answered;
   return record_outcome(now, server, outcome, retry_after.value_or(k_default_pause), wait);
 }
 
@@ -207,7 +214,7 @@ Result<std::size_t> BackoffStore::reset(WallTime now) {
     return std::string("{}");
   };
   if (!std::filesystem::exists(m_file)) return ended;
-  if (auto done = update_file_locked(m_file, change, k_lock_wait); !done)
+  if (auto done = update_file_locked(m_file, change, Durability::saves_work); !done)
     return unexpected(done.error());
   return ended;
 }

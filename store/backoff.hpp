@@ -37,15 +37,17 @@ public:
 
   // How one run's requests to `server` went: `rate_limited` pauses for `retry_after`,
   // `unreachable` counts towards a pause, `key_rejected` pauses until the key changes,
-  // `answered` ends the pause and clears the count. Waits at most `wait` for the file's lock.
-  enum class Outcome { answered, unreachable, rate_limited, key_rejected };
+  // `answered` ends the pause and clears the count, `refused` (answered, but no request
+  // succeeded) too, but for a rejected key's pause. Waits at most `wait` for the file's lock.
+  enum class Outcome { answered, refused, unreachable, rate_limited, key_rejected };
   Result<void> record_outcome(WallTime now, std::string_view server, Outcome outcome,
                               std::chrono::seconds retry_after = k_default_pause,
                               std::chrono::milliseconds wait = k_lock_wait);
 
   // Record the outcome of a run that sent `sent` requests to `server` and got `failures`: a 429
   // pauses for the longest Retry-After; every request unreachable (transport or timeout) counts
-  // as an unreachable run; anything else is an answer. Nothing is recorded when nothing was sent.
+  // as an unreachable run; anything else is an answer (`refused` when every request failed).
+  // Nothing is recorded when nothing was sent.
   Result<void> record_run(WallTime now, std::string_view server, const std::vector<Error> &failures,
                           std::size_t sent, std::chrono::milliseconds wait = k_lock_wait);
 

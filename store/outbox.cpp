@@ -173,7 +173,8 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
   std::optional<ErrorKind> refused;
   std::string name;
   auto done = update_file_locked(
-      m_dir / "state.json", [&](const std::string &current) -> std::optional<std::string> {
+      m_dir / "state.json",
+      [&](const std::string &current) -> std::optional<std::string> {
         OutboxState s = parse_state(current);
         const long long t = unix_seconds(now);
         trim_seen(s, t);
@@ -195,14 +196,15 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
         char buffer[32];
         std::snprintf(buffer, sizeof buffer, "%012lld.json", s.next);
         name = buffer;
-        if (!write_file_atomic(m_dir / name, content)) {
+        if (!write_file_atomic(m_dir / name, content, Durability::durable)) {
           refused = ErrorKind::io;
           return std::nullopt;
         }
         ++s.next;
         if (!identity.empty()) s.seen[identity] = t;
         return serialize_state(s);
-      });
+      },
+      Durability::saves_work); // the item is durable; the state only numbers and dedupes
   if (refused)
     return unexpected(make_error(*refused, "outbox: " + std::string(to_string(*refused))));
   if (!done) {
@@ -240,17 +242,20 @@ void Outbox::reject(const std::string &name, long status, const std::string &mes
   w.end_object();
   // The item moves only once its copy is safely written: nothing is lost if this fails.
   if (ensure_private_dir(m_dir / "rejected") &&
-      write_file_atomic(m_dir / "rejected" / name, w.text()))
+      write_file_atomic(m_dir / "rejected" / name, w.text(), Durability::durable))
     remove(name);
 }
 
 void Outbox::delivered(WallTime now) {
   // Best effort: the last delivery only informs `doctor`.
-  (void)update_file_locked(m_dir / "state.json", [&](const std::string &current) {
-    OutboxState s = parse_state(current);
-    s.last_delivery = unix_seconds(now);
-    return std::optional<std::string>(serialize_state(s));
-  });
+  (void)update_file_locked(
+      m_dir / "state.json",
+      [&](const std::string &current) {
+        OutboxState s = parse_state(current);
+        s.last_delivery = unix_seconds(now);
+        return std::optional<std::string>(serialize_state(s));
+      },
+      Durability::saves_work);
 }
 
 Outbox::Stats Outbox::stats() const {
@@ -267,8 +272,8 @@ Outbox::Stats Outbox::stats() const {
   return stats;
 }
 
-std::string capture_identity(std::string_view text, std::string_view type,
-                             std::string_view project) {
+std::string capture_identity(std::string_view text, std::string_view type, std::string_view project,
+                             std::string_view target) {
   std::string normalised;
   bool space = false;
   for (char c : trim(text)) {
@@ -281,7 +286,8 @@ std::string capture_identity(std::string_view text, std::string_view type,
     space = false;
     normalised += ascii_lower(c);
   }
-  return sha256_hex(normalised + '\0' + std::string(type) + '\0' + std::string(project))
+  return sha256_hex(normalised + '\0' + std::string(type) + '\0' + std::string(project) + '\0' +
+                    std::string(target))
       .substr(0, 32);
 }
 

@@ -83,8 +83,9 @@ private:
   std::filesystem::path m_dir;
 };
 
-// The identity of a capture for dedupe: a hash of its normalised text, type and project.
-std::string capture_identity(std::string_view text, std::string_view type,
-                             std::string_view project);
+// The identity of a capture for dedupe: a hash of its normalised text, type and project, and of
+// its target (the backend and server it goes to: the same text for another one is queued).
+std::string capture_identity(std::string_view text, std::string_view type, std::string_view project,
+                             std::string_view target);
 
 } // namespace mem0

@@ -68,22 +68,28 @@ PauseStore::active(WallTime now, const std::function<std::string()> &project) co
 
 Result<void> PauseStore::pause(WallTime now, const std::string &project, long long until) {
   if (auto dir = ensure_private_dir(m_file.parent_path()); !dir) return dir;
-  return update_file_locked(m_file, [&](const std::string &current) {
-    Pauses pauses = parse_pauses(current, unix_seconds(now));
-    pauses[project] = until;
-    return std::optional<std::string>(serialize_pauses(pauses));
-  });
+  return update_file_locked(
+      m_file,
+      [&](const std::string &current) {
+        Pauses pauses = parse_pauses(current, unix_seconds(now));
+        pauses[project] = until;
+        return std::optional<std::string>(serialize_pauses(pauses));
+      },
+      Durability::durable);
 }
 
 Result<bool> PauseStore::resume(WallTime now, const std::string &project) {
   std::error_code ec;
   if (!std::filesystem::exists(m_file, ec)) return false;
   bool ended = false;
-  auto done = update_file_locked(m_file, [&](const std::string &current) {
-    Pauses pauses = parse_pauses(current, unix_seconds(now));
-    ended = pauses.erase(project) > 0;
-    return std::optional<std::string>(serialize_pauses(pauses));
-  });
+  auto done = update_file_locked(
+      m_file,
+      [&](const std::string &current) {
+        Pauses pauses = parse_pauses(current, unix_seconds(now));
+        ended = pauses.erase(project) > 0;
+        return std::optional<std::string>(serialize_pauses(pauses));
+      },
+      Durability::durable);
   if (!done) return unexpected(done.error());
   return ended;
 }

@@ -35,17 +35,24 @@ void sweep_state_dir(const fs::path &state_dir) {
     return;
   const auto cutoff = now - k_session_lifetime;
   const auto temp_cutoff = now - std::chrono::hours(1); // older than any live writer's
-  for (const auto &entry : fs::directory_iterator(sessions, ec))
-    if (entry.is_regular_file(ec) &&
-        entry.last_write_time(ec) < (is_leftover_temp(entry) ? temp_cutoff : cutoff))
+  for (const auto &entry : fs::directory_iterator(sessions, ec)) {
+    if (!entry.is_regular_file(ec) ||
+        entry.last_write_time(ec) >= (is_leftover_temp(entry) ? temp_cutoff : cutoff))
+      continue;
+    // A lock's mtime stays old while a live session holds it: only an unheld one goes.
+    if (entry.path().extension() == ".lock")
+      (void)remove_unheld_lock(entry.path());
+    else
       fs::remove(entry.path(), ec);
+  }
   // Items (`NNNNNNNNNNNN.json`) never start with a dot: only temporaries go.
   for (const fs::path &dir : {state_dir, state_dir / "outbox", state_dir / "outbox" / "rejected"})
     for (const auto &entry : fs::directory_iterator(dir, ec))
       if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
           entry.last_write_time(ec) < temp_cutoff)
         fs::remove(entry.path(), ec);
-  (void)write_file_atomic(marker, ""); // best effort: without it, the next start sweeps again
+  // Best effort: without it, the next start sweeps again.
+  (void)write_file_atomic(marker, "", Durability::saves_work);
 }
 
 } // namespace
@@ -208,7 +215,7 @@ Result<SessionState> SessionStore::update(std::string_view session,
     change(result);
     return std::optional<std::string>(serialize_session_state(result));
   };
-  auto done = update_file_locked(path, apply, wait);
+  auto done = update_file_locked(path, apply, Durability::saves_work, wait);
   if (!done) return unexpected(done.error());
   return result;
 }
@@ -221,22 +228,20 @@ fs::path SessionStore::runs_path(std::string_view session) const {
 Result<void> SessionStore::append_run(std::string_view session, const RunRecord &run) {
   const fs::path path = runs_path(session);
   if (auto dir = ensure_private_dir(path.parent_path()); !dir) return dir;
-  std::error_code ec;
   // Bounded: past k_max_runs_bytes, only the runs that runs() would show are kept.
-  if (const auto size = fs::file_size(path, ec); !ec && size > k_max_runs_bytes) {
+  const auto keep_shown = [&](const std::string &) {
     std::string text;
     for (const auto &r : appended_runs(path)) {
       JsonWriter w;
       write_run(w, r);
       text += w.text() + "\n";
     }
-    if (auto written = write_file_atomic(path, text); !written) return written;
-  }
+    return text;
+  };
   JsonWriter w;
   write_run(w, run);
-  if (!append_line(path, w.text() + "\n"))
-    return unexpected(make_error(ErrorKind::io, "cannot append to " + path.string()));
-  return {};
+  // A shrink holds the file for a few milliseconds: waiting for one is waiting for that.
+  return append_bounded(path, w.text() + "\n", k_max_runs_bytes, keep_shown, k_lock_wait);
 }
 
 std::vector<RunRecord> SessionStore::runs(std::string_view session) const {

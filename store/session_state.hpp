@@ -84,7 +84,8 @@ public:
   // Append `run` to the session's run log without the session lock or a read of its state: one
   // line in `sessions/<session>.runs` (docs/state.md#session-files), for runs that take no
   // session lock otherwise (a gate). Bounded: past k_max_runs_bytes the file is rewritten with
-  // its last k_max_runs runs.
+  // its last k_max_runs runs, under the file's own flock so that no append is lost to it
+  // (append_bounded; waits at most k_lock_wait for a shrink).
   Result<void> append_run(std::string_view session, const RunRecord &run);
   static constexpr std::uintmax_t k_max_runs_bytes = 32 * 1024;
 

@@ -184,7 +184,7 @@ Result<void> UsageStore::fold(std::string_view day, std::chrono::milliseconds wa
     w.end_object();
     return std::optional<std::string>(w.text());
   };
-  auto updated = update_file_locked(m_file, change, wait);
+  auto updated = update_file_locked(m_file, change, Durability::saves_work, wait);
   if (updated) {
     std::error_code ec;
     for (const auto &d : dropped)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <string>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +42,17 @@ Result<void> run_detached(const std::function<void()> &work) {
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   return {};
+}
+
+ChildEnvironment::ChildEnvironment(char *const *env) {
+  for (; env && *env; ++env) {
+    const std::string_view entry(*env);
+    if (entry.starts_with("MEM0_API_KEY=") || entry.starts_with("CLAUDE_PLUGIN_OPTION_")) continue;
+    m_entries.emplace_back(entry);
+  }
+  for (auto &entry : m_entries)
+    m_pointers.push_back(entry.data());
+  m_pointers.push_back(nullptr);
 }
 
 } // namespace mem0

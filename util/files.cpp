@@ -57,7 +57,8 @@ Result<void> ensure_private_dir(const fs::path &dir) {
   return unexpected(make_error(ErrorKind::io, "cannot create " + dir.string()));
 }
 
-Result<void> write_file_atomic(const fs::path &requested, const std::string &content) {
+Result<void> write_file_atomic(const fs::path &requested, const std::string &content,
+                               Durability durability) {
   // A symlink of ours (a map kept with the dotfiles) is written through: its final target is
   // replaced, keeping its mode, and the link stays. One that does not end at a regular file, or
   // that another user planted (a shared directory), is left alone.
@@ -89,9 +90,21 @@ Result<void> write_file_atomic(const fs::path &requested, const std::string &con
     }
     done += static_cast<std::size_t>(n);
   }
+  const bool durable = durability == Durability::durable;
+  if (durable && ::fsync(out.fd) != 0) {
+    ::unlink(tmp.c_str());
+    return unexpected(io_error("cannot sync", path));
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     ::unlink(tmp.c_str());
     return unexpected(io_error("cannot replace", path));
+  }
+  // The new name lives in the directory: without its fsync, a power cut may forget the rename.
+  if (durable) {
+    const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    const Fd dir{::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (dir.fd < 0 || ::fsync(dir.fd) != 0)
+      return unexpected(io_error("cannot sync the directory of", path));
   }
   return {};
 }
@@ -111,23 +124,79 @@ bool create_marker(const fs::path &path) {
   return fd.fd >= 0;
 }
 
-Result<void> update_file_locked(const fs::path &path, const FileChange &change,
-                                std::chrono::milliseconds wait) {
-  const fs::path lock_path = path.string() + ".lock";
-  Fd lock{::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)};
-  if (lock.fd < 0) return unexpected(io_error("cannot open lock", lock_path));
-  const auto give_up = std::chrono::steady_clock::now() + wait;
-  while (::flock(lock.fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR)
-      return unexpected(io_error("cannot lock", lock_path));
+namespace {
+
+// flock `fd` (`how`: LOCK_EX or LOCK_SH) for the file `name`, trying until `give_up`.
+Result<void> flock_until(int fd, int how, const fs::path &name,
+                         std::chrono::steady_clock::time_point give_up) {
+  while (::flock(fd, how | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) return unexpected(io_error("cannot lock", name));
     if (std::chrono::steady_clock::now() >= give_up)
-      return unexpected(make_error(ErrorKind::timeout, "lock busy: " + lock_path.string()));
+      return unexpected(make_error(ErrorKind::timeout, "lock busy: " + name.string()));
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  const std::string current = read_small_file(path, 16 << 20).value_or("");
-  const auto next = change(current);
-  if (!next || *next == current) return {}; // the lock is released when `lock` closes
-  return write_file_atomic(path, *next);
+  return {};
+}
+
+// Whether `path` still names the file open as `fd`: a lock file removed, or a file replaced,
+// while we waited for its lock is not the one to hold any more.
+bool still_named(int fd, const fs::path &path) {
+  struct stat held {};
+  struct stat named {};
+  return ::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         held.st_ino == named.st_ino && held.st_dev == named.st_dev;
+}
+
+} // namespace
+
+Result<void> update_file_locked(const fs::path &path, const FileChange &change,
+                                Durability durability, std::chrono::milliseconds wait) {
+  const fs::path lock_path = path.string() + ".lock";
+  const auto give_up = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    Fd lock{::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)};
+    if (lock.fd < 0) return unexpected(io_error("cannot open lock", lock_path));
+    if (auto locked = flock_until(lock.fd, LOCK_EX, lock_path, give_up); !locked) return locked;
+    if (!still_named(lock.fd, lock_path)) continue; // removed by its holder: lock the new one
+    const std::string current = read_small_file(path, 16 << 20).value_or("");
+    const auto next = change(current);
+    if (!next || *next == current) return {}; // the lock is released when `lock` closes
+    return write_file_atomic(path, *next, durability);
+  }
+}
+
+bool remove_unheld_lock(const fs::path &lock_path) {
+  const Fd lock{::open(lock_path.c_str(), O_RDWR | O_CLOEXEC)};
+  if (lock.fd < 0 || ::flock(lock.fd, LOCK_EX | LOCK_NB) != 0 || !still_named(lock.fd, lock_path))
+    return false;
+  return ::unlink(lock_path.c_str()) == 0; // while holding it: a waiter sees it gone
+}
+
+Result<void> append_bounded(const fs::path &path, const std::string &line, std::uintmax_t limit,
+                            const std::function<std::string(const std::string &)> &shrink,
+                            std::chrono::milliseconds wait) {
+  const auto give_up = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    const Fd file{::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600)};
+    struct stat st {};
+    if (file.fd < 0 || ::fstat(file.fd, &st) != 0) return unexpected(io_error("cannot open", path));
+    // One process shrinks, when the file is free at once; the others append meanwhile (the
+    // file is over its bound for a moment) instead of waiting in turn, up to twice the bound.
+    const auto size = static_cast<std::uintmax_t>(st.st_size);
+    const bool shrinks =
+        size > limit && (::flock(file.fd, LOCK_EX | LOCK_NB) == 0 ||
+                         (size > 2 * limit && flock_until(file.fd, LOCK_EX, path, give_up)));
+    if (shrinks) {
+      if (!still_named(file.fd, path)) continue; // shrunk meanwhile: look at the new file
+      const std::string current = read_small_file(path, 16 << 20).value_or("");
+      return write_file_atomic(path, shrink(current) + line, Durability::saves_work);
+    }
+    if (auto locked = flock_until(file.fd, LOCK_SH, path, give_up); !locked) return locked;
+    if (!still_named(file.fd, path)) continue; // shrunk while we waited: append to the new file
+    if (::write(file.fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+      return unexpected(io_error("cannot append to", path));
+    return {};
+  }
 }
 
 bool append_line(const std::filesystem::path &path, const std::string &line) {

@@ -32,19 +32,43 @@ bool append_line(const std::filesystem::path &path, const std::string &line);
 // not a directory afterwards.
 Result<void> ensure_private_dir(const std::filesystem::path &dir);
 
+// What a crash or power cut may cost a write (docs/state.md#atomic-writes): each caller says.
+enum class Durability {
+  saves_work, // its loss only costs work done again (session state, counts, back-off)
+  durable,    // its loss would lose the user's data (outbox items, the pause, user files)
+};
+
 // Write `content` to `path` atomically: a private (0600) temporary file in the same directory,
-// then rename over the target, so readers see the old or the new file, never a torn one.
+// then rename over the target, so readers see the old or the new file, never a torn one. A
+// durable write also fsyncs the temporary file before the rename and the directory after it.
 // A symlink is written through to its final target, which keeps its mode; a symlink whose
 // target is missing or not a regular file is left alone (an io error).
-Result<void> write_file_atomic(const std::filesystem::path &path, const std::string &content);
+Result<void> write_file_atomic(const std::filesystem::path &path, const std::string &content,
+                               Durability durability);
 
 // Read-modify-write `path` under an exclusive lock on `<path>.lock`: `change` receives the
 // current content ("" when missing) and returns the new content, or nullopt to leave the file
-// alone. Gives up (timeout error) when the lock is not free within `wait`; a zero `wait` tries
-// once. Hooks bound `wait` by their run's deadline; `k_lock_wait` is for work without one.
+// alone; the new content is written with write_file_atomic. Gives up (timeout error) when the lock
+// is not free within `wait`; a zero `wait` tries once. Hooks bound `wait` by their run's deadline;
+// `k_lock_wait` is for work without one.
 inline constexpr std::chrono::milliseconds k_lock_wait{1000};
 using FileChange = std::function<std::optional<std::string>(const std::string &current)>;
 Result<void> update_file_locked(const std::filesystem::path &path, const FileChange &change,
+                                Durability durability,
                                 std::chrono::milliseconds wait = k_lock_wait);
+
+// Remove the lock file `lock_path` only when no process holds its lock: it is taken first, and
+// the file unlinked while held (update_file_locked then locks a new file). False when it is held
+// or cannot be removed.
+bool remove_unheld_lock(const std::filesystem::path &lock_path);
+
+// Append `line` to `path` (created 0600); when the file is over `limit` bytes and no one else
+// has it, replace it by `shrink(current)` and the line instead. Appends hold a shared flock of
+// the file itself and a shrink an exclusive one, so that no line is lost to a shrink going on at
+// the same time. Gives up (timeout error) when a shrink holds the file for longer than `wait`.
+Result<void> append_bounded(const std::filesystem::path &path, const std::string &line,
+                            std::uintmax_t limit,
+                            const std::function<std::string(const std::string &)> &shrink,
+                            std::chrono::milliseconds wait);
 
 } // namespace mem0

@@ -7,6 +7,23 @@
 #include <unistd.h>
 
 namespace mem0 {
+namespace {
+
+// Past this size the log becomes `<file>.1` (replacing the previous one) and a new file starts.
+constexpr off_t k_log_max_bytes = 1 << 20;
+
+// Move `file`, just written as `written`, to `<file>.1`; only while its name is still that file,
+// so that of processes rotating at once one moves it and the others do not move the new file
+// over it.
+void rotate(const std::filesystem::path &file, const struct stat &written) {
+  struct stat now {};
+  if (::stat(file.c_str(), &now) != 0 || now.st_ino != written.st_ino ||
+      now.st_dev != written.st_dev)
+    return;
+  (void)::rename(file.c_str(), (file.string() + ".1").c_str());
+}
+
+} // namespace
 
 Log::Log(std::string component) : m_component(std::move(component)) {}
 
@@ -53,6 +70,7 @@ void Log::append(std::string_view level, std::string_view message) const {
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     [[maybe_unused]] const auto n = ::write(fd, line.data(), line.size());
+    if (st.st_size + static_cast<off_t>(line.size()) > k_log_max_bytes) rotate(*m_file, st);
   }
   ::close(fd);
 }

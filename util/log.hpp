@@ -13,7 +13,8 @@ class Log {
 public:
   explicit Log(std::string component);
 
-  // Also append events to `path` (created private).
+  // Also append events to `path` (created private); past 1 MiB it becomes `<path>.1`, replacing
+  // the one before, and a new file starts (docs/state.md#debug-log).
   void enable_file(std::filesystem::path path);
 
   // Replace `secret` (the API key) by [REDACTED] in every line, whatever echoed it.

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))  # wiring.py: the hook table's
 
 import claude_code  # noqa: E402
 import npmcache  # noqa: E402
+import testmain  # noqa: E402
 
 BIN_DIR = os.path.abspath(os.environ.get("MEM0_BIN_DIR") or os.path.join(REPO, "build", "bin"))
 
@@ -193,6 +194,7 @@ def claude_or_exit(executables):
 
 
 def run_tests():
-    """Run the calling program's test cases verbosely: exit status 0 passed, 1 failed."""
+    """Run the calling program's test cases verbosely: exit status 0 passed, 1 failed, 77 one
+    skipped (testmain)."""
     program = unittest.main(argv=[sys.argv[0], "-v", *sys.argv[1:]], exit=False)
-    return 0 if program.result.wasSuccessful() else 1
+    return testmain.exit_status(program.result)

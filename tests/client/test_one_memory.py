@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real-client test of SPEC §15.5, one memory across agents: what a real Claude Code session
+"""Real-client test of one memory across agents (docs/agents.md): what a real Claude Code session
 captured is recalled by a real Codex CLI and a real Gemini CLI, and what Gemini CLI captured is
 recalled by Claude Code.
 

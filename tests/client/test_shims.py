@@ -22,6 +22,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import testmain  # noqa: E402
+
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEADLINE_MS = 700
 
@@ -138,5 +141,4 @@ if __name__ == "__main__":
     if not shutil.which("node"):
         print("SKIPPED: node is not installed")
         sys.exit(77)
-    program = unittest.main(argv=[sys.argv[0], "-v"], exit=False)
-    sys.exit(0 if program.result.wasSuccessful() else 1)
+    testmain.main(argv=[sys.argv[0], "-v"])

@@ -16,6 +16,9 @@ test_2  slash commands headless: `/mem0-native-hooks:remember <text>` stores the
 test_3  `mem0-hooks pause`: a whole session (prompt, Read, failing Bash, reply, Stop, end)
         sends nothing to the Mem0 stand-in and queues nothing, and the user is told once; after
         `mem0-hooks resume` the next session's prompt recalls again.
+test_4  hostile slash-command arguments (the here-document's delimiter on a line of its own,
+        `$(…)`, backquotes, `;`, newlines): nothing of them runs, and `/remember` stores their
+        words as typed.
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (request dumps, debug logs).
@@ -141,6 +144,30 @@ class MemoryToolsTest(SessionHarness, unittest.TestCase):
         self.api.script = [{"text": FINAL_TEXT}]
         run = self.claude(world, "resumed", PROMPT)
         self.assertTrue(locate(run.bodies[0], PROMPT_LINE), run.summary())
+
+    # -- test 4 ----------------------------------------------------------------------------------
+    def test_4_slash_command_arguments_never_run(self):
+        world = self.world("hostile")
+        marker = lambda n: os.path.join(world.home, f"ran-{n}")
+        typed = "\n".join([
+            "Hostile words: $(touch " + marker(1) + ") `touch " + marker(2) + "` a; touch "
+            + marker(3),
+            "MEM0_ARGUMENTS_END",
+            "touch " + marker(4),
+            "!MEM0_ARGUMENTS_END",
+            "touch " + marker(5),
+            "MEM0_ARGUMENTS_END",
+            "last line"])
+        run = self.claude(world, "hostile", f"/{PLUGIN}:remember {typed}")
+        ran = [n for n in range(1, 6) if os.path.exists(marker(n))]
+        self.assertEqual(ran, [], f"typed text ran as a command\n{run.summary()}")
+        adds = [a for a in self.mem0.adds() if "Hostile words:" in json.dumps(a)]
+        self.assertEqual(len(adds), 1, f"adds: {self.mem0.adds()}\n{run.summary()}")
+        content = adds[0]["messages"][0]["content"]
+        # Claude Code writes a `!` that starts a line or follows a blank as `\!`.
+        expected = " ".join(re.sub(r"(^|\s)!", r"\1\\!", typed, flags=re.M).split())
+        self.assertEqual(content, expected)
+        log(f"    hostile /remember stored as words: {content[:200]}")
 
 
 def main():

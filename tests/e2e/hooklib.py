@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -133,6 +134,50 @@ class HookTest(unittest.TestCase):
     def assert_one_json_object(self, stdout, event=None):
         """One JSON object of the documented shape (runresult.assert_one_json_object)."""
         return assert_one_json_object(stdout, event)
+
+
+class SenderTest(HookTest):
+    """A HookTest with a fake Mem0 of its own per test, so that a sender still running from one
+    test never writes into another's record; the test's detached senders are killed at its end."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.fake = None
+
+    @classmethod
+    def tearDownClass(cls):
+        pass
+
+    def setUp(self):
+        self.fake = FakeMem0().start()
+        self.addCleanup(self.fake.stop)
+        super().setUp()
+        self.state = os.path.join(self.home, ".mem0", "state")
+        self.outbox = os.path.join(self.state, "outbox")
+        self.addCleanup(self.stop_senders)
+
+    def senders(self):
+        """Pids of this test's detached senders: processes whose environment names our HOME."""
+        marker = f"HOME={self.home}".encode()
+        pids = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if marker in f.read().split(b"\0") and int(pid) != os.getpid():
+                        pids.append(int(pid))
+            except OSError:
+                pass
+        return pids
+
+    def stop_senders(self):
+        """SIGKILL this test's detached senders; how many there were."""
+        pids = self.senders()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return len(pids)
 
 
 def payload_event(payload):

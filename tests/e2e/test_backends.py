@@ -7,6 +7,7 @@ import time
 import unittest
 
 from hooklib import BIN_DIR, HookTest, PROJECT, USER, memory, shared_agent
+import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from hookevents import prompt_event, read_event, session_start_event, stop_event
@@ -320,4 +321,4 @@ class BackoffPerServer(BackendTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

@@ -14,6 +14,7 @@ import unittest
 
 from hardlib import (HardTest, RawServer, answering, incomplete, problem_lines, run_timed)
 from hooklib import BIN_DIR, PROJECT, and_terms, memory
+import testmain  # noqa: E402
 from gitrepo import make_repo
 from hookevents import prompt_event, read_event
 
@@ -568,4 +569,4 @@ class CliArguments(InputTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

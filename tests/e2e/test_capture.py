@@ -5,14 +5,13 @@ one test never writes into another's record)."""
 import concurrent.futures
 import json
 import os
-import signal
 import socket
 import subprocess
 import time
 import unittest
 
-from hooklib import BIN_DIR, PROJECT, USER, HookTest
-from fakelib import FakeMem0
+from hooklib import BIN_DIR, PROJECT, USER, SenderTest
+import testmain  # noqa: E402
 from hookevents import prompt_event, session_end_event, stop_event
 
 LONG = " ".join(["We moved the retry logic of the sync worker into one helper."] * 3)
@@ -24,23 +23,7 @@ def closed_port():
         return s.getsockname()[1]
 
 
-class CaptureTest(HookTest):
-    @classmethod
-    def setUpClass(cls):
-        cls.fake = None
-
-    @classmethod
-    def tearDownClass(cls):
-        pass
-
-    def setUp(self):
-        self.fake = FakeMem0().start()
-        self.addCleanup(self.fake.stop)
-        super().setUp()
-        self.state = os.path.join(self.home, ".mem0", "state")
-        self.outbox = os.path.join(self.state, "outbox")
-        self.addCleanup(self.stop_senders)
-
+class CaptureTest(SenderTest):
     # -- helpers -------------------------------------------------------------------------------
     def stop(self, message, **env):
         return self.run_hook("on_stop", stop_event(message, session_id="s-1", cwd=self.project),
@@ -69,26 +52,6 @@ class CaptureTest(HookTest):
 
     def added_texts(self):
         return [m["content"] for body in self.fake.adds() for m in body["messages"]]
-
-    def senders(self):
-        """Pids of this test's detached senders: processes whose environment names our HOME."""
-        marker = f"HOME={self.home}".encode()
-        pids = []
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0") and int(pid) != os.getpid():
-                        pids.append(int(pid))
-            except OSError:
-                pass
-        return pids
-
-    def stop_senders(self):
-        for pid in self.senders():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     # -- the tests -----------------------------------------------------------------------------
     def test_stop_returns_at_once_while_the_server_takes_seconds(self):
@@ -202,4 +165,4 @@ class CaptureTest(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

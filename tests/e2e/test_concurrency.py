@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 
 from hardlib import assert_valid_json_file
 from hooklib import BIN_DIR, HookTest, and_terms, memory
+import testmain  # noqa: E402
 from gitrepo import make_repo
 from hookevents import prompt_event, read_event
 from loopback import closed_port
@@ -298,4 +299,4 @@ class KilledMidWrite(CrowdTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

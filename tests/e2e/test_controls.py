@@ -7,6 +7,7 @@ import time
 import unittest
 
 from hooklib import HookTest, memory
+import testmain  # noqa: E402
 from hookevents import (post_compact_event, post_tool_use_failure_event, prompt_event,
                         read_event, session_end_event, session_start_event, stop_event)
 
@@ -124,4 +125,4 @@ class Controls(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

@@ -11,6 +11,7 @@ import unittest
 from datetime import datetime, timezone
 
 from hooklib import BIN_DIR, HookTest, memory
+import testmain  # noqa: E402
 from gitrepo import make_repo
 from hookevents import prompt_event
 from runresult import RunResult
@@ -89,4 +90,4 @@ class Deadlines(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

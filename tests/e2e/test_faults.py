@@ -17,6 +17,7 @@ import unittest
 from hardlib import (DASH, KEY_REJECTED, RATE_LIMITED, HardTest, RawServer, answering,
                      closing_at_once, incomplete, print_measurements, problem_lines, record)
 from hooklib import memory
+import testmain  # noqa: E402
 from loopback import closed_port
 
 HOOKS = ("on_user_prompt", "on_file_read")
@@ -279,4 +280,4 @@ def tearDownModule():
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

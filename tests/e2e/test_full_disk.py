@@ -15,6 +15,7 @@ import time
 import unittest
 
 from hooklib import HookTest
+import testmain  # noqa: E402
 from hookevents import prompt_event
 
 SUMMARY = ("We moved the retry logic of the billing worker into one helper with full jitter and "
@@ -114,4 +115,4 @@ class FullDisk(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

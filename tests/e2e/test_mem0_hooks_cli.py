@@ -10,6 +10,7 @@ import unittest
 from urllib.parse import urlsplit
 
 from hooklib import BIN_DIR, HookTest, and_terms, memory, PROJECT, shell_quote, USER
+import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from loopback import HttpStandIn, closed_port, json_handler
@@ -1630,6 +1631,24 @@ class InstallAgents(CliTest):
         result = self.run_cli("doctor", env=env)
         self.assertIn("warning: Cursor runs the mem0 hooks twice", result.stdout)
 
+    def test_doctor_runs_an_agents_version_without_the_api_key(self):
+        seen = os.path.join(self.home, "version-env")
+        path = os.path.join(self.path_dir, "cursor-agent")
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\nenv > '{seen}'\necho 2026.01.09-abc1234\n")
+        os.chmod(path, 0o755)
+        env = self.agents_env()
+        env["CLAUDE_PLUGIN_OPTION_API_KEY"] = "m0-plugin-option-key"
+        env["MEM0_MARKER"] = "kept"
+        self.assertEqual(self.run_cli("install", "--agent", "cursor", env=env).returncode, 0)
+        self.run_cli("doctor", env=env)
+        with open(seen) as f:
+            child = dict(line.split("=", 1) for line in f.read().splitlines() if "=" in line)
+        self.assertEqual(child.get("MEM0_MARKER"), "kept")
+        self.assertEqual(child.get("HOME"), self.home)
+        self.assertNotIn("MEM0_API_KEY", child)
+        self.assertNotIn("CLAUDE_PLUGIN_OPTION_API_KEY", child)
+
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

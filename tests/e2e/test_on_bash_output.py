@@ -11,6 +11,7 @@ import os
 import unittest
 
 from hooklib import HookTest, and_terms, memory
+import testmain  # noqa: E402
 from hookevents import post_tool_use_event, post_tool_use_failure_event
 
 AP = "aaaaaaaa-1111-4111-8111-000000000001"
@@ -215,4 +216,4 @@ class OnBashOutput(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

@@ -4,6 +4,7 @@ import os
 import unittest
 
 from hooklib import BIN_DIR, HookTest, and_terms, memory, shell_quote
+import testmain  # noqa: E402
 from gitrepo import make_repo
 from hookevents import read_event
 
@@ -151,4 +152,4 @@ class OnFileRead(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

@@ -8,6 +8,7 @@ import unittest
 
 from hooklib import (HookTest, and_terms, memory, PROJECT, project_filters, shared_agent,
                      USER)
+import testmain  # noqa: E402
 from gitrepo import make_repo
 from hookevents import prompt_event, session_start_event
 from loopback import closed_port
@@ -331,4 +332,4 @@ class OnSessionStart(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

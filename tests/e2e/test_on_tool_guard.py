@@ -7,6 +7,7 @@ import os
 import unittest
 
 from hooklib import PROJECT, USER, HookTest
+import testmain  # noqa: E402
 from hookevents import pre_tool_use_event
 
 HOOK = "on_tool_guard"
@@ -181,4 +182,4 @@ class OnToolGuard(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

@@ -7,6 +7,7 @@ import unittest
 
 from hooklib import (BIN_DIR, HookTest, and_terms, memory, PROJECT, project_filters, shell_quote,
                      shared_agent, USER)
+import testmain  # noqa: E402
 from gitrepo import make_repo
 from hookevents import prompt_event
 from loopback import closed_port
@@ -291,4 +292,4 @@ class OnUserPrompt(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

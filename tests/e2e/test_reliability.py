@@ -9,6 +9,7 @@ import os
 import unittest
 
 from hooklib import HookTest
+import testmain  # noqa: E402
 from hookevents import prompt_event
 
 PROMPT = "Why does the stripe webhook handler retry invoices twice?"
@@ -90,4 +91,4 @@ class Reliability(HookTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

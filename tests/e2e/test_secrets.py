@@ -17,6 +17,7 @@ import unittest
 
 from hardlib import HardTest, RawServer, answering, incomplete, problem_lines, run_timed
 from hooklib import BIN_DIR, memory
+import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from hookevents import prompt_event, read_event
@@ -365,4 +366,4 @@ class TlsVerified(SecretsTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()

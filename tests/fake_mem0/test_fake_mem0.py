@@ -11,7 +11,9 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from fakelib import SAMPLE_SEED, FakeMem0  # noqa: E402
+import testmain  # noqa: E402
 
 U = "demo"
 APP = "acme-billing"
@@ -305,4 +307,4 @@ class LifecycleTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    testmain.main()

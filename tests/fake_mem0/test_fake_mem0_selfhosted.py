@@ -16,7 +16,9 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from fakelib import FakeMem0  # noqa: E402
+import testmain  # noqa: E402
 
 U = "demo"
 P = "acme-billing-0123456789"       # the agent_id the project's memories are filed under
@@ -438,4 +440,4 @@ class InProcess(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    testmain.main()

@@ -14,7 +14,9 @@ import unittest
 from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from test_fake_mem0 import APP, SEED, U, ServerTest, mem  # noqa: E402
+import testmain  # noqa: E402
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 PROJECT = {"AND": [{"user_id": U}, {"app_id": APP}]}
@@ -394,4 +396,4 @@ class SharedMemoryFilters(WriteTest):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    testmain.main()

@@ -2,6 +2,7 @@
 """Self-test of the shared test helpers: python3 tests/lib/test_lib.py"""
 
 import json
+import io
 import os
 import shutil
 import socket
@@ -18,6 +19,7 @@ import hookevents as ev  # noqa: E402
 from gitrepo import make_repo  # noqa: E402
 from loopback import HttpStandIn, closed_port, free_ports, json_handler  # noqa: E402
 from runresult import RunResult, assert_one_json_object  # noqa: E402
+import testmain  # noqa: E402
 
 COMMON = {"session_id", "hook_event_name", "permission_mode"}
 
@@ -202,5 +204,26 @@ class Loopback(unittest.TestCase):
             socket.create_connection(("127.0.0.1", closed_port()), timeout=2).close()
 
 
+class TestMain(unittest.TestCase):
+
+    def status_of(self, *cases):
+        suite = unittest.TestSuite(cases)
+        return testmain.exit_status(unittest.TextTestRunner(stream=io.StringIO()).run(suite))
+
+    def test_a_skipped_case_makes_the_program_skipped_and_a_failure_failed(self):
+        class Cases(unittest.TestCase):
+            def test_passes(self):
+                pass
+
+            def test_skips(self):
+                self.skipTest("not here")
+
+            def test_fails(self):
+                self.fail("broken")
+        self.assertEqual(self.status_of(Cases("test_passes")), 0)
+        self.assertEqual(self.status_of(Cases("test_passes"), Cases("test_skips")), 77)
+        self.assertEqual(self.status_of(Cases("test_skips"), Cases("test_fails")), 1)
+
+
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    testmain.main()

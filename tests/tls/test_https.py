@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 
 from tlsbed import SKIP, TlsBed, missing_tools  # noqa: E402
 from hooklib import BIN_DIR, HookTest, memory  # noqa: E402
+import testmain  # noqa: E402
 from gitrepo import make_repo  # noqa: E402
 from hookevents import prompt_event, read_event  # noqa: E402
 
@@ -325,4 +326,4 @@ if __name__ == "__main__":
         if not os.access(os.path.join(BIN_DIR, name), os.X_OK):
             print(f"missing executable {os.path.join(BIN_DIR, name)} (set MEM0_BIN_DIR)")
             sys.exit(1)
-    unittest.main(verbosity=2)
+    testmain.main()

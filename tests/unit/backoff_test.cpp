@@ -80,6 +80,21 @@ TEST_CASE("back-off: record_run reads a run's failures") {
   }
 }
 
+TEST_CASE("back-off: a rejected key stays paused until a request with it succeeds") {
+  testing::TempDir dir;
+  BackoffStore backoff(dir.path());
+  const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
+  REQUIRE(backoff.record_outcome(t0, k_server, Outcome::key_rejected));
+  // doctor's or peek's own search, with the same key: answered, but refused.
+  REQUIRE(backoff.record_run(t0, k_server, {make_error(ErrorKind::unauthorized, "401", 401)}, 1));
+  REQUIRE(backoff.record_run(t0, k_server, {make_error(ErrorKind::client, "400", 400)}, 1));
+  const auto pause = backoff.active_pause(t0, k_server);
+  REQUIRE(pause);
+  CHECK(pause->until_key_changes);
+  REQUIRE(backoff.record_run(t0, k_server, {make_error(ErrorKind::unauthorized, "401", 401)}, 2));
+  CHECK_FALSE(backoff.active_pause(t0, k_server)); // one of the two succeeded
+}
+
 TEST_CASE("back-off: a pause holds only the server and key that caused it") {
   testing::TempDir dir;
   BackoffStore store(dir.path());

@@ -280,6 +280,14 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   SECTION("the same text again is not queued twice") {
     CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
   }
+  SECTION("the same text for another server or backend is queued for it") {
+    f.set_env("MEM0_BASE_URL", "http://127.0.0.1:1");
+    CHECK(remember(f.context(), in, c).has_value());
+    f.set_env("MEM0_BACKEND", "selfhosted");
+    CHECK(remember(f.context(), in, c).has_value());
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
+    CHECK(outbox.pending().size() == 3);
+  }
   SECTION("capture off, or no key, queues nothing") {
     f.set_env("MEM0_AUTO_SAVE", "false");
     CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::disabled);

@@ -174,7 +174,8 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
 
   SECTION("postToolUse Read: after-read recall") {
     fs::create_directories(f.project / "src");
-    REQUIRE(write_file_atomic(f.project / "src" / "billing.py", std::string(2000, '#')));
+    REQUIRE(write_file_atomic(f.project / "src" / "billing.py", std::string(2000, '#'),
+                              Durability::saves_work));
     const Ran ran = run(f, "on_file_read", typed_handler(&Agent::tool, on_file_read::handle),
                         fixture("post_tool_use_read", f.project));
     CHECK(ran.result.status == 0);

@@ -5,6 +5,7 @@
 #include "util/files.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fcntl.h>
 #include <map>
 #include <sys/file.h>
@@ -286,7 +287,7 @@ TEST_CASE("atomic file: write_file_atomic replaces the file, private, leaving no
   TempDir tmp;
   const fs::path target = tmp / "data.json";
   write_file(target, "old content");
-  REQUIRE(write_file_atomic(target, "new content").has_value());
+  REQUIRE(write_file_atomic(target, "new content", Durability::durable).has_value());
   CHECK(read_file(target) == "new content");
   CHECK(mode_of(target) == 0600);
   std::size_t entries = 0;
@@ -307,23 +308,32 @@ TEST_CASE("atomic file: update_file_locked passes the current content and stores
   TempDir tmp;
   const fs::path target = tmp / "counter.txt";
   std::string seen = "<not called>";
-  REQUIRE(update_file_locked(target, [&](const std::string &current) {
-            seen = current;
-            return std::optional<std::string>("1");
-          }).has_value());
+  REQUIRE(update_file_locked(
+              target,
+              [&](const std::string &current) {
+                seen = current;
+                return std::optional<std::string>("1");
+              },
+              Durability::saves_work)
+              .has_value());
   CHECK(seen.empty());
   CHECK(read_file(target) == "1");
 
-  REQUIRE(update_file_locked(target, [&](const std::string &current) {
-            seen = current;
-            return std::optional<std::string>(current + "2");
-          }).has_value());
+  REQUIRE(update_file_locked(
+              target,
+              [&](const std::string &current) {
+                seen = current;
+                return std::optional<std::string>(current + "2");
+              },
+              Durability::saves_work)
+              .has_value());
   CHECK(seen == "1");
   CHECK(read_file(target) == "12");
 
-  REQUIRE(update_file_locked(target, [](const std::string &) {
-            return std::optional<std::string>();
-          }).has_value());
+  REQUIRE(update_file_locked(
+              target, [](const std::string &) { return std::optional<std::string>(); },
+              Durability::saves_work)
+              .has_value());
   CHECK(read_file(target) == "12");
 }
 
@@ -344,7 +354,7 @@ TEST_CASE("atomic file: update_file_locked gives up with a timeout while the loc
         called = true;
         return std::optional<std::string>("changed");
       },
-      std::chrono::milliseconds(60));
+      Durability::saves_work, std::chrono::milliseconds(60));
   const auto waited = std::chrono::steady_clock::now() - started;
   ::close(holder);
 
@@ -403,6 +413,98 @@ TEST_CASE("session state: the error lines looked up are kept in order", "[bash]"
   const std::string json = serialize_session_state(s);
   CHECK(json.find(R"("errors":["b2","a1"])") != std::string::npos);
   CHECK(parse_session_state(json).errors == s.errors);
+}
+
+TEST_CASE("session state: concurrent runs appending to the run log past its bound lose none",
+          "[reliability]") {
+  TempDir tmp;
+  constexpr int k_workers = 6, k_runs = 120;
+  std::vector<pid_t> children;
+  for (int w = 0; w < k_workers; ++w) {
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      int failed = 0;
+      try {
+        SessionStore store(tmp / "state");
+        for (int i = 0; i < k_runs; ++i) {
+          RunRecord r;
+          r.hook = "worker-" + std::to_string(w);
+          r.chars = static_cast<std::size_t>(i);
+          r.skipped.push_back({"gated", std::string(550, 'x')}); // a shrink every few runs
+          failed += !store.append_run("shared-session", r);
+        }
+      } catch (...) {
+        failed = 1;
+      }
+      ::_exit(failed == 0 ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  }
+  // No loss: of each worker's runs, those still kept are its last ones, with no gap.
+  std::map<std::string, std::vector<std::size_t>> kept;
+  const auto runs = SessionStore(tmp / "state").runs("shared-session");
+  CHECK(runs.size() == k_max_runs);
+  for (const auto &r : runs)
+    kept[r.hook].push_back(r.chars);
+  for (const auto &[worker, seqs] : kept)
+    for (std::size_t i = 0; i < seqs.size(); ++i)
+      CHECK(seqs[i] == k_runs - seqs.size() + i);
+}
+
+TEST_CASE("session state: the daily sweep leaves a lock file alone while a process holds it",
+          "[reliability]") {
+  TempDir tmp;
+  const fs::path state = tmp / "state";
+  const fs::path held = state / "sessions/week-old.json.lock",
+                 free = state / "sessions/gone.json.lock";
+  write_file(held, "");
+  write_file(free, "");
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24 * 8);
+  fs::last_write_time(held, long_ago);
+  fs::last_write_time(free, long_ago);
+  const int holder = ::open(held.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(holder >= 0);
+  REQUIRE(::flock(holder, LOCK_EX) == 0);
+
+  StateStore store(state); // the first new session of the day sweeps
+  REQUIRE(store.sessions.update("first-session", [](SessionState &) {}).has_value());
+  ::close(holder);
+  CHECK(fs::exists(held));
+  CHECK_FALSE(fs::exists(free));
+}
+
+TEST_CASE("atomic file: a waiter whose lock file was removed under it locks the new one",
+          "[reliability]") {
+  TempDir tmp;
+  const fs::path target = tmp / "data.json", lock = tmp / "data.json.lock";
+  const int holder = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(holder >= 0);
+  REQUIRE(::flock(holder, LOCK_EX) == 0);
+  std::atomic<bool> waiting{false}, named_while_held{false};
+  std::thread waiter([&] {
+    waiting = true;
+    (void)update_file_locked(
+        target,
+        [&](const std::string &) {
+          named_while_held = fs::exists(lock); // the file the path names, not the removed one
+          return std::optional<std::string>("written");
+        },
+        Durability::saves_work, std::chrono::seconds(5));
+  });
+  while (!waiting)
+    std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // it opened the lock and waits
+  ::unlink(lock.c_str()); // the sweep removes a lock only while holding it
+  ::close(holder);
+  waiter.join();
+  CHECK(read_file(target) == "written");
+  CHECK(named_while_held);
 }
 
 TEST_CASE("session state: the daily sweep removes stale temporary files in sessions/ and outbox/",
