@@ -113,7 +113,7 @@ int install_commands(const fs::path &file, const CliContext &ctx, bool uninstall
   if (!current) return k_ok; // nothing to remove; install wrote the file just before
   const std::string merged = with_commands(*current, uninstall);
   if (merged == *current) return k_ok;
-  if (auto written = write_file_atomic(file, merged); !written) {
+  if (auto written = write_file_atomic(file, merged, Durability::durable); !written) {
     ctx.err << "mem0-hooks " << (uninstall ? "uninstall" : "install") << ": "
             << written.error().message << "\n";
     return k_failure;
@@ -181,7 +181,7 @@ int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bo
   } else if (auto made = ensure_private_dir(target.parent_path()); !made) {
     ctx.err << "mem0-hooks install: " << made.error().message << "\n";
     status = k_failure;
-  } else if (auto written = write_file_atomic(target, shim); !written) {
+  } else if (auto written = write_file_atomic(target, shim, Durability::durable); !written) {
     ctx.err << "mem0-hooks install: " << written.error().message << "\n";
     status = k_failure;
   } else {

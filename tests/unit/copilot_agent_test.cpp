@@ -38,7 +38,7 @@ std::string with_transcript(const std::string &name, const std::string &path) {
 // A scratch copy of events.jsonl with `extra` lines appended.
 std::filesystem::path events_with(const std::string &extra, const std::string &name) {
   const auto path = std::filesystem::temp_directory_path() / name;
-  REQUIRE(write_file_atomic(path, fixture("events.jsonl") + extra));
+  REQUIRE(write_file_atomic(path, fixture("events.jsonl") + extra, Durability::saves_work));
   return path;
 }
 
