@@ -3,10 +3,10 @@
 // unwinder) and libstdc++ (std::random_device) take from the glibc they were built against,
 // 2.35 and 2.36, are served from calls glibc 2.34 has, so the binaries run on glibc 2.34
 // (docs/install.md#release-binaries). tests/release checks the symbol versions.
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <dlfcn.h>
-#include <cerrno>
 #include <fcntl.h>
 #include <link.h>
 #include <sys/random.h>
