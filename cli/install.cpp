@@ -18,6 +18,36 @@ bool trim_empty(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
+} // namespace
+
+std::string command_program(std::string_view command) {
+  // The first shell word: quotes and backslashes as POSIX sh reads them.
+  std::string word;
+  char quote = 0;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else if (quote == '"' && c == '\\' && i + 1 < command.size())
+        word += command[++i];
+      else
+        word += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '\\' && i + 1 < command.size()) {
+      word += command[++i];
+    } else if (c == ' ' || c == '\t') {
+      if (!word.empty()) break;
+    } else {
+      word += c;
+    }
+  }
+  return word;
+}
+
+namespace {
+
 // True for a hook entry that runs one of this project's hooks, wherever it is installed.
 bool is_ours(const Value &hook) {
   if (!hook.IsObject()) return false;
@@ -158,32 +188,6 @@ Result<void> write_settings(const fs::path &target, const std::string *previous,
 }
 
 } // namespace
-
-std::string command_program(std::string_view command) {
-  // The first shell word: quotes and backslashes as POSIX sh reads them.
-  std::string word;
-  char quote = 0;
-  for (std::size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (quote) {
-      if (c == quote)
-        quote = 0;
-      else if (quote == '"' && c == '\\' && i + 1 < command.size())
-        word += command[++i];
-      else
-        word += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i];
-    } else if (c == ' ' || c == '\t') {
-      if (!word.empty()) break;
-    } else {
-      word += c;
-    }
-  }
-  return word;
-}
 
 std::string command_executable(std::string_view command) {
   return fs::path(command_program(command)).filename().string();
