@@ -31,7 +31,8 @@ if [ "${1:-}" = "--arm64" ]; then
   MEM0_BINUTILS_PREFIX=aarch64-linux-gnu- python3 tests/release/check_binaries.py \
     --probe build-arm64/bin/glibc_floor_probe build-arm64/bin
   $MEM0_EXEC_WRAPPER build-arm64/bin/unit_tests
-  cd tests/e2e && MEM0_BIN_DIR=../../build-arm64/bin exec python3 test_on_user_prompt.py -v \
+  export MEM0_BIN_DIR=$PWD/build-arm64/bin
+  cd tests/e2e && exec python3 test_on_user_prompt.py -v \
     OnUserPrompt.test_relevant_memory_is_injected_in_the_documented_format
 fi
 if [ "${1:-}" = "--sanitize" ]; then
