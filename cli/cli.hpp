@@ -267,6 +267,9 @@ std::set<std::string> our_commands(std::string_view settings);
 // and command, in file order; empty when there are none or the text is not a hooks object.
 std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text);
 
+// The program a hook command runs: its first shell word, unquoted.
+std::string command_program(std::string_view command);
+
 // The file name of the program a hook command runs (its first shell word, unquoted).
 std::string command_executable(std::string_view command);
 

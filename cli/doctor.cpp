@@ -368,6 +368,29 @@ void agent_rows(Doctor &d) {
   }
 }
 
+// A fix for every wiring file whose hooks run an executable that is gone (an update moved it,
+// or the npm cache it lived in was cleaned): wire again from the install in use
+// (docs/install.md#updating).
+void wired_executables(Doctor &d) {
+  for (const Agent *agent : agents())
+    for (const auto &w : wirings(*agent, d)) {
+      const auto text = read_small_file(w.file);
+      std::set<std::string> gone;
+      for (const auto &[event, command] : our_hooks(text.value_or(""))) {
+        const fs::path exe = command_program(command);
+        std::error_code ec;
+        if (exe.is_absolute() && !fs::exists(exe, ec)) gone.insert(exe.string());
+      }
+      if (!gone.empty())
+        d.fixes.push_back(
+            w.file.string() + " runs " + *gone.begin() +
+            (gone.size() > 1 ? " and " + std::to_string(gone.size() - 1) + " more" : "") +
+            ", which no longer exists: run `mem0-hooks install --agent " +
+            std::string(agent->name) + "` again from the install you use now (npm: " +
+            "`npx mem0-native-hooks install --agent all`)");
+    }
+}
+
 // With access only: a refused base URL, else the live check.
 void live(Doctor &d) {
   if (!has_access(d.c)) return;
@@ -381,8 +404,9 @@ void live(Doctor &d) {
 
 // Doctor is these checks, in this order: a later one may use what an earlier one found (the
 // project id, the identity, today's usage).
-constexpr Check k_checks[] = {reset, api_key, user_and_project, target, settings, state, controls,
-                              plan,  hooks,   agent_rows,       live};
+constexpr Check k_checks[] = {reset,    api_key,    user_and_project,  target,
+                              settings, state,      controls,          plan,
+                              hooks,    agent_rows, wired_executables, live};
 
 } // namespace
 

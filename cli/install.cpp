@@ -18,7 +18,8 @@ bool trim_empty(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-// The program a hook command runs: its first word, unquoted.
+} // namespace
+
 std::string command_program(std::string_view command) {
   // The first shell word: quotes and backslashes as POSIX sh reads them.
   std::string word;
@@ -44,6 +45,8 @@ std::string command_program(std::string_view command) {
   }
   return word;
 }
+
+namespace {
 
 // The command a hook entry runs: its "command", or its "bash" (Copilot CLI's).
 std::optional<std::string_view> entry_command(const Value &hook) {

@@ -47,7 +47,8 @@ const Curl *load_curl(std::string &why) {
     for (const char *name : platform::k_libcurl_names)
       if ((lib = dlopen(name, RTLD_LAZY | RTLD_LOCAL))) break;
     if (!lib) {
-      error = std::string("cannot load libcurl: ") + dlerror();
+      error = std::string("cannot load libcurl: install ") + platform::k_libcurl_package + " (" +
+              dlerror() + ")";
       return nullptr;
     }
     static Curl c{};

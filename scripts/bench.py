@@ -13,7 +13,10 @@ runs interleaved. MCP rows: `mem0-hooks mcp` from spawn to its `initialize` answ
 `search_memories` call in a running server (request written to answer read) next to one curl
 search, the server's peak RSS after searches and its CPU time while idle; `--mcp-only` prints
 only those, `--shims-only` the JS hosts' shim rows (the prompt hook through each shim, timed inside
-node, next to the same executable run directly). Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
+node, next to the same executable run directly). `--npm-bin=DIR` (the bin/ of an installed
+mem0-native-hooks-<os>-<cpu>) adds the prompt hook run from there next to the same hook from BIN_DIR,
+and run as the npm plugin's hooks.json runs it (`sh -c`, finding libexec/<uname -sm>) next to the
+plain `exec` of a package's plugin. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
 dynamic linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
 openssl, valgrind) are missing are printed as skipped.
 """
@@ -39,7 +42,9 @@ from tlsbed import TlsBed, missing_tools  # noqa: E402
 
 MCP_ONLY = "--mcp-only" in sys.argv
 SHIMS_ONLY = "--shims-only" in sys.argv
-ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only")]
+NPM_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--npm-bin=")), None)
+ARGS = [a for a in sys.argv
+        if a not in ("--mcp-only", "--shims-only") and not a.startswith("--npm-bin=")]
 # --baseline OTHER_BIN_DIR: only the write rows (Stop and the sender), for BIN and OTHER side by
 # side in this one run: what a change to the write path costs.
 BASELINE = ARGS[ARGS.index("--baseline") + 1] if "--baseline" in ARGS else None
@@ -183,11 +188,13 @@ def main():
                "MEM0_PROJECT_ID": "acme-billing"}
         thorough = dict(env, MEM0_SEARCH_PLAN="thorough")
 
-        def prompt(e, text=PROMPT, agent=None):
-            """The prompt hook as Claude Code runs it, or as `agent` does (its event name)."""
+        def prompt(e, text=PROMPT, agent=None, command=None):
+            """The prompt hook as Claude Code runs it (or `command`), or as `agent` does (its
+            event name)."""
             flag = ["--agent", agent] if agent else []
             event = {"gemini-cli": "BeforeAgent"}.get(agent, "UserPromptSubmit")
-            return lambda i: ([os.path.join(BIN, "on_user_prompt")] + flag,
+            command = command or [os.path.join(BIN, "on_user_prompt")]
+            return lambda i: (command + flag,
                               json.dumps({"session_id": f"bench-{time.monotonic_ns()}-{i}",
                                           "hook_event_name": event, "cwd": project,
                                           "prompt": text}).encode(), e, project)
@@ -257,6 +264,21 @@ def main():
             ("on_user_prompt gated (short prompt)", prompt(env, "hi there"), "<= 2 ms", None),
             ("on_file_read gated (small file)", read(env, small), "<= 2 ms", None),
         ]
+        if NPM_BIN:
+            # The npm plugin's layout: libexec/<uname -sm>/ holding the platform's executables.
+            plugin = os.path.join(work, "npm plugin")
+            os.makedirs(os.path.join(plugin, "libexec"))
+            machine = f"{os.uname().sysname} {os.uname().machine}"  # what `uname -sm` prints
+            os.symlink(NPM_BIN, os.path.join(plugin, "libexec", machine))
+            sh = lambda folder: ["sh", "-c", f'exec "{plugin}"/libexec/{folder}/on_user_prompt']
+            cases += [
+                ("on_user_prompt lean, from the npm install",
+                 prompt(env, command=[os.path.join(NPM_BIN, "on_user_prompt")]), "", None),
+                ("on_user_prompt lean, sh -c exec (package plugin)",
+                 prompt(env, command=sh(f'"{machine}"')), "", None),
+                ("on_user_prompt lean, sh -c uname -sm (npm plugin)",
+                 prompt(env, command=sh('"$(uname -sm)"')), "", None),
+            ]
         # Interleaved with the curl baseline and the process cost: a drifting machine weighs on
         # every ratio alike.
         results = measure_interleaved([curl, lambda i: (["true"], b"", env, project)]

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the plugin's mem0-hooks for Claude Code: the MCP server (.mcp.json) and the slash
-# commands (commands/*.md), from the build (build/bin) or a package (libexec). Without either,
+# commands (commands/*.md), from the build (build/bin) or a package (libexec, or the npm plugin's
+# libexec/<uname -sm>: docs/install.md#npm). Without either,
 # one line on stderr naming the scripts to run, and exit 1: no retry storm, no hang.
 #
 #   sh scripts/mem0-hooks.sh mcp
@@ -14,7 +15,8 @@
 root=$(cd -- "$(dirname -- "$0")/.." && pwd) || exit 1
 
 exe=
-for candidate in "$root/build/bin/mem0-hooks" "$root/libexec/mem0-hooks"; do
+for candidate in "$root/build/bin/mem0-hooks" "$root/libexec/mem0-hooks" \
+  "$root/libexec/$(uname -sm)/mem0-hooks"; do
   if [ -x "$candidate" ]; then
     exe=$candidate
     break

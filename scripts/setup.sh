@@ -3,6 +3,8 @@
 # macOS: prints the Homebrew line. Quick when everything is already there.
 # --fuzz: also clang 16 with libFuzzer, for scripts/fuzz.sh and `scripts/test.sh --sanitize`.
 # --libcxx: also clang 16 with LLVM's libc++, for `scripts/test.sh --libcxx`.
+# --arm64: also the linux-arm64 cross toolchain, arm64 libcurl (multiarch) and qemu-user-static,
+# for `scripts/build.sh --arm64` and `scripts/test.sh --arm64`.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
@@ -15,7 +17,8 @@ for option in "$@"; do
   case "$option" in
   --fuzz) packages+=(clang-16 libclang-rt-16-dev llvm-16) ;; # llvm-16: the symbolizer for reports
   --libcxx) packages+=(clang-16 libc++-16-dev libc++abi-16-dev) ;;
-  *) echo "setup: unknown option $option (known: --fuzz, --libcxx)" >&2; exit 2 ;;
+  --arm64) packages+=(g++-aarch64-linux-gnu qemu-user-static libcurl4-openssl-dev:arm64) ;;
+  *) echo "setup: unknown option $option (known: --fuzz, --libcxx, --arm64)" >&2; exit 2 ;;
   esac
 done
 
@@ -46,5 +49,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+case " ${missing[*]}" in *:arm64*) "${sudo[@]}" dpkg --add-architecture arm64 ;; esac
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -31,6 +31,13 @@ inline constexpr std::array k_libcurl_names{
 #else
 inline constexpr std::array k_libcurl_names{"libcurl.so.4", "libcurl.so"};
 #endif
+// What to install when none of them loads (the prebuilt binaries do not carry libcurl).
+#if defined(__APPLE__)
+inline constexpr const char *k_libcurl_package = "Homebrew's curl (brew install curl)";
+#else
+inline constexpr const char *k_libcurl_package =
+    "the libcurl4 package (Debian/Ubuntu: apt install libcurl4; Fedora/RHEL: dnf install libcurl)";
+#endif
 
 // The absolute path of the running executable, or nullopt when the system does not tell.
 std::optional<std::filesystem::path> executable_path();

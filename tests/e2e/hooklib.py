@@ -4,6 +4,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -20,6 +21,8 @@ from fakelib import FakeMem0  # noqa: E402
 from runresult import RunResult, assert_one_json_object  # noqa: E402
 
 BIN_DIR = os.environ.get("MEM0_BIN_DIR", os.path.join(HERE, "..", "..", "build", "bin"))
+# What runs the executables of another architecture (scripts/test.sh --arm64: qemu-aarch64-static).
+EXEC_WRAPPER = shlex.split(os.environ.get("MEM0_EXEC_WRAPPER", ""))
 USER = "tester"
 PROJECT = "proj-e2e"
 
@@ -114,7 +117,8 @@ class HookTest(unittest.TestCase):
         stdin at all (/dev/null); text=True decodes stdout and stderr."""
         start = time.monotonic()
         stdin = {"stdin": subprocess.DEVNULL} if data is None else {"input": data}
-        proc = subprocess.run([os.path.join(BIN_DIR, name), *args], capture_output=True,
+        proc = subprocess.run([*EXEC_WRAPPER, os.path.join(BIN_DIR, name), *args],
+                              capture_output=True,
                               env=env if env is not None else self.env(),
                               cwd=cwd if cwd is not None else self.project, timeout=timeout,
                               **stdin)

@@ -1650,5 +1650,28 @@ class InstallAgents(CliTest):
         self.assertNotIn("CLAUDE_PLUGIN_OPTION_API_KEY", child)
 
 
+    def test_doctor_names_wiring_whose_executables_are_gone(self):
+        """Hooks wired from an install that an update or a cleaned cache removed: a fix line
+        naming the file, a missing executable and the command that wires them again."""
+        env = self.agents_env()
+        self.stand_in("cursor-agent", "2026.01.09-abc1234")
+        old = os.path.join(self.home, "old install")
+        shutil.copytree(self.bin_dir, old, ignore=lambda d, names: [
+            n for n in names if not (n.startswith("on_") or n == "mem0-hooks")])
+        proc = subprocess.run([os.path.join(old, "mem0-hooks"), "install", "--agent", "cursor"],
+                              env=env, cwd=self.home, capture_output=True, text=True, timeout=20)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.run_cli("install", env=env).returncode, 0)
+        self.assertNotIn("no longer exists", self.run_cli("doctor", env=env).stdout)
+        shutil.rmtree(old)
+        result = self.run_cli("doctor", env=env)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        fixes = [line for line in result.lines() if "no longer exists" in line]
+        self.assertEqual(len(fixes), 1, result.stdout)
+        self.assertTrue(fixes[0].startswith(f"fix: {self.cursor_user} runs {old}/on_"), fixes)
+        self.assertIn("run `mem0-hooks install --agent cursor` again", fixes[0])
+        self.assertEqual(self.run_cli("install", "--agent", "cursor", env=env).returncode, 0)
+        self.assertNotIn("no longer exists", self.run_cli("doctor", env=env).stdout)
+
 if __name__ == "__main__":
     testmain.main()

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Write the npm packages (docs/install.md#npm) into <out>/ with `npm pack`, from executables
+already built for each platform:
+
+    npm_package.py --out build-package/npm --hooks-json build-package/plugin/hooks.json \
+        --platform linux-x64=build-package/bin [--platform linux-arm64=build-arm64/bin]
+
+  mem0-native-hooks-<os>-<cpu>  the executables in bin/; `os`/`cpu` so npm installs only the
+                                one that fits
+  mem0-native-hooks             the `mem0-hooks` command (a node launcher that runs the native
+                                mem0-hooks of the platform package) and optionalDependencies
+                                on every platform package
+  mem0-native-hooks-plugin      the Claude Code plugin for the marketplace's npm source: Claude
+                                Code unpacks this one tarball and installs no dependencies, so it
+                                carries every platform's executables in libexec/<uname -sm>/,
+                                and its hooks exec the one `uname -sm` names
+
+--hooks-json is the installed plugin's hooks.json (cmake/packaging.cmake writes it into the
+build directory), whose commands exec "${CLAUDE_PLUGIN_ROOT}"/libexec/<hook>. The version is the
+project's one (.claude-plugin/plugin.json).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAME = "mem0-native-hooks"
+EXECUTABLES = ["mem0-hooks", "on_bash_output", "on_compact", "on_file_read", "on_session_end",
+               "on_session_start", "on_stop", "on_tool_guard", "on_user_prompt"]
+# npm's platform name -> `uname -sm`, the plugin's libexec folder. win32-x64 joins once the
+# Windows build exists (its package: the same bin/ with .exe names; no plugin folder).
+PLATFORMS = {"linux-x64": "Linux x86_64", "linux-arm64": "Linux aarch64",
+             "darwin-x64": "Darwin x86_64", "darwin-arm64": "Darwin arm64"}
+# What the Claude Code plugin is made of, besides hooks.json and the executables: one list, so a
+# new plugin file is one line here.
+PLUGIN_FILES = [".claude-plugin/plugin.json", ".mcp.json", "scripts/mem0-hooks.sh", "commands",
+                "LICENSE"]
+COMMON = {"license": "MIT"}
+# The strip of another architecture's binutils (Debian's cross toolchain).
+CROSS_STRIP = {"linux-arm64": "aarch64-linux-gnu-strip", "linux-x64": "x86_64-linux-gnu-strip"}
+
+
+def version():
+    with open(os.path.join(REPO, ".claude-plugin", "plugin.json"), encoding="utf-8") as fh:
+        return json.load(fh)["version"]
+
+
+def copy(src, dst):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    if os.path.isdir(src):
+        shutil.copytree(src, dst)
+    else:
+        shutil.copy2(src, dst)
+
+
+def write_package(stage, manifest, readme):
+    with open(os.path.join(stage, "package.json"), "w", encoding="utf-8") as fh:
+        json.dump({**manifest, **COMMON}, fh, indent=2)
+        fh.write("\n")
+    with open(os.path.join(stage, "README.md"), "w", encoding="utf-8") as fh:
+        fh.write(readme)
+    copy(os.path.join(REPO, "LICENSE"), os.path.join(stage, "LICENSE"))
+
+
+def strip_program(platform):
+    native = {"x86_64": "linux-x64", "aarch64": "linux-arm64"}.get(os.uname().machine)
+    return "strip" if platform == native or platform not in CROSS_STRIP else CROSS_STRIP[platform]
+
+
+def copy_executables(bin_dir, dest, platform):
+    """The executables, stripped (a build with debug information packs too)."""
+    for exe in EXECUTABLES:
+        src = os.path.join(bin_dir, exe)
+        if not os.path.isfile(src):
+            sys.exit(f"npm_package: {src} is missing (build first)")
+        copy(src, os.path.join(dest, exe))
+        subprocess.run([strip_program(platform), os.path.join(dest, exe)], check=True)
+
+
+def pack(stage, out):
+    proc = subprocess.run(["npm", "pack", "--pack-destination", out], cwd=stage,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"npm_package: npm pack failed in {stage}:\n{proc.stderr}")
+    return os.path.join(out, proc.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--hooks-json", required=True)
+    parser.add_argument("--platform", action="append", required=True, metavar="OS-CPU=BIN_DIR")
+    args = parser.parse_args()
+    out = os.path.abspath(args.out)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    ver = version()
+    platforms = dict(p.split("=", 1) for p in args.platform)
+    for p in platforms:
+        if p not in PLATFORMS:
+            sys.exit(f"npm_package: unknown platform {p} (one of {', '.join(PLATFORMS)})")
+    tarballs = []
+
+    for platform, bin_dir in platforms.items():
+        os_name, cpu = platform.split("-")
+        stage = os.path.join(out, "stage", f"{NAME}-{platform}")
+        copy_executables(bin_dir, os.path.join(stage, "bin"), platform)
+        write_package(stage, {
+            "name": f"{NAME}-{platform}", "version": ver,
+            "description": f"mem0 native hooks: the prebuilt executables for {platform}",
+            "os": [os_name], "cpu": [cpu], "files": ["bin"]},
+            f"# {NAME}-{platform}\n\nThe prebuilt executables of {NAME} for {platform}; "
+            f"install `{NAME}`, which depends on this package.\n")
+        tarballs.append(pack(stage, out))
+
+    stage = os.path.join(out, "stage", NAME)
+    copy(os.path.join(REPO, "packaging", "npm", "mem0-hooks.js"),
+         os.path.join(stage, "bin", "mem0-hooks.js"))
+    write_package(stage, {
+        "name": NAME, "version": ver,
+        "description": "Native hooks that give coding agents automatic recall of Mem0 memories",
+        "bin": {"mem0-hooks": "bin/mem0-hooks.js"}, "files": ["bin"],
+        "optionalDependencies": {f"{NAME}-{p}": ver for p in platforms}},
+        f"# {NAME}\n\n    npm install -g {NAME}\n    mem0-hooks install --agent all\n\n"
+        f"or `npx {NAME} install --agent all`. The hooks run the native executables of "
+        f"`{NAME}-<os>-<cpu>` directly; node only runs the `mem0-hooks` command.\n")
+    tarballs.append(pack(stage, out))
+
+    stage = os.path.join(out, "stage", f"{NAME}-plugin")
+    for name in PLUGIN_FILES:
+        copy(os.path.join(REPO, name), os.path.join(stage, name))
+    with open(args.hooks_json, encoding="utf-8") as fh:
+        hooks = fh.read().replace('"${CLAUDE_PLUGIN_ROOT}\\"/libexec/',
+                                  '"${CLAUDE_PLUGIN_ROOT}\\"/libexec/\\"$(uname -sm)\\"/')
+    if "$(uname -sm)" not in hooks:
+        sys.exit(f"npm_package: {args.hooks_json} runs no libexec/<hook>")
+    with open(os.path.join(stage, "hooks.json"), "w", encoding="utf-8") as fh:
+        fh.write(hooks)
+    for platform, bin_dir in platforms.items():
+        copy_executables(bin_dir, os.path.join(stage, "libexec", PLATFORMS[platform]), platform)
+    write_package(stage, {
+        "name": f"{NAME}-plugin", "version": ver,
+        "description": "The Claude Code plugin of mem0 native hooks, with its executables",
+        "files": [*PLUGIN_FILES, "hooks.json", "libexec"]},
+        f"# {NAME}-plugin\n\nThe Claude Code plugin of {NAME}, for a marketplace entry "
+        f'`{{"source": "npm", "package": "{NAME}-plugin"}}`; it carries the executables of '
+        f"{', '.join(platforms)}.\n")
+    tarballs.append(pack(stage, out))
+
+    shutil.rmtree(os.path.join(out, "stage"))
+    for t in tarballs:
+        print(f"{os.path.getsize(t):>10}  {t}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Real-npm test of installing without a compiler (docs/install.md#npm).
+
+The npm packages are packed from the executables under test (MEM0_BIN_DIR) by
+scripts/npm_package.py, exactly as scripts/package.sh packs a release, and published to a
+loopback registry: verdaccio (pinned, installed once into the npm cache of tests/client/npmcache.py)
+with its storage in the scratch directory, no uplinks, listening on 127.0.0.1 only, started and
+stopped here. Then, on a PATH that holds node, npm, python3, git and a few coreutils but no
+compiler and no cmake, and with that registry as the scratch user's default (~/.npmrc):
+
+(a) `npm install -g mem0-native-hooks` into a scratch prefix installs the launcher and, as an
+    optional dependency, mem0-native-hooks-linux-x64; `npx mem0-native-hooks install --agent
+    all` wires every agent found; then the one-memory flow of test_one_memory.py runs with its
+    `mem0-hooks install --agent <name>` done by the npm-installed `mem0-hooks`: Claude Code's
+    capture is recalled in the model requests of the real Codex CLI and Gemini CLI, and Gemini's
+    in Claude Code's. The wiring names the platform package's executables by absolute path
+    (no node in a hook's path).
+(b) the real Claude Code installs the plugin from a marketplace whose entry is
+    {"source": "npm", "package": "mem0-native-hooks-plugin"}: it lands in
+    ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/ with its executables, its hooks
+    run them, and the seeded memory reaches the model.
+
+Each step's wall time is printed. Exit status: 0 passed, 1 failed, 77 skipped (no npm, no
+registry to install verdaccio or a client from).
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from clientlib import BIN_DIR, REPO, claude_or_exit, client_or_exit, log, run_tests
+import codex_cli
+import gemini_cli
+import npmcache
+import test_one_memory
+import test_plugin_install
+
+VERDACCIO_VERSION = "6.8.0"
+PACKAGES = ["mem0-native-hooks", "mem0-native-hooks-linux-x64", "mem0-native-hooks-plugin"]
+# What the scratch PATH holds: what npm and the clients need, and nothing that compiles.
+TOOLS = ["node", "npm", "npx", "python3", "git", "sh", "bash", "env", "uname", "cat", "ls",
+         "mkdir", "rm", "cp", "mv", "ln", "chmod", "dirname", "basename", "readlink", "realpath",
+         "sed", "grep", "tr", "head", "tail", "sort", "sleep", "which", "id", "ps", "rg"]
+COMPILERS = ["cc", "c++", "gcc", "g++", "clang", "clang++", "cmake", "make", "ld"]
+REGISTRY = {}  # url, npmrc, path, prefix: set up once in main()
+
+
+def timed(label, cmd, **kw):
+    start = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=600, **kw)
+    log(f"    {label}: exit {proc.returncode} in {time.monotonic() - start:.1f} s")
+    if proc.returncode != 0:
+        raise AssertionError(f"{label} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return proc
+
+
+def find_verdaccio(prefix, _want):
+    exe = os.path.join(prefix, "node_modules", ".bin", "verdaccio")
+    return exe if os.access(exe, os.X_OK) else None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_registry(scratch, verdaccio):
+    """verdaccio on 127.0.0.1 with its storage in `scratch`; (url, process)."""
+    port = free_port()
+    config = os.path.join(scratch, "verdaccio.yaml")
+    with open(config, "w") as fh:
+        fh.write(f"storage: {scratch}/storage\nuplinks: {{}}\nmax_body_size: 200mb\n"
+                 "packages:\n  '**':\n    access: $all\n    publish: $anonymous\n"
+                 f"auth:\n  htpasswd:\n    file: {scratch}/htpasswd\n    max_users: -1\n"
+                 "log: {type: stdout, format: pretty, level: warn}\n")
+    proc = subprocess.Popen([verdaccio, "--config", config, "--listen", f"127.0.0.1:{port}"],
+                            stdout=open(os.path.join(scratch, "verdaccio.log"), "w"),
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "-/ping", timeout=2).read()
+            return url, proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise npmcache.Unavailable("verdaccio did not answer within 60 s")
+
+
+def scratch_path(scratch):
+    """A bin directory of links to TOOLS only."""
+    bin_dir = os.path.join(scratch, "path")
+    os.makedirs(bin_dir)
+    for tool in TOOLS:
+        found = shutil.which(tool)
+        if found:
+            os.symlink(found, os.path.join(bin_dir, tool))
+    return bin_dir
+
+
+class NpmOneMemoryTest(test_one_memory.OneMemoryTest):
+    """(a): test_one_memory's flow, wired by the npm-installed mem0-hooks."""
+
+    def setUp(self):
+        super().setUp()
+        test_one_memory.BIN_DIR = os.path.join(REGISTRY["prefix"], "bin")
+
+    def test_wiring_names_the_platform_package(self):
+        """`npx mem0-native-hooks install --agent all` wires absolute paths into the platform
+        package, none through node."""
+        home = os.path.join(self.scratch, "npx-home")
+        os.makedirs(os.path.join(home, ".claude"))
+        shutil.copy(REGISTRY["npmrc"], os.path.join(home, ".npmrc"))
+        env = {"PATH": REGISTRY["path"], "HOME": home, "USER": "tester", "LANG": "C.UTF-8"}
+        timed("npx mem0-native-hooks install --agent all",
+              ["npx", "--yes", "mem0-native-hooks", "install", "--agent", "all"], env=env,
+              cwd=self.project)
+        with open(os.path.join(home, ".claude", "settings.json"), encoding="utf-8") as fh:
+            commands = [h["command"] for groups in json.load(fh)["hooks"].values()
+                        for g in groups for h in g["hooks"]]
+        self.assertTrue(commands)
+        for command in commands:
+            self.assertIn("/node_modules/mem0-native-hooks-linux-x64/bin/", command)
+            self.assertNotIn("node ", command)
+            self.assertNotIn(".js", command)
+            exe = command.split("'")[1] if "'" in command else command.split()[0]
+            self.assertTrue(os.path.isabs(exe) and os.access(exe, os.X_OK), command)
+
+
+class NpmPluginTest(test_plugin_install.PluginInstallTest):
+    """(b): Claude Code's npm plugin source."""
+
+    test_a_marketplace_fresh_clone = test_b_package_tgz_plugin_dir = None
+    test_c_user_config_api_key = test_d_validate_strict = None
+    test_e_plugin_key_reaches_the_cli = None
+
+    @staticmethod
+    def ours(run):
+        return [r for r in run.hook_runs() if r[2] and r[2].endswith("@mem0-npm")]
+
+    def test_npm_marketplace(self):
+        shutil.copy(REGISTRY["npmrc"], os.path.join(self.home, ".npmrc"))
+        self.start_mem0()
+        self.key_env = {"MEM0_API_KEY": self.mem0.api_key, "PATH": REGISTRY["path"]}
+        market = os.path.join(self.scratch, "npm marketplace")
+        os.makedirs(os.path.join(market, ".claude-plugin"))
+        with open(os.path.join(REPO, ".claude-plugin", "marketplace.json"), encoding="utf-8") as fh:
+            entry = [p for p in json.load(fh)["plugins"]
+                     if isinstance(p["source"], dict) and p["source"].get("source") == "npm"]
+        self.assertEqual(len(entry), 1, "no npm entry in .claude-plugin/marketplace.json")
+        with open(os.path.join(market, ".claude-plugin", "marketplace.json"), "w") as fh:
+            json.dump({"name": "mem0-npm", "owner": {"name": "test"}, "plugins": entry}, fh)
+        start = time.monotonic()
+        self.cli("plugin", "marketplace", "add", market)
+        self.cli("plugin", "install", f"{entry[0]['name']}@mem0-npm")
+        log(f"    marketplace add + plugin install from npm: {time.monotonic() - start:.1f} s")
+        cache = os.path.join(self.home, ".claude", "plugins", "cache", "mem0-npm", entry[0]["name"])
+        versions = os.listdir(cache)
+        self.assertEqual(len(versions), 1, versions)
+        root = os.path.join(cache, versions[0])
+        log(f"    installed into {root}: {sorted(os.listdir(root))}")
+        self.assertFalse(os.path.exists(os.path.join(root, "node_modules")),
+                         "Claude Code installed dependencies")
+        self.assertTrue(os.access(os.path.join(root, "libexec", "Linux x86_64", "on_user_prompt"),
+                                  os.X_OK))
+        run = self.claude_p("npm-plugin")
+        self.check_recall(run)
+        self.assertIn(f'exec "{root}"/libexec/"$(uname -sm)"/on_user_prompt', run.debug)
+
+
+def main():
+    test_plugin_install.CLAUDE = test_one_memory.CLAUDE = claude_or_exit(
+        test_one_memory.EXECUTABLES)
+    test_one_memory.CODEX = client_or_exit("Codex CLI", codex_cli.ensure_codex,
+                                           test_one_memory.EXECUTABLES)
+    test_one_memory.GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli,
+                                            test_one_memory.EXECUTABLES)
+    try:
+        verdaccio = npmcache.ensure("verdaccio", "verdaccio", VERDACCIO_VERSION,
+                                    npmcache.cache_root("MEM0_VERDACCIO_DIR", "verdaccio"),
+                                    find=find_verdaccio, log=log)
+    except npmcache.Unavailable as exc:
+        log(f"SKIPPED: verdaccio is not available here: {exc}")
+        return 77
+    scratch = tempfile.mkdtemp(prefix="mem0_npm_")
+    try:
+        hooks_json = os.path.join(os.path.dirname(BIN_DIR), "plugin", "hooks.json")
+        out = os.path.join(scratch, "npm")
+        timed("npm_package.py (strip + npm pack)",
+              [sys.executable, os.path.join(REPO, "scripts", "npm_package.py"), "--out", out,
+               "--hooks-json", hooks_json, "--platform", f"linux-x64={BIN_DIR}"])
+        for name in PACKAGES:
+            [tgz] = [f for f in os.listdir(out) if f.startswith(name + "-")
+                     and f[len(name) + 1].isdigit()]
+            log(f"    {tgz}: {os.path.getsize(os.path.join(out, tgz)) / 1e6:.1f} MB packed")
+        url, server = start_registry(scratch, verdaccio)
+        try:
+            host = url.split("//", 1)[1]
+            npmrc = os.path.join(scratch, "npmrc")
+            with open(npmrc, "w") as fh:  # the scratch user's default registry
+                fh.write(f"registry={url}\n//{host}:_authToken=loopback\n")
+            path = scratch_path(scratch)
+            for tool in COMPILERS:
+                assert not shutil.which(tool, path=path), tool
+            env = {"PATH": path, "HOME": scratch, "NPM_CONFIG_USERCONFIG": npmrc,
+                   "LANG": "C.UTF-8"}
+            for tgz in sorted(os.listdir(out)):
+                timed(f"npm publish {tgz}", ["npm", "publish", os.path.join(out, tgz)],
+                      env=env, cwd=scratch)
+            prefix = os.path.join(scratch, "prefix")
+            timed("npm install -g mem0-native-hooks",
+                  ["npm", "install", "-g", "--prefix", prefix, "--no-audit", "--no-fund",
+                   "mem0-native-hooks"], env=env, cwd=scratch)
+            REGISTRY.update(url=url, npmrc=npmrc, path=f"{prefix}/bin:{path}", prefix=prefix)
+            os.environ["PATH"] = REGISTRY["path"]  # what client_env gives every client
+            return run_tests()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    finally:
+        if not os.environ.get("MEM0_CLIENT_KEEP"):
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
