@@ -646,7 +646,10 @@ struct CliFixture {
   std::ostringstream out, err;
   std::filesystem::path exe_dir = f.home / "bin";
 
-  CliFixture() { mt::write_file(f.home / ".claude/settings.json", merged("{}", false, exe_dir)); }
+  CliFixture() {
+    mt::write_file(f.home / ".claude/settings.json", merged("{}", false, exe_dir));
+    for (const HookSpec &h : k_hooks) mt::write_file(exe_dir / h.executable, ""); // wired, present
+  }
 
   int run(const std::vector<std::string> &argv) {
     out.str("");
