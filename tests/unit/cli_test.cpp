@@ -648,7 +648,8 @@ struct CliFixture {
 
   CliFixture() {
     mt::write_file(f.home / ".claude/settings.json", merged("{}", false, exe_dir));
-    for (const HookSpec &h : k_hooks) mt::write_file(exe_dir / h.executable, ""); // wired, present
+    for (const HookSpec &h : k_hooks)
+      mt::write_file(exe_dir / h.executable, ""); // wired, present
   }
 
   int run(const std::vector<std::string> &argv) {
