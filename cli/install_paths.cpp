@@ -24,12 +24,6 @@ bool same_path(const fs::path &a, const fs::path &b) {
   return normal(a) == normal(b);
 }
 
-// `mem0-native-hooks@<marketplace>`
-bool is_our_plugin(std::string_view id) {
-  return id.size() > k_plugin_name.size() + 1 && id.starts_with(k_plugin_name) &&
-         id[k_plugin_name.size()] == '@';
-}
-
 std::optional<rapidjson::Document> read_object(const fs::path &path) {
   const auto text = read_small_file(path);
   rapidjson::Document doc;
@@ -87,7 +81,7 @@ std::map<std::string, Enablement> enablements(const std::vector<SettingsFile> &f
         doc ? doc->FindMember("enabledPlugins") : rapidjson::Value::MemberIterator();
     if (!doc || plugins == doc->MemberEnd() || !plugins->value.IsObject()) continue;
     for (const auto &m : plugins->value.GetObject())
-      if (is_our_plugin(m.name.GetString()) && m.value.IsBool())
+      if (is_our_claude_plugin(m.name.GetString()) && m.value.IsBool())
         out.try_emplace(m.name.GetString(), Enablement{m.value.GetBool(), &file});
   }
   return out;
@@ -156,7 +150,7 @@ std::vector<InstallPath> find_install_paths(const Config &config, const Environm
   if (registry && installs != registry->MemberEnd() && installs->value.IsObject()) {
     for (const auto &plugin : installs->value.GetObject()) {
       const std::string id = plugin.name.GetString();
-      if (!is_our_plugin(id)) continue;
+      if (!is_our_claude_plugin(id)) continue;
       const auto decided = enabled.find(id);
       const std::string source = directory_source(plugins_dir, id);
       auto add = [&](const rapidjson::Value &entry) {

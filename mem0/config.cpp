@@ -442,6 +442,13 @@ fs::path claude_credentials_file(const Environment &env, const fs::path &home) {
   return home / ".claude" / ".credentials.json";
 }
 
+bool is_our_claude_plugin(std::string_view id) {
+  const auto at = id.find('@');
+  if (at == std::string_view::npos || at + 1 == id.size()) return false;
+  const std::string_view name = id.substr(0, at);
+  return name == k_claude_plugin_name || name == std::string(k_claude_plugin_name) + "-npm";
+}
+
 std::optional<std::pair<std::string, std::string>>
 api_key_from_claude_credentials(const fs::path &path) {
   const auto text = read_small_file(path);
@@ -454,9 +461,7 @@ api_key_from_claude_credentials(const fs::path &path) {
   // Members in the file's order; the first installation of this plugin with a key wins.
   for (const auto &plugin : secrets->value.GetObject()) {
     const std::string_view id(plugin.name.GetString(), plugin.name.GetStringLength());
-    if (!id.starts_with(k_claude_plugin_name) || id.size() <= k_claude_plugin_name.size() ||
-        id[k_claude_plugin_name.size()] != '@' || !plugin.value.IsObject())
-      continue;
+    if (!is_our_claude_plugin(id) || !plugin.value.IsObject()) continue;
     for (const char *option : {"api_key", "mem0_api_key"}) {
       const auto value = plugin.value.FindMember(option);
       if (value != plugin.value.MemberEnd() && value->value.IsString() &&

@@ -119,6 +119,10 @@ std::optional<std::string> api_key_from_profile(std::string_view text);
 // The name of the Claude Code plugin, as in .claude-plugin/plugin.json.
 inline constexpr std::string_view k_claude_plugin_name = "mem0-native-hooks";
 
+// True for a Claude Code plugin id of this project, `<name>@<marketplace>`: the plugin of a
+// checkout (k_claude_plugin_name) or the one from npm (`mem0-native-hooks-npm`, docs/install.md).
+bool is_our_claude_plugin(std::string_view id);
+
 // Where Claude Code keeps a plugin's sensitive userConfig values on Linux:
 // $CLAUDE_CONFIG_DIR/.credentials.json, else ~/.claude/.credentials.json
 // (docs/configuration.md#api-key).

@@ -614,6 +614,12 @@ TEST_CASE("cli: installed_plugins.json variants and lookalikes", "[cli][install_
     REQUIRE(h.paths().size() == 1);
     CHECK(h.paths()[0].active);
   }
+  SECTION("the plugin from npm is ours") {
+    testing::write_file(h.user_settings(), enabling(true, "mem0-native-hooks-npm@mkt"));
+    h.installed(h.user_entry(), "mem0-native-hooks-npm@mkt");
+    REQUIRE(h.paths().size() == 1);
+    CHECK(h.paths()[0].active);
+  }
   SECTION("other plugins are not ours") {
     testing::write_file(h.user_settings(), enabling(true, "mem0-native-hooks-extra@mkt"));
     h.installed(h.user_entry(), "mem0-native-hooks-extra@mkt");

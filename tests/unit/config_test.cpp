@@ -299,6 +299,13 @@ TEST_CASE("config: the Claude Code plugin's key comes last, from Claude Code's c
   c = load_config(env_in(home));
   CHECK(c.api_key == std::optional<std::string>("m0-plugin-key"));
   CHECK(c.origin("api_key") == origin);
+  // The plugin from npm is ours too.
+  write_file(
+      store,
+      R"({"pluginSecrets":{"mem0-native-hooks-npm@mem0-native-hooks":{"api_key":"m0-npm"}}})");
+  CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-npm"));
+  CHECK_FALSE(is_our_claude_plugin("mem0-native-hooks-npm"));
+  CHECK_FALSE(is_our_claude_plugin("mem0-native-hooks@"));
   // Lowest precedence: the environment and the shell profiles win.
   CHECK(load_config(env_in(home, {{"MEM0_API_KEY", "m0-env"}})).api_key ==
         std::optional<std::string>("m0-env"));
