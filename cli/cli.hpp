@@ -32,6 +32,9 @@ struct CliContext : RunDeps {
   std::filesystem::path cwd;
   std::filesystem::path exe_dir; // where the hook executables are installed
   Deadline deadline;
+  // Starts a sender for what a call left queued (util/detach.hpp's run_detached); none when
+  // empty, as in tests.
+  std::function<Result<void>(const std::function<void()> &)> detach;
 };
 
 // The command line after the command name: positional words and `--name [value]` options.
@@ -133,7 +136,8 @@ struct Stored {
   std::string reason; // queued: why it was not delivered, when known
 };
 // Store `text` verbatim (infer off), redacted, through the outbox (hook/remember.hpp), then one
-// sender round under ctx.deadline; a delivered memory's id goes into the id map. An error when
+// sender round under ctx.deadline, and a detached sender for it when that round did not deliver
+// it (sender_work's rules); a delivered memory's id goes into the id map. An error when
 // nothing was queued (no key, nothing left, a duplicate, the outbox full). `agent` is the one
 // named in metadata.agent.
 Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::string type,

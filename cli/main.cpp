@@ -1,5 +1,6 @@
 #include "cli/cli.hpp"
 #include "hook/runtime.hpp"
+#include "util/detach.hpp"
 #include "util/platform.hpp"
 
 #include <iostream>
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
                                   std::cerr,
                                   fs::current_path(ec),
                                   exe_dir,
-                                  mem0::SteadyClock::now() + rt.config.timeout};
+                                  mem0::SteadyClock::now() + rt.config.timeout,
+                                  mem0::run_detached};
   return mem0::cli::run(std::vector<std::string>(argv + 1, argv + argc), ctx);
 }

@@ -212,6 +212,12 @@ Result<Stored> store_memory(const CliContext &ctx, std::string_view text, std::s
   } else if (const auto api = api_for(ctx); api) {
     if (auto ready = not_paused(ctx, *api); !ready) stored.reason = failure_line(ready.error());
   }
+  // Left queued by the call's budget, not by a failure (the next runs retry those, after the
+  // back-off): a sender of its own delivers it, even with capture off
+  // (docs/capture.md#the-sender).
+  if (!stored.delivered && !report.busy && !report.stopped && ctx.detach)
+    if (const auto work = sender_work(hook); work && !ctx.detach(work))
+      ctx.log.warn("cannot start the sender: the memory stays queued");
   return stored;
 }
 

@@ -166,6 +166,7 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   item.add = queued_add(spec, identity);
   item.import_file = capture.import_file;
   item.import_claim = capture.import_claim;
+  item.asked = capture.asked;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
   // section must come back when its file changed and the old import is deleted.
   const std::string target =

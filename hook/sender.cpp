@@ -68,26 +68,30 @@ struct Round {
   }
 
   // The oldest pending items as requests (an unreadable one is set aside at once); nullopt when
-  // nothing is pending.
+  // nothing is pending. While automatic capture is off, only what the user asked for leaves.
   std::optional<Batch> next_batch() {
-    std::vector<std::string> names = outbox.pending();
-    if (!only.empty()) std::erase_if(names, [&](const std::string &name) { return name != only; });
-    if (names.empty()) return std::nullopt;
-    if (names.size() > k_send_batch) names.resize(k_send_batch);
+    const bool asked_only = !ctx.config.auto_save;
     Batch batch;
-    for (const auto &name : names) {
+    bool any = false;
+    for (const auto &name : outbox.pending()) {
+      if (batch.names.size() == k_send_batch) break;
+      if (!only.empty() && name != only) continue;
       auto item = outbox.load(name);
       if (!item) {
         outbox.reject(name, 0, "unreadable outbox item");
         ++report.rejected;
+        any = true;
         continue;
       }
+      if (asked_only && !item->asked) continue; // held back until capture is on again
+      any = true;
       batch.requests.push_back(item->kind == OutboxItem::Kind::add
                                    ? add_request(api, item->add)
                                    : delete_request(api, item->memory_id));
       batch.names.push_back(name);
       batch.items.push_back(std::move(*item));
     }
+    if (!any) return std::nullopt;
     return batch;
   }
 
@@ -160,9 +164,13 @@ struct Round {
 } // namespace
 
 std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before) {
-  if (!ctx.config.auto_save || !has_access(ctx.config)) return {};
+  if (!has_access(ctx.config)) return {};
   RunFacts &facts = *ctx.facts;
-  if (!before && !facts.outbox_has_pending()) return {};
+  // Capture off: `before` (a capture) is dropped, and what the user asked for still leaves.
+  const bool capture = ctx.config.auto_save;
+  const std::function<void()> first = capture ? before : nullptr;
+  if (capture ? !first && !facts.outbox_has_pending() : !Outbox(ctx.state.dir).has_asked())
+    return {};
   if (facts.user_pause()) {
     // Nothing leaves while the user pauses: the queue waits, and `before`'s capture is dropped.
     facts.note_paused_work();
@@ -173,10 +181,10 @@ std::function<void()> sender_work(const HookContext &ctx, const std::function<vo
   const auto paused = [&] {
     return ctx.state.backoff.active_pause(ctx.now(), facts.api()->server_key()).has_value();
   };
-  if (!before && (!facts.api() || paused())) return {};
+  if (!first && (!facts.api() || paused())) return {};
   ctx.log.debug("starting the sender");
-  return [ctx, before] {
-    if (before) before();
+  return [ctx, first] {
+    if (first) first();
     send_round(ctx);
   };
 }

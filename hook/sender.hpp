@@ -16,9 +16,10 @@ namespace mem0 {
 // started detached when a run declares it.
 
 // What a declared sender start runs in its detached process: `before` (a capture too slow for
-// the hook itself), then one send_round. Empty, so that no process starts, when capture is off or
-// there is no key, while the user pauses (then `before` is dropped too), or, without `before`,
-// when the run's facts show nothing pending or a back-off pause.
+// the hook itself), then one send_round. Empty, so that no process starts, when there is no key,
+// while the user pauses (then `before` is dropped too), or, without `before`, when nothing is
+// pending or a back-off pause holds. With capture off (auto_save), `before` is dropped and a
+// sender starts only for an add the user asked for (remember, add_memory).
 std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before = {});
 
 // What one sender round did.
@@ -34,6 +35,7 @@ struct SendReport {
 // One sender round, under the sender lock: items oldest first, k_send_batch at a time, each
 // deleted once the server took it; 429, 5xx, timeouts and transport failures keep the item and
 // end the round (and feed the back-off); other refusals of the item set it aside as rejected.
+// With capture off (auto_save), only the adds the user asked for are sent; the rest wait.
 // Ends when the outbox is empty, at a pause, at the daily add cap, or at `end` (k_send_round
 // from now by default; `remember` and the MCP server pass their call's deadline). With `only`,
 // that item alone is sent (an explicit add while the user pauses: the rest waits).

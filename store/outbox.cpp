@@ -91,6 +91,7 @@ std::string serialize_item(const OutboxItem &item) {
   // `import_hash`: the name from before claims, when it held the file's hash.
   if (!item.import_file.empty())
     w.member("import_file", item.import_file).member("import_hash", item.import_claim);
+  if (item.asked) w.key("asked").boolean(true);
   w.end_object();
   return w.text();
 }
@@ -160,6 +161,8 @@ std::optional<OutboxItem> parse_item(std::string_view json) {
   }
   item.import_file = std::string(string_member(doc, "import_file").value_or(""));
   item.import_claim = std::string(string_member(doc, "import_hash").value_or(""));
+  if (const auto it = doc.FindMember("asked"); it != doc.MemberEnd() && it->value.IsBool())
+    item.asked = it->value.GetBool();
   return item;
 }
 
@@ -223,6 +226,14 @@ std::vector<std::string> Outbox::pending() const {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool Outbox::has_asked() const {
+  const auto names = pending();
+  return std::any_of(names.rbegin(), names.rend(), [&](const std::string &name) {
+    const auto item = load(name);
+    return item && item->asked;
+  });
 }
 
 std::optional<OutboxItem> Outbox::load(const std::string &name) const {

@@ -36,6 +36,8 @@ struct OutboxItem {
   std::string memory_id;    // remove: the memory to delete
   std::string import_file;  // add of a project-file section: the file and the import (its
   std::string import_claim; // claim) it belongs to, so that the ids it gets are recorded
+  bool asked = false;       // an add the user asked for (remember, add_memory): sent even while
+                            // automatic capture is off (docs/capture.md#the-sender)
 };
 
 // The durable queue of writes under `<state dir>/outbox/`: one private file per item, named by
@@ -60,6 +62,9 @@ public:
 
   // The names of the pending items, oldest first.
   std::vector<std::string> pending() const;
+
+  // Whether a pending item is `asked`: read newest first, the way explicit adds are found.
+  bool has_asked() const;
   // The item called `name`; nullopt when it is gone or unreadable.
   std::optional<OutboxItem> load(const std::string &name) const;
   // Delete a delivered item.

@@ -99,6 +99,30 @@ class CaptureTest(SenderTest):
         self.assertEqual(sorted(t.split(" offline")[0] for t in self.added_texts()),
                          ["first", "second"])
 
+    def test_with_capture_off_a_remember_that_waited_is_delivered_and_captures_stay_back(self):
+        # A capture queued while capture was on, for a server that is down (its pause is that
+        # server's): it must stay back once capture is off.
+        offline = f"http://127.0.0.1:{closed_port()}"
+        self.stop("held-back capture. " + LONG, MEM0_BASE_URL=offline)
+        self.wait_for("the sender to give up", lambda: not self.senders())
+        off = self.env(MEM0_AUTO_SAVE="false")
+        self.fake.control(status=503, only_endpoint="add")
+        remembered = self.run_bin("mem0-hooks", args=("remember", "Invoices are retried at most "
+                                                      "five times"), env=off, text=True)
+        self.assertEqual(remembered.returncode, 0, remembered.stderr)
+        self.assertIn("queued", remembered.stdout)
+        self.assertEqual(len(self.pending()), 2)
+        self.fake.control()
+        self.fake.reset()
+        self.run_bin("mem0-hooks", args=("doctor", "--reset"), env=off)  # ends the 503's pause
+        # The next hook run starts a sender for what the user asked for, capture off or not.
+        self.run_hook("on_session_end", session_end_event("other", cwd=self.project), env=off)
+        self.wait_for("the remembered add", lambda: len(self.fake.memories()) == 1)
+        self.wait_for("the senders to finish", lambda: not self.senders())
+        self.assertEqual(len(self.added_texts()), 1)
+        self.assertIn("five times", self.added_texts()[0])
+        self.assertEqual(len(self.pending()), 1, "the held-back capture left, or the add stayed")
+
     def test_a_refused_capture_is_set_aside_not_lost(self):
         self.fake.control(status=422, only_endpoint="add")
         self.stop(LONG)

@@ -664,8 +664,8 @@ struct CliFixture {
     return cli::run(argv, context());
   }
   CliContext context() {
-    return CliContext{f.deps(),  out,     err,
-                      f.project, exe_dir, SteadyClock::now() + std::chrono::seconds(5)};
+    return CliContext{
+        f.deps(), out, err, f.project, exe_dir, SteadyClock::now() + std::chrono::seconds(5), {}};
   }
   std::string server() const { return mt::server_of(f.config); }
   std::optional<BackoffStore::Pause> pause() const {

@@ -9,6 +9,7 @@
 #include "hook/facts.hpp"
 #include "hook/remember.hpp"
 #include "hook/runner.hpp"
+#include "hook/sender.hpp"
 #include "hooks/on_bash_output/on_bash_output.hpp"
 #include "hooks/on_compact/on_compact.hpp"
 #include "hooks/on_file_read/on_file_read.hpp"
@@ -22,6 +23,7 @@
 #include "store/pause.hpp"
 #include "util/utf8.hpp"
 
+#include <functional>
 #include <sstream>
 #include <unistd.h>
 
@@ -87,8 +89,13 @@ struct Cli {
   int run(const std::vector<std::string> &argv) {
     out.str("");
     err.str("");
-    return cli::run(argv, cli::CliContext{f.deps(), out, err, f.project, f.home / "bin",
-                                          SteadyClock::now() + std::chrono::seconds(5)});
+    return cli::run(argv, cli::CliContext{f.deps(),
+                                          out,
+                                          err,
+                                          f.project,
+                                          f.home / "bin",
+                                          SteadyClock::now() + std::chrono::seconds(5),
+                                          {}});
   }
 };
 
@@ -305,6 +312,48 @@ TEST_CASE("cli: remember while paused sends its own memory; earlier captures wai
   REQUIRE(f.http.requests.size() == 1);
   CHECK(contains(f.http.requests[0].body, "five times"));
   CHECK(pending(f) == 1); // the automatic capture waits for resume
+}
+
+TEST_CASE("cli: with capture off, a remember its call left queued gets a sender of its own, which "
+          "sends it and holds the automatic captures back",
+          "[controls][cli]") {
+  HookFixture f;
+  queue_leftover(f); // an automatic capture from before capture was turned off
+  f.set_env("MEM0_AUTO_SAVE", "false");
+  std::vector<std::function<void()>> started;
+  std::ostringstream out, err;
+  // The call's budget is spent before its round sends anything.
+  const cli::CliContext ctx{f.deps(),
+                            out,
+                            err,
+                            f.project,
+                            f.home / "bin",
+                            SteadyClock::now(),
+                            [&](const std::function<void()> &work) -> Result<void> {
+                              started.push_back(work);
+                              return {};
+                            }};
+  REQUIRE(cli::run({"remember", "Invoices are retried at most five times"}, ctx) == cli::k_ok);
+  CHECK(contains(out.str(), "queued"));
+  CHECK(f.http.requests.empty());
+  REQUIRE(pending(f) == 2);
+  REQUIRE(started.size() == 1);
+  started[0](); // the detached sender, run in place
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK(contains(f.http.requests[0].body, "five times"));
+  CHECK(pending(f) == 1); // the automatic capture waits until capture is on again
+
+  SECTION("a later hook run starts a sender for such an add too, not for the captures alone") {
+    CHECK_FALSE(sender_work(f.context())); // only the held-back capture is left
+    REQUIRE(cli::run({"remember", "Refunds go through the ledger service"}, ctx) == cli::k_ok);
+    REQUIRE(pending(f) == 2);
+    const auto work = sender_work(f.context());
+    REQUIRE(work);
+    work();
+    REQUIRE(f.http.requests.size() == 2);
+    CHECK(contains(f.http.requests[1].body, "ledger service"));
+    CHECK(pending(f) == 1);
+  }
 }
 
 TEST_CASE("cli: log shows a session's runs and totals; doctor its last skip", "[controls][cli]") {

@@ -26,12 +26,9 @@ struct McpFixture {
   McpSession session;
 
   CliContext context() {
-    return CliContext{f.deps(),
-                      out,
-                      err,
-                      f.project,
-                      f.home / "bin",
-                      SteadyClock::now() + std::chrono::seconds(5)};
+    return CliContext{
+        f.deps(), out, err, f.project, f.home / "bin", SteadyClock::now() + std::chrono::seconds(5),
+        {}};
   }
   // The answer to `line`, parsed; a null document when there is none.
   rapidjson::Document answer(std::string_view line) {
