@@ -53,6 +53,7 @@ std::string status_line(const Result<HttpResponse> &r) {
 std::string fix_for(const Error &e, const Config &c) {
   if (e.kind == ErrorKind::unauthorized)
     return std::string(dialect_for(c.backend).traits().key_rejected_fix);
+  if (e.kind == ErrorKind::no_libcurl) return e.message;
   if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout)
     return "cannot reach " + c.base_url + ": check MEM0_BASE_URL, the network or the proxy";
   return "Mem0 answered " + e.message + " (" + std::string(to_string(e.kind)) +

@@ -51,8 +51,11 @@ std::vector<Notice> problem_notices(const PlanOutcome &outcome, std::size_t sear
   std::vector<std::string> other_kinds;
   bool unauthorized = false, rate_limited = false;
   std::optional<std::chrono::seconds> retry_after;
+  std::string no_libcurl; // what to install
   for (const auto &e : outcome.failures) {
-    if (e.kind == ErrorKind::unauthorized) {
+    if (e.kind == ErrorKind::no_libcurl) {
+      no_libcurl = e.message;
+    } else if (e.kind == ErrorKind::unauthorized) {
       unauthorized = true;
     } else if (e.kind == ErrorKind::rate_limited) {
       rate_limited = true;
@@ -65,6 +68,9 @@ std::vector<Notice> problem_notices(const PlanOutcome &outcome, std::size_t sear
         other_kinds.push_back(kind);
     }
   }
+  if (!no_libcurl.empty())
+    notices.push_back({{std::string(notice_kind::no_libcurl)},
+                       "mem0: recall off \xE2\x80\x94 " + clean_text(no_libcurl)});
   if (unauthorized)
     notices.push_back({{std::string(notice_kind::key_rejected)},
                        "mem0: recall skipped \xE2\x80\x94 API key rejected"});

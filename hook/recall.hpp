@@ -58,6 +58,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request);
 namespace notice_kind {
 inline constexpr std::string_view no_key = "no_key";
 inline constexpr std::string_view key_rejected = "key_rejected";
+inline constexpr std::string_view no_libcurl = "no_libcurl";     // libcurl cannot be loaded here
 inline constexpr std::string_view rate_limited = "rate_limited"; // a 429, or its pause
 inline constexpr std::string_view unreachable = "unreachable";   // the outage pause
 inline constexpr std::string_view daily_limit = "daily_limit";

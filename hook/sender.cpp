@@ -34,6 +34,7 @@ struct SenderLock {
 bool retryable(const Error &e) {
   return e.kind == ErrorKind::rate_limited || e.kind == ErrorKind::server ||
          e.kind == ErrorKind::timeout || e.kind == ErrorKind::transport ||
+         e.kind == ErrorKind::no_libcurl || // this machine's, not the item's
          e.kind == ErrorKind::unauthorized; // the key, not the item: keep it for a fixed key
 }
 

@@ -250,7 +250,7 @@ std::vector<Result<HttpResponse>> CurlHttpClient::run(const std::vector<HttpRequ
   std::string why;
   const Curl *curl = load_curl(why);
   if (!curl) {
-    results.assign(requests.size(), unexpected(make_error(ErrorKind::transport, why)));
+    results.assign(requests.size(), unexpected(make_error(ErrorKind::no_libcurl, why)));
     return results;
   }
   const auto started = SteadyClock::now();

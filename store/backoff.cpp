@@ -189,10 +189,16 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
 Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
                                       const std::vector<Error> &failures, std::size_t sent,
                                       std::chrono::milliseconds wait) {
+  std::vector<Error> answered;
+  for (const auto &e : failures)
+    if (e.kind != ErrorKind::no_libcurl)
+      answered.push_back(e);
+    else if (sent > 0)
+      --sent;
   if (sent == 0) return {};
   std::optional<std::chrono::seconds> retry_after;
   std::size_t unreachable = 0;
-  for (const auto &e : failures) {
+  for (const auto &e : answered) {
     if (e.kind == ErrorKind::rate_limited)
       retry_after = std::max(retry_after.value_or(std::chrono::seconds(0)),
                              e.retry_after.value_or(k_default_pause));
@@ -200,7 +206,7 @@ Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
   }
   const Outcome outcome = retry_after               ? Outcome::rate_limited
                           : unreachable == sent     ? Outcome::unreachable
-                          : failures.size() >= sent ? Outcome::refused
+                          : answered.size() >= sent ? Outcome::refused
                                                     : Outcome::answered;
   return record_outcome(now, server, outcome, retry_after.value_or(k_default_pause), wait);
 }

@@ -47,7 +47,8 @@ public:
   // Record the outcome of a run that sent `sent` requests to `server` and got `failures`: a 429
   // pauses for the longest Retry-After; every request unreachable (transport or timeout) counts
   // as an unreachable run; anything else is an answer (`refused` when every request failed).
-  // Nothing is recorded when nothing was sent.
+  // Nothing is recorded when nothing was sent; a request libcurl could not make (no_libcurl)
+  // was not sent: the server did not fail it.
   Result<void> record_run(WallTime now, std::string_view server, const std::vector<Error> &failures,
                           std::size_t sent, std::chrono::milliseconds wait = k_lock_wait);
 

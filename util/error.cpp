@@ -11,6 +11,7 @@ std::string_view to_string(ErrorKind kind) {
   case ErrorKind::timeout: return "timeout";
   case ErrorKind::transport: return "transport";
   case ErrorKind::bad_response: return "bad_response";
+  case ErrorKind::no_libcurl: return "no_libcurl";
   case ErrorKind::io: return "io";
   case ErrorKind::disabled: return "disabled";
   case ErrorKind::no_key: return "no_key";

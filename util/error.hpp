@@ -9,7 +9,7 @@
 
 namespace mem0 {
 
-// How something failed; every request failure is exactly one of the first seven
+// How something failed; every request failure is exactly one of the first eight
 // (docs/failures.md#error-classes).
 enum class ErrorKind {
   unauthorized, // 401, 403
@@ -19,6 +19,7 @@ enum class ErrorKind {
   timeout,      // the invocation's deadline passed
   transport,    // connect, DNS, TLS, refused URL
   bad_response, // unparseable, wrong shape, too large, redirect
+  no_libcurl,   // libcurl missing or too old here: nothing was sent
   io,           // a local file could not be read or written
   // Refusals: nothing broke, the work was declined by rule (docs/capture.md#the-outbox).
   disabled,  // turned off by the configuration (auto_save)

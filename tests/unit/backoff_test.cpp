@@ -72,6 +72,15 @@ TEST_CASE("back-off: record_run reads a run's failures") {
       REQUIRE(backoff.record_run(t0, k_server, {refused, timeout}, 2));
     CHECK(backoff.active_pause(t0, k_server));
   }
+  SECTION("requests libcurl could not make were not sent: no outage, and they do not count") {
+    const Error no_libcurl = make_error(ErrorKind::no_libcurl, "cannot load libcurl");
+    for (int i = 0; i < 5; ++i)
+      REQUIRE(backoff.record_run(t0, k_server, {no_libcurl, no_libcurl}, 2));
+    CHECK_FALSE(backoff.active_pause(t0, k_server));
+    for (int i = 0; i < 3; ++i) // the one sent reached nothing: that is an unreachable run
+      REQUIRE(backoff.record_run(t0, k_server, {no_libcurl, refused}, 2));
+    CHECK(backoff.active_pause(t0, k_server));
+  }
   SECTION("a 429 pauses for the longest Retry-After") {
     REQUIRE(backoff.record_run(t0, k_server, {limited, refused}, 3));
     const auto pause = backoff.active_pause(t0, k_server);

@@ -475,6 +475,7 @@ TEST_CASE("to_string names every ErrorKind") {
   CHECK(to_string(ErrorKind::timeout) == "timeout");
   CHECK(to_string(ErrorKind::transport) == "transport");
   CHECK(to_string(ErrorKind::bad_response) == "bad_response");
+  CHECK(to_string(ErrorKind::no_libcurl) == "no_libcurl");
   CHECK(to_string(ErrorKind::io) == "io");
 }
 
