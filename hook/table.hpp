@@ -76,13 +76,16 @@ inline constexpr auto k_hooks = std::to_array<HookSpec>({
     {"copilot", "on_stop", "agentStop", "", 5, ""},
     {"copilot", "on_compact", "agentStop", "", 5, ""},
     {"copilot", "on_session_end", "sessionEnd", "", 2, ""},
-    // OpenCode (docs/agents.md#opencode), through its shim: the plugin hook names; the session's
-    // first chat.message also runs on_session_start; each finished reply text is captured.
+    // OpenCode (docs/agents.md#opencode), through its shim: the plugin hook names, or the bus
+    // event's type for `event`; the session's first chat.message also runs on_session_start; at
+    // session.idle and session.compacted the shim adds the session's latest messages, whence the
+    // turn's reply and the compaction's summary.
     {"opencode", "on_session_start", "chat.message", "", 8, ""},
     {"opencode", "on_user_prompt", "chat.message", "", 8, ""},
     {"opencode", "on_file_read", "tool.execute.after", "^read$", 7, ""},
     {"opencode", "on_bash_output", "tool.execute.after", "^bash$", 8, ""},
-    {"opencode", "on_stop", "experimental.text.complete", "", 5, ""},
+    {"opencode", "on_stop", "session.idle", "", 5, ""},
+    {"opencode", "on_compact", "session.compacted", "", 5, ""},
     {"opencode", "on_session_end", "session.idle", "", 2, ""},
     // Pi (docs/agents.md#pi), through its shim: the extension event names; the session's first
     // before_agent_start also runs on_session_start.

@@ -62,18 +62,48 @@ Result<SessionStartInput> parse_session_start(std::string_view json) {
       [](const rapidjson::Value &, SessionStartInput &in) { in.source = "startup"; });
 }
 
-// experimental.text.complete: one finished text part of the assistant's reply, `text`.
+// The session's latest messages, as the shim fetched them at session.idle and
+// session.compacted (`client.session.messages`: `[{info: {role, summary, …}, parts}]`, oldest
+// first): the last assistant message, and whether it is a compaction's summary; nullptr when
+// there is none.
+const rapidjson::Value *last_assistant(const rapidjson::Value &doc, bool summary) {
+  const auto messages = doc.FindMember("messages");
+  if (messages == doc.MemberEnd() || !messages->value.IsArray()) return nullptr;
+  const auto &list = messages->value;
+  for (auto i = list.Size(); i-- > 0;) {
+    const auto &m = list[i];
+    const auto *info = m.IsObject() ? object_member(m, "info") : nullptr;
+    if (!info || string_field(*info, "role") != "assistant") continue;
+    const auto flag = info->FindMember("summary");
+    const bool is_summary = flag != info->MemberEnd() && flag->value.IsTrue();
+    if (!summary) return is_summary ? nullptr : &m; // a summary is no reply
+    if (is_summary) return &m;
+  }
+  return nullptr;
+}
+
+// The text of a message's parts (ours, the synthetic ones, left out).
+std::string message_text(const rapidjson::Value *message) {
+  if (!message) return {};
+  const auto parts = message->FindMember("parts");
+  return adapter::text_parts(parts == message->MemberEnd() ? nullptr : &parts->value, true);
+}
+
+// session.idle: the turn is over; its reply is the text of the session's last assistant
+// message (one message per step: a text before a tool call is an earlier one's). None when
+// that message is a compaction's summary: on_compact captures that one.
 Result<StopInput> parse_stop(std::string_view json) {
   return parse_event<StopInput>(json, read_common, [](const rapidjson::Value &doc, StopInput &in) {
-    in.last_assistant_message = string_field(doc, "text");
+    in.last_assistant_message = message_text(last_assistant(doc, false));
   });
 }
 
-// A compaction: not wired (docs/agents.md#opencode); a payload's `summary` when there is one.
+// session.compacted: the summary is the text of the latest assistant message marked
+// `summary: true`.
 Result<CompactInput> parse_compact(std::string_view json) {
   return parse_event<CompactInput>(json, read_common,
                                    [](const rapidjson::Value &doc, CompactInput &in) {
-                                     in.compact_summary = string_field(doc, "summary");
+                                     in.compact_summary = message_text(last_assistant(doc, true));
                                    });
 }
 

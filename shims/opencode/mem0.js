@@ -3,7 +3,38 @@
 // `mem0-hooks install --agent opencode` writes shims/core.js (with its CONFIG line filled in:
 // the executables' directory and the hook table's rows for OpenCode) and then this, as one file.
 
+// The bus events with rows (the `event` hook), their payloads with the session's latest
+// messages: the turn's reply at session.idle, the summary at session.compacted.
+const BUS_EVENTS = ["session.idle", "session.compacted"];
+const MESSAGE_COUNT = 20; // the last message, and a summary just written, are among them
+const FETCH_MS = 3000;
+
 export const Mem0 = async (ctx) => {
+  const pending = new Set();
+  const track = (work) => {
+    pending.add(work);
+    work.finally(() => pending.delete(work));
+    return work;
+  };
+  // The session's last MESSAGE_COUNT messages (`[{info, parts}]`, oldest first) from OpenCode's
+  // own client; [] on any failure (logged).
+  const latestMessages = async (id) => {
+    let timer;
+    try {
+      const late = new Promise((resolve) => (timer = setTimeout(resolve, FETCH_MS, "late")));
+      const answer = await Promise.race([
+        ctx.client.session.messages({ path: { id }, query: { limit: MESSAGE_COUNT } }), late]);
+      if (answer && Array.isArray(answer.data)) return answer.data;
+      const why = answer === "late" ? `no answer in ${FETCH_MS} ms`
+                                    : JSON.stringify((answer && answer.error) || "no list");
+      log(`session messages: ${why}`);
+    } catch (e) {
+      log(`session messages: ${e && e.message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    return [];
+  };
   const base = (name, sessionID) => ({ hook_event_name: name, sessionID,
                                        directory: ctx.directory, worktree: ctx.worktree });
   const guard = (fn) => async (...args) => {
@@ -27,20 +58,23 @@ export const Mem0 = async (ctx) => {
       for (const text of await contexts("tool.execute.after", input.tool, payload, input.sessionID))
         output.output = `${output.output ?? ""}\n\n${text}`;
     }),
-    "experimental.text.complete": guard(async (input, output) => {
-      await contexts("experimental.text.complete", "",
-                     { ...base("experimental.text.complete", input.sessionID),
-                       messageID: input.messageID, text: output.text }, input.sessionID);
-    }),
     // Our commands (opencode.json's `command`): the CLI's output replaces the command's text.
     "command.execute.before": guard(async (input, output) => {
       const text = await userCommand(input.command, input.arguments);
       if (text !== null) output.parts.splice(0, output.parts.length, { type: "text", text });
     }),
-    event: guard(async ({ event }) => {
+    // The bus's events reach plugins without being awaited: the work is kept in `pending`, which
+    // dispose (awaited when OpenCode exits, `opencode run` right after session.idle) waits for.
+    event: (input) => track(guard(async () => {
+      const event = (input && input.event) || {};
+      if (!BUS_EVENTS.includes(event.type) || !CONFIG.hooks.some((h) => h.event === event.type))
+        return;
       const sessionID = event.properties && event.properties.sessionID;
-      if (event.type === "session.idle")
-        await contexts("session.idle", "", base("session.idle", sessionID), sessionID);
+      const payload = { ...base(event.type, sessionID), messages: await latestMessages(sessionID) };
+      await contexts(event.type, "", payload, sessionID);
+    })()),
+    dispose: guard(async () => {
+      await Promise.allSettled([...pending]);
     }),
   };
 };

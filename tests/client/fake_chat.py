@@ -12,7 +12,10 @@ is server-sent `chat.completion.chunk` events ending `data: [DONE]`), else it ge
 the script is used up, the reply is plain text (FALLBACK_TEXT). A call without tools is a side
 request (a title, a compaction summary) and gets `summary` without using a step. A step:
 - text(t):           one assistant message with content t;
-- tool(name, args):  one call of the client's tool `name` with the JSON arguments `args`.
+- tool(name, args):  one call of the client's tool `name` with the JSON arguments `args`
+                     (`say=t`: after the text t, in the same message).
+Each reports `usage_tokens` tokens used (the stand-in's, or the step's own `usage=N`: a large
+number makes a client with a small context limit compact after that step).
 GET <base>/models lists the one model MODEL. Every request (any method, any path) is recorded
 with its headers and parsed JSON body; other paths get 404 JSON.
 
@@ -36,12 +39,12 @@ SUMMARY_TEXT = "Summary: the user asked about a file; it was read and explained.
 MODEL = "fake-chat-1"
 
 
-def text(t):
-    return {"kind": "text", "text": t}
+def text(t, usage=None):
+    return {"kind": "text", "text": t, "usage": usage}
 
 
-def tool(name, args):
-    return {"kind": "tool", "name": name, "args": args}
+def tool(name, args, usage=None, say=None):
+    return {"kind": "tool", "name": name, "args": args, "usage": usage, "say": say}
 
 
 def messages(body):
@@ -106,20 +109,20 @@ class _Handler(RecordingHandler):
         return {"id": self.stand_in.next_id("call"), "type": "function",
                 "function": {"name": step["name"], "arguments": json.dumps(step["args"])}}
 
-    def _usage(self):
-        total = self.stand_in.usage_tokens
+    def _usage(self, step):
+        total = step.get("usage") or self.stand_in.usage_tokens
         return {"prompt_tokens": total - 20, "completion_tokens": 20, "total_tokens": total}
 
     def _completion(self, body, step):
         if step["kind"] == "tool":
-            message, finish = {"role": "assistant", "content": None,
+            message, finish = {"role": "assistant", "content": step.get("say"),
                                "tool_calls": [self._call(step)]}, "tool_calls"
         else:
             message, finish = {"role": "assistant", "content": step["text"]}, "stop"
         return {"id": self.stand_in.next_id("chatcmpl"), "object": "chat.completion",
                 "created": int(time.time()), "model": body.get("model"),
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": self._usage()}
+                "usage": self._usage(step)}
 
     def _stream(self, body, step):
         self.send_response(200)
@@ -139,6 +142,8 @@ class _Handler(RecordingHandler):
 
         if step["kind"] == "tool":
             call = self._call(step)
+            if step.get("say"):
+                chunk({"role": "assistant", "content": step["say"]})
             chunk({"role": "assistant", "content": None,
                    "tool_calls": [dict(call, index=0, function=dict(call["function"],
                                                                     arguments=""))]})
@@ -153,8 +158,8 @@ class _Handler(RecordingHandler):
             finish = "stop"
         chunk({}, finish)
         if (body.get("stream_options") or {}).get("include_usage"):
-            self.wfile.write(f"data: {json.dumps(dict(base, choices=[], usage=self._usage()))}"
-                             "\n\n".encode())
+            usage = dict(base, choices=[], usage=self._usage(step))
+            self.wfile.write(f"data: {json.dumps(usage)}\n\n".encode())
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 

@@ -69,9 +69,11 @@ def settle_config_dir(path):
             json.dump({"packages": {"": {"dependencies": {"@opencode-ai/plugin": version()}}}}, fh)
 
 
-def write_config(home, api_url):
+def write_config(home, api_url, context_limit=None):
     """Merge the headless settings into ~/.config/opencode/opencode.json (what install wrote
-    stays): the stand-in as the one provider and model, read and bash allowed."""
+    stays): the stand-in as the one provider and model, read and bash allowed. `context_limit`
+    gives the model that context window (and 100 output tokens): OpenCode compacts the session
+    once a step reports more tokens used than the window less the output."""
     path = os.path.join(config_dir(home), "opencode.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     settle_config_dir(os.path.dirname(path))
@@ -80,11 +82,14 @@ def write_config(home, api_url):
             config = json.load(fh)
     except (OSError, ValueError):
         config = {}
+    model = {"name": MODEL_ID}
+    if context_limit:
+        model["limit"] = {"context": context_limit, "output": 100}
     config.update({
         "autoupdate": False, "share": "disabled",
         "provider": {PROVIDER_ID: {"npm": "@ai-sdk/openai-compatible", "name": "mem0 stand-in",
                                    "options": {"baseURL": api_url + "/v1", "apiKey": "sk-test"},
-                                   "models": {MODEL_ID: {"name": MODEL_ID}}}},
+                                   "models": {MODEL_ID: model}}},
         "model": f"{PROVIDER_ID}/{MODEL_ID}", "small_model": f"{PROVIDER_ID}/{MODEL_ID}",
         "permission": {"read": "allow", "bash": "allow", "edit": "allow",
                        "external_directory": "allow"}})

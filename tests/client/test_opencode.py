@@ -12,14 +12,19 @@ two loopback stand-ins:
 the memory tools' server (`mcp.mem0` in opencode.json) into the scratch HOME.
 
 It checks what reached the model:
-- test_1: the session-start context, once; the prompt's memory line and the Claude Code capture in the first turn's user message
-  (a synthetic part); the file memory of `read` in the tool result the next request carries;
-  the reply captured at the Mem0 stand-in with metadata.agent "opencode", our user and project.
+- test_1: the session-start context, once; the prompt's memory line and the Claude Code capture
+  in the first turn's user message (a synthetic part); the file memory of `read` in the tool
+  result the next request carries; the turn's reply captured once at the Mem0 stand-in (its
+  final text, not the text said before the tool call) with metadata.agent "opencode", our user
+  and project.
 - test_2: a failing bash command's error line finds the anti-pattern memory, in its result.
 - test_3: the memory tools are offered to the model, and its call of mem0_search_memories is
   answered with the seeded memory.
 - test_4: the command /mem0-search (`opencode run --command mem0-search …`) sends the model
   what `mem0-hooks peek` printed for the words typed, instead of the command's template.
+- test_5: a compaction (forced by a small context limit on the model and a step that reports
+  many tokens used) has its summary captured at the stand-in as a compact summary of
+  metadata.agent "opencode"; the summary is not captured as a reply.
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 Set MEM0_CLIENT_KEEP=1 to keep the temporary directories.
@@ -41,6 +46,7 @@ from gitrepo import make_repo
 OPENCODE = None  # set in main()
 RUN_TIMEOUT_S = 180
 CAPTURE_WAIT_S = 10.0
+SETTLE_S = 1.5  # after the capture awaited, for a second one to arrive
 
 USER = "tester"
 ORIGIN = "git@github.com:acme/billing-service.git"
@@ -50,9 +56,15 @@ PROMPT = "Explain how partial refund rounding works"
 START_HEADING = f"memories for {PROJECT_ID} (user {USER}"  # on_session_start's heading
 FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
               "every amount stays in integer cents from the line item to the rendered total.")
+# Said before the read, in the same model message as the tool call: not the turn's reply. Long
+# enough that on_stop would capture it, were it handed over as one.
+BEFORE_TOOL = ("Before answering I will read the invoice module, because the rounding of partial "
+               "refunds is decided there and nowhere else in the billing service.")
+SUMMARY = ("Compaction summary: the user asked how partial refunds are rounded; the invoice "
+           "module was read, which keeps integer cents and rounds half up per invoice line.")
 FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
 EXECUTABLES = ["on_user_prompt", "on_session_start", "on_file_read", "on_bash_output", "on_stop",
-               "on_session_end", "mem0-hooks"]
+               "on_compact", "on_session_end", "mem0-hooks"]
 
 M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
 M_CLAUDE = "c0de0002-0000-4000-8000-000000000002"  # PROMPT, captured in Claude Code
@@ -138,9 +150,9 @@ class OpenCodeTest(unittest.TestCase):
                                        MEM0_API_KEY=self.mem0.api_key, MEM0_USER_ID=USER,
                                        MEM0_DEBUG="1")
 
-    def opencode(self, script, prompt=PROMPT, command=None):
-        with FakeChat(script=script) as api:
-            opencode_cli.write_config(self.home, api.url)
+    def opencode(self, script, prompt=PROMPT, command=None, context_limit=None, usage_tokens=120):
+        with FakeChat(script=script, usage_tokens=usage_tokens, summary=SUMMARY) as api:
+            opencode_cli.write_config(self.home, api.url, context_limit=context_limit)
             start = time.monotonic()
             proc = opencode_cli.run(OPENCODE, prompt, self.project, self.env(),
                                     timeout=RUN_TIMEOUT_S, command=command)
@@ -155,18 +167,23 @@ class OpenCodeTest(unittest.TestCase):
         self.assertNotIn("mem0:", run.stderr.replace("[mem0:", ""), "the shim logged a failure")
         return run
 
-    def wait_for_adds(self, source="stop"):
+    def wait_for_adds(self, source, holding):
+        """The stand-in's adds of metadata.source `source`, once one holds `holding` (or after
+        CAPTURE_WAIT_S), and SETTLE_S more for any other to arrive."""
         deadline = time.monotonic() + CAPTURE_WAIT_S
-        while True:
-            adds = [a for a in self.mem0.adds()
-                    if (a.get("metadata") or {}).get("source") == source]
-            if adds or time.monotonic() > deadline:
-                return adds
+        while time.monotonic() < deadline:
+            if any(holding in json.dumps(a["messages"]) for a in self.adds(source)):
+                time.sleep(SETTLE_S)
+                break
             time.sleep(0.2)
+        return self.adds(source)
+
+    def adds(self, source):
+        return [a for a in self.mem0.adds() if (a.get("metadata") or {}).get("source") == source]
 
     def test_1_prompt_read_and_capture(self):
         path = os.path.join(self.project, REL)
-        run = self.opencode([tool("read", {"filePath": path}), text(FINAL_TEXT)])
+        run = self.opencode([tool("read", {"filePath": path}, say=BEFORE_TOOL), text(FINAL_TEXT)])
         self.assertEqual([r["reply"] for r in run.turns], ["tool", "text"], str(run))
         first, second = (r["body"] for r in run.turns)
 
@@ -184,10 +201,13 @@ class OpenCodeTest(unittest.TestCase):
         self.assertIn("<content>", result)
         self.assertIn(tag(M_FILE), result.split("</content>", 1)[-1], str(run))
 
-        # The reply is captured, as this agent's, for our user and project.
-        stop = [a for a in self.wait_for_adds("stop") if FINAL_TEXT in json.dumps(a["messages"])]
+        # The turn's reply is captured once, its final text, as this agent's, for our user and
+        # project; the text said before the tool call is not captured on its own.
+        stop = self.wait_for_adds("stop", FINAL_TEXT)
         self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
         add = stop[0]
+        self.assertIn(FINAL_TEXT, json.dumps(add["messages"]))
+        self.assertNotIn(BEFORE_TOOL, json.dumps(add["messages"]))
         self.assertEqual(add["metadata"].get("agent"), "opencode")
         self.assertTrue(add["metadata"].get("session_id", "").startswith("opencode-ses_"), add)
         self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
@@ -214,6 +234,26 @@ class OpenCodeTest(unittest.TestCase):
         self.assertIn("Above is the output of `mem0-hooks peek`", sent, str(run))
         self.assertIn("partial refund rounding rule", sent, str(run))
         self.assertNotIn("did not run", sent, str(run))
+
+    def test_5_compaction_summary(self):
+        # A context of 1000 tokens and a step that reports 5000 used: OpenCode compacts after the
+        # read (its summary request offers no tools: the stand-in answers SUMMARY), then goes on.
+        path = os.path.join(self.project, REL)
+        run = self.opencode([tool("read", {"filePath": path}, usage=5000), text(FINAL_TEXT)],
+                            context_limit=1000, usage_tokens=120)
+        self.assertEqual([r["reply"] for r in run.turns], ["tool", "text"], str(run))
+        compact = self.wait_for_adds("compact", SUMMARY)
+        self.assertEqual(len(compact), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
+        add = compact[0]
+        self.assertIn(SUMMARY, json.dumps(add["messages"]))
+        self.assertEqual(add["metadata"].get("type"), "compact_summary")
+        self.assertEqual(add["metadata"].get("agent"), "opencode")
+        self.assertTrue(add["metadata"].get("session_id", "").startswith("opencode-ses_"), add)
+        self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
+        # The turn's reply is the text after the compaction, and the summary is not a reply.
+        stop = self.wait_for_adds("stop", FINAL_TEXT)
+        self.assertEqual([FINAL_TEXT in json.dumps(a["messages"]) for a in stop], [True],
+                         f"{json.dumps(self.mem0.adds(), indent=1)}\n{run}")
 
 
 def main():

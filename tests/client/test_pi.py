@@ -15,6 +15,9 @@ It checks what reached the model:
 - test_3: the memory tools the shim registers (from `mem0-hooks mcp`'s list) are offered to the
   model, and its call of mem0_search_memories is answered with the seeded memory.
 - test_4: the command /mem0-search sends the model what `mem0-hooks peek` printed.
+- test_5: in `pi --mode rpc`, a prompt and then the command `compact`: the compaction's summary
+  (the stand-in's answer to Pi's summary request) is captured at session_compact, at the Mem0
+  stand-in as a compact summary with metadata.agent "pi".
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 """
@@ -32,8 +35,8 @@ from fake_chat import FakeChat, message_texts, text, tool, tool_names
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from test_opencode import (FAIL_COMMAND, FINAL_TEXT, INVOICE_PY, M_CLAUDE, M_ERROR, M_FILE,
-                           M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, START_HEADING, USER,
-                           tag)
+                           M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, START_HEADING,
+                           SUMMARY, USER, tag)
 
 PI = None  # set in main()
 CAPTURE_WAIT_S = 10.0
@@ -131,6 +134,35 @@ class PiTest(unittest.TestCase):
         sent = "\n".join(message_texts(turns[0]["body"], "user"))
         self.assertIn("Above is the output of `mem0-hooks peek`", sent, context)
         self.assertIn("partial refund rounding rule", sent, context)
+
+    def test_5_compaction_summary(self):
+        with FakeChat(script=[text(FINAL_TEXT)], summary=SUMMARY) as api:
+            pi_agent.write_models(self.home, api.url)
+            out = pi_agent.rpc(PI, [{"type": "prompt", "message": PROMPT}, {"type": "compact"}],
+                               self.project, self.env())
+            requests = [r["reply"] for r in api.completions()]
+        context = (f"pi exit {out.returncode}\nstdout: {out.types()}"
+                   f"\nstderr: {out.stderr[-2500:]}\nrequests: {requests}\nhooks.log:\n"
+                   f"{read_text(os.path.join(self.home, '.mem0', 'hooks.log'))[-4000:]}")
+        self.assertEqual(out.returncode, 0, context)
+        self.assertNotIn("mem0:", out.stderr.replace("[mem0:", ""), "the shim logged a failure")
+        compacted = out.response("c2")
+        self.assertTrue(compacted and compacted.get("success"), f"{compacted}\n{context}")
+        self.assertEqual((compacted.get("data") or {}).get("summary"), SUMMARY, context)
+
+        deadline = time.monotonic() + CAPTURE_WAIT_S
+        while True:
+            adds = [a for a in self.mem0.adds()
+                    if (a.get("metadata") or {}).get("source") == "compact"]
+            if adds or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        self.assertEqual(len(adds), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{context}")
+        self.assertIn(SUMMARY, json.dumps(adds[0]["messages"]))
+        self.assertEqual(adds[0]["metadata"].get("type"), "compact_summary")
+        self.assertEqual(adds[0]["metadata"].get("agent"), "pi")
+        self.assertTrue(adds[0]["metadata"].get("session_id", "").startswith("pi-"), adds[0])
+        self.assertEqual((adds[0].get("user_id"), adds[0].get("app_id")), (USER, PROJECT_ID))
 
 
 def main():

@@ -82,9 +82,53 @@ TEST_CASE("opencode and pi: only the context is printed, for the shim", "[agents
           "{\"context\":\"ctx\"}\n");
     CHECK(a->render("chat.message", {.system_message = "hi"}).empty());
   }
-  const auto stop = opencode().stop(R"({"hook_event_name":"experimental.text.complete",)"
-                                    R"("sessionID":"s","text":"Done."})");
-  CHECK(stop->last_assistant_message == "Done.");
+}
+
+// What the shim sends at session.idle and session.compacted: the session's latest messages, as
+// OpenCode 1.18.33's client.session.messages gave them (one assistant message per step).
+constexpr const char *k_opencode_messages =
+    R"("messages":[{"info":{"id":"m1","role":"user"},"parts":[{"type":"text","text":"q"}]},)"
+    R"({"info":{"id":"m2","role":"assistant","finish":"tool-calls"},"parts":[)"
+    R"({"type":"step-start"},{"type":"text","text":"Let me read it."},{"type":"tool"}]},)"
+    R"({"info":{"id":"m3","role":"user"},"parts":[{"type":"compaction"}]},)"
+    R"({"info":{"id":"m4","role":"assistant","summary":true,"mode":"compaction"},"parts":[)"
+    R"({"type":"text","text":"The summary."}]},)"
+    R"({"info":{"id":"m5","role":"user"},"parts":[{"type":"text","text":"Continue",)"
+    R"("synthetic":true}]},)"
+    R"({"info":{"id":"m6","role":"assistant","finish":"stop"},"parts":[{"type":"step-start"},)"
+    R"({"type":"text","text":"The final"},{"type":"text","text":"reply."},)"
+    R"({"type":"step-finish"}]}])";
+
+TEST_CASE("opencode: the reply is the last assistant message's text at session.idle; the "
+          "summary the last summary message's at session.compacted",
+          "[agents][js]") {
+  const std::string idle =
+      std::string(R"({"hook_event_name":"session.idle","sessionID":"ses_1","directory":"/p",)") +
+      k_opencode_messages + "}";
+  const auto stop = opencode().stop(idle);
+  REQUIRE(stop.has_value());
+  CHECK(stop->last_assistant_message == "The final\nreply.");
+  CHECK(stop->session_id == "ses_1");
+  CHECK(stop->cwd == "/p");
+  const auto compact = opencode().compact(
+      std::string(R"({"hook_event_name":"session.compacted","sessionID":"ses_1",)") +
+      k_opencode_messages + "}");
+  REQUIRE(compact.has_value());
+  CHECK(compact->compact_summary == "The summary.");
+  // A turn that ends with the summary (a compaction of its own) has no reply to capture; a
+  // session without a summary has none to capture either.
+  const auto summary_last = opencode().stop(
+      R"({"messages":[{"info":{"role":"assistant"},"parts":[{"type":"text","text":"old"}]},)"
+      R"({"info":{"role":"assistant","summary":true},"parts":[{"type":"text","text":"S"}]}]})");
+  CHECK(summary_last->last_assistant_message.empty());
+  CHECK(opencode()
+            .compact(R"({"messages":[{"info":{"role":"assistant"},"parts":[{"type":"text",)"
+                     R"("text":"a reply"}]}]})")
+            ->compact_summary.empty());
+  // No messages (the shim could not fetch them), or not a list: nothing, and no error.
+  CHECK(opencode().stop(R"({"hook_event_name":"session.idle"})")->last_assistant_message.empty());
+  CHECK(opencode().stop(R"({"messages":{"a":1}})")->last_assistant_message.empty());
+  CHECK(opencode().compact(R"({"messages":[1,"x",{"info":3}]})")->compact_summary.empty());
 }
 
 TEST_CASE("pi: tool_result: read's path, bash's failure and its exit code", "[agents][js]") {
