@@ -190,7 +190,7 @@ int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bo
   if (const fs::path tools = tools_file(agent, args, ctx); !tools.empty()) {
     const int registered = install_memory_tools(tools, ctx, uninstall);
     status = std::max(status, registered);
-    if (registered == k_ok && agent.name == opencode().name) // its commands live there too
+    if (registered == k_ok && agent.files.commands_in_mcp_file)
       status = std::max(status, install_commands(tools, ctx, uninstall));
   }
   if (!uninstall && status == k_ok)

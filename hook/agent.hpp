@@ -40,6 +40,9 @@ struct AgentFiles {
   std::string_view program;      // the agent's own executable, looked up on PATH
   std::string_view version_arg;  // the argument that makes it print its version
   std::string_view install_note; // said after an install; "" for none
+  // Whether install writes the user commands (mem0-search, …) into mcp_file, beside the memory
+  // tools (OpenCode's opencode.json `command`); other agents register theirs elsewhere.
+  bool commands_in_mcp_file = false;
 };
 
 // One coding agent: everything the core needs to know about it (docs/agents.md). The core reads

@@ -138,7 +138,8 @@ const Agent &opencode() {
                 .mcp_file = "opencode.json",
                 .program = "opencode",
                 .version_arg = "--version",
-                .install_note = "OpenCode loads the plugin at its next start"},
+                .install_note = "OpenCode loads the plugin at its next start",
+                .commands_in_mcp_file = true},
   };
   return agent;
 }
