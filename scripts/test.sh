@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Install what is missing, build with warnings as errors, run every test with ctest, and check
 # formatting. The README's test command; .ci/run runs it, then `--sanitize` and `--libcxx`.
-# --sanitize: the same ctest suite on an ASan + UBSan build (build-sanitize/), then each fuzz
-# target over its seeds and kept crash inputs plus a short fuzzing run (build-fuzz/, clang 16).
+# --sanitize: the ctest suite less the real-client tests on an ASan + UBSan build
+# (build-sanitize/), then each fuzz target over its seeds and kept crash inputs plus a short
+# fuzzing run (build-fuzz/, clang 16).
 # --libcxx: the ctest suite less the real-client tests, built by clang 16 against LLVM's libc++
 # (build-libcxx/, cmake/libcxx.cmake) with warnings as errors: a second compiler and standard
 # library, as macOS has. The client_* tests drive the same executables through Claude Code, which
 # a standard library does not change, and would add six minutes to the step's five.
-# --arm64: the linux-arm64 cross-build (build-arm64/, executables and the probe only) under
-# qemu-user-static: the link contract and one end-to-end prompt run. (The unit tests build for
-# arm64 but one of them spins under qemu-user: docs/install.md#linux-arm64.)
+# --arm64: the linux-arm64 cross-build (build-arm64/: the executables, the probe and the unit
+# tests) under qemu-user-static: the link contract, the unit tests but those tagged [no-qemu]
+# (docs/install.md#linux-arm64) and one end-to-end prompt run.
 # Reported as SKIPPED when the cross toolchain cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +28,11 @@ if [ "${1:-}" = "--arm64" ]; then
   fi
   # No -Werror: GCC 12 for aarch64 at -O3 reports -Wnull-dereference inside libstdc++ headers.
   scripts/build.sh --arm64
-  cmake --build build-arm64 -j"$jobs" --target glibc_floor_probe
+  cmake --build build-arm64 -j"$jobs" --target glibc_floor_probe unit_tests
   export MEM0_EXEC_WRAPPER="qemu-aarch64-static -L /usr/aarch64-linux-gnu"
   MEM0_BINUTILS_PREFIX=aarch64-linux-gnu- python3 tests/release/check_binaries.py \
     --probe build-arm64/bin/glibc_floor_probe build-arm64/bin
+  $MEM0_EXEC_WRAPPER build-arm64/bin/unit_tests '~[no-qemu]' 2>/dev/null
   export MEM0_BIN_DIR=$PWD/build-arm64/bin
   cd tests/e2e && exec python3 test_on_user_prompt.py -v \
     OnUserPrompt.test_relevant_memory_is_injected_in_the_documented_format
@@ -44,7 +46,9 @@ if [ "${1:-}" = "--sanitize" ]; then
   MEM0_BUILD_ALL=1 BUILD_DIR=build-sanitize scripts/build.sh -DMEM0_WERROR=ON -DMEM0_SANITIZE=address,undefined \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1"
   status=0
-  (cd build-sanitize && ctest --output-on-failure -j2) || status=1
+  # Less the real-client tests, as --libcxx: the e2e tests run the same sanitized executables,
+  # and the clients would add five minutes.
+  (cd build-sanitize && ctest --output-on-failure -j2 -E '^client_') || status=1
   cmake -S . -B build-fuzz -C tests/fuzz/fuzz.cmake >/dev/null
   cmake --build build-fuzz --target fuzzers -j"$jobs"
   (cd build-fuzz && ctest --output-on-failure -j2) || status=1

@@ -481,7 +481,7 @@ TEST_CASE("sender: deletes, corrupt items, the lock and the daily cap", "[captur
 }
 
 TEST_CASE("detach: the work runs in another session with no terminal, the caller does not wait",
-          "[capture]") {
+          "[capture][no-qemu]") {
   TempDir tmp;
   const fs::path out = tmp / "worker.txt";
   const auto started = SteadyClock::now();

@@ -256,7 +256,7 @@ TEST_CASE("read_bounded returns empty input at EOF") {
   CHECK(read_bounded(p.read_fd, SteadyClock::now() + 5s).empty());
 }
 
-TEST_CASE("read_bounded reads more than a pipe buffer") {
+TEST_CASE("read_bounded reads more than a pipe buffer", "[no-qemu]") {
   Pipe p;
   const std::string sent = pattern(300 * 1024);
   std::size_t written = 0;
@@ -272,7 +272,7 @@ TEST_CASE("read_bounded reads more than a pipe buffer") {
   CHECK(data == sent);
 }
 
-TEST_CASE("read_bounded keeps at most cap bytes and drains the rest") {
+TEST_CASE("read_bounded keeps at most cap bytes and drains the rest", "[no-qemu]") {
   Pipe p;
   const std::string sent = pattern(300 * 1024);
   std::size_t written = 0;

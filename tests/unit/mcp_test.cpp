@@ -285,7 +285,7 @@ static std::pair<std::string, int> serve(const std::string &input) {
   return {c.out.str(), status};
 }
 
-TEST_CASE("mcp: the line reader answers line by line and exits 0 at EOF", "[mcp]") {
+TEST_CASE("mcp: the line reader answers line by line and exits 0 at EOF", "[mcp][no-qemu]") {
   const std::string ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
   auto [out, status] = serve(ping + "\n\n  \nnot json\n" + ping);
   CHECK(status == 0);
@@ -298,7 +298,8 @@ TEST_CASE("mcp: the line reader answers line by line and exits 0 at EOF", "[mcp]
   CHECK(serve(R"({"jsonrpc":"2.0","id":1,"me)").second == 0);
 }
 
-TEST_CASE("mcp: a line over the limit is answered once, and the next line is served", "[mcp]") {
+TEST_CASE("mcp: a line over the limit is answered once, and the next line is served",
+          "[mcp][no-qemu]") {
   const std::string ping = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
   const std::string huge(3 * k_max_mcp_line, 'a');
   auto [out, status] = serve(huge + "\n" + ping + "\n");

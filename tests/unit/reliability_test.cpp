@@ -79,7 +79,8 @@ double seconds_since(SteadyClock::time_point start) {
 
 } // namespace
 
-TEST_CASE("reliability: read_small_file refuses a FIFO and a directory at once", "[reliability]") {
+TEST_CASE("reliability: read_small_file refuses a FIFO and a directory at once",
+          "[reliability][no-qemu]") {
   TempDir tmp;
   make_fifo(tmp / "fifo");
   fs::create_directories(tmp / "dir");
@@ -95,7 +96,7 @@ TEST_CASE("reliability: read_small_file refuses a FIFO and a directory at once",
 }
 
 TEST_CASE("reliability: FIFOs as settings.json and the shell profiles give the defaults at once",
-          "[reliability]") {
+          "[reliability][no-qemu]") {
   TempDir home;
   std::vector<fs::path> fifos{home / ".mem0/settings.json"};
   for (const char *profile : {".zshrc", ".bashrc", ".zprofile", ".bash_profile", ".profile"})
@@ -114,7 +115,8 @@ TEST_CASE("reliability: FIFOs as settings.json and the shell profiles give the d
   CHECK(c.base_url == "https://api.mem0.ai");
 }
 
-TEST_CASE("reliability: FIFOs as state files read as empty state at once", "[reliability]") {
+TEST_CASE("reliability: FIFOs as state files read as empty state at once",
+          "[reliability][no-qemu]") {
   TempDir tmp;
   const fs::path state_dir = tmp / "state";
   const std::vector<fs::path> fifos{state_dir / "sessions/fifo-session.json",
@@ -131,7 +133,7 @@ TEST_CASE("reliability: FIFOs as state files read as empty state at once", "[rel
   CHECK(seconds_since(start) < 1.0);
 }
 
-TEST_CASE("reliability: a FIFO as the debug log is skipped at once", "[reliability]") {
+TEST_CASE("reliability: a FIFO as the debug log is skipped at once", "[reliability][no-qemu]") {
   TempDir tmp;
   make_fifo(tmp / "hooks.log");
   const FifoUnjammer unjam({tmp / "hooks.log"});
@@ -191,7 +193,7 @@ TEST_CASE("reliability: the debug log past 1 MiB moves to hooks.log.1, one old f
 }
 
 TEST_CASE("reliability: the sender sets aside an outbox item that is a FIFO, without waiting",
-          "[reliability]") {
+          "[reliability][no-qemu]") {
   HookFixture f;
   Outbox outbox(f.config.state_dir);
   OutboxItem item;
@@ -213,7 +215,7 @@ TEST_CASE("reliability: the sender sets aside an outbox item that is a FIFO, wit
 }
 
 TEST_CASE("reliability: a CA bundle that is a FIFO fails the request as transport, at once",
-          "[reliability]") {
+          "[reliability][no-qemu]") {
   TempDir tmp;
   make_fifo(tmp / "ca.pem");
   const FifoUnjammer unjam({tmp / "ca.pem"});

@@ -109,7 +109,7 @@ TEST_CASE("session state: update stores the change and load reads it back") {
   CHECK(store.sessions.load("session-2").injected.empty());
 }
 
-TEST_CASE("session state: concurrent updates from threads lose nothing") {
+TEST_CASE("session state: concurrent updates from threads lose nothing", "[no-qemu]") {
   TempDir tmp;
   constexpr int k_workers = 8, k_updates = 25;
   std::vector<std::thread> threads;
@@ -132,7 +132,7 @@ TEST_CASE("session state: concurrent updates from threads lose nothing") {
   check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
 }
 
-TEST_CASE("session state: concurrent updates from separate processes lose nothing") {
+TEST_CASE("session state: concurrent updates from separate processes lose nothing", "[no-qemu]") {
   TempDir tmp;
   constexpr int k_workers = 4, k_updates = 25;
   std::vector<pid_t> children;
@@ -416,7 +416,7 @@ TEST_CASE("session state: the error lines looked up are kept in order", "[bash]"
 }
 
 TEST_CASE("session state: concurrent runs appending to the run log past its bound lose none",
-          "[reliability]") {
+          "[reliability][no-qemu]") {
   TempDir tmp;
   constexpr int k_workers = 6, k_runs = 120;
   std::vector<pid_t> children;
@@ -480,7 +480,7 @@ TEST_CASE("session state: the daily sweep leaves a lock file alone while a proce
 }
 
 TEST_CASE("atomic file: a waiter whose lock file was removed under it locks the new one",
-          "[reliability]") {
+          "[reliability][no-qemu]") {
   TempDir tmp;
   const fs::path target = tmp / "data.json", lock = tmp / "data.json.lock";
   const int holder = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);

@@ -194,7 +194,7 @@ TEST_CASE("lock deadline: stuck state locks cost recall no more than the run's d
 }
 
 TEST_CASE("lock deadline: the session claim still waits for a lock released within the budget",
-          "[lock-deadline]") {
+          "[lock-deadline][no-qemu]") {
   HookFixture f;
   f.http.answer({memory(1, "convention", "Invoices round half-even.")});
   auto session = std::make_unique<HeldLock>(f.config.state_dir / "sessions/s-brief.json");

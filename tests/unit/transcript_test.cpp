@@ -269,7 +269,7 @@ TEST_CASE("transcript: malformed lines are skipped, the good ones around them ke
 }
 
 TEST_CASE("transcript: a missing file, an empty file, a directory or a FIFO read as empty",
-          "[transcript]") {
+          "[transcript][no-qemu]") {
   Fixture f;
   auto empty = [](const Transcript &t) { return t.messages.empty() && t.files_touched.empty(); };
   CHECK(empty(read_transcript(f.dir / "missing.jsonl")));
