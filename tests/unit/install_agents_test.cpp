@@ -3,6 +3,7 @@
 // scratch home. Codex and Gemini CLI are stood in for by Agent values made here (Agent is an
 // aggregate), with Claude Code's rows.
 #include "tests/unit/catch.hpp"
+#include "tests/unit/cli_home.hpp"
 #include "tests/unit/test_support.hpp"
 
 #include "cli/cli.hpp"
@@ -165,31 +166,8 @@ TEST_CASE("install: Copilot CLI's hooks file gets flat bash entries and a versio
   }
 }
 
-namespace {
-
-// A scratch home for the commands, with a bin directory of the executables.
-struct Home {
-  mt::HookFixture f;
-  std::ostringstream out, err;
-  std::filesystem::path exe_dir = f.home / "bin";
-
-  int run(const std::vector<std::string> &argv) {
-    out.str("");
-    err.str("");
-    return cli::run(argv, CliContext{f.deps(),
-                                     out,
-                                     err,
-                                     f.project,
-                                     exe_dir,
-                                     SteadyClock::now() + std::chrono::seconds(5),
-                                     {}});
-  }
-};
-
-} // namespace
-
 TEST_CASE("install --agent: the agent's user or project file, once", "[cli][install][agents]") {
-  Home h;
+  mt::CliHome h;
   const auto user = h.f.home / ".cursor" / "hooks.json";
   CHECK(h.run({"install", "--agent", "cursor"}) == k_ok);
   const auto text = read_small_file(user);
@@ -212,7 +190,7 @@ TEST_CASE("install --agent: the agent's user or project file, once", "[cli][inst
 
 TEST_CASE("install --agent all: every agent found, by its program or its directory",
           "[cli][install][agents]") {
-  Home h;
+  mt::CliHome h;
   CHECK(h.run({"install", "--agent", "all"}) == k_failure); // none found
   std::filesystem::create_directories(h.f.home / ".cursor");
   CHECK(h.run({"install", "--agent", "all"}) == k_ok);
@@ -259,7 +237,7 @@ TEST_CASE("install --agent all: every agent found, by its program or its directo
 
 TEST_CASE("install --agent copilot: its hooks file and mcp-config.json under COPILOT_HOME",
           "[cli][install][agents]") {
-  Home h;
+  mt::CliHome h;
   const auto dir = h.f.home / "copilot-home";
   h.f.set_env("COPILOT_HOME", dir.string());
   CHECK(h.run({"install", "--agent", "copilot"}) == k_ok);
@@ -278,7 +256,7 @@ TEST_CASE("install --agent copilot: its hooks file and mcp-config.json under COP
 
 TEST_CASE("doctor: an agent's program that does not answer --version in time is cut short",
           "[cli][doctor][agents]") {
-  Home h;
+  mt::CliHome h;
   const auto path = h.f.home / "path";
   mt::write_file(path / "cursor-agent", "#!/bin/sh\nexec sleep 30\n");
   std::filesystem::permissions(path / "cursor-agent", std::filesystem::perms::owner_all);
@@ -293,7 +271,7 @@ TEST_CASE("doctor: an agent's program that does not answer --version in time is 
 
 TEST_CASE("doctor: an agent's version is the first line its program prints",
           "[cli][doctor][agents]") {
-  Home h;
+  mt::CliHome h;
   const auto path = h.f.home / "path";
   mt::write_file(path / "cursor-agent", "#!/bin/sh\necho ' 2026.11.30-abc '\necho more\n");
   std::filesystem::permissions(path / "cursor-agent", std::filesystem::perms::owner_all);
@@ -451,7 +429,7 @@ TEST_CASE("memory tools: mcpServers.mem0 in a JSON file, the rest kept", "[cli][
 TEST_CASE("install --agent codex|gemini-cli|cursor registers the memory tools; uninstall removes "
           "them",
           "[cli][install][mcp]") {
-  Home h;
+  mt::CliHome h;
   const fs::path codex = h.f.home / ".codex" / "config.toml";
   const fs::path gemini = h.f.home / ".gemini" / "settings.json";
   const fs::path cursor = h.f.home / ".cursor" / "mcp.json";
@@ -489,7 +467,7 @@ TEST_CASE("install --agent codex|gemini-cli|cursor registers the memory tools; u
 
 TEST_CASE("install --agent codex: an unreadable config.toml is left alone, and install says so",
           "[cli][install][mcp]") {
-  Home h;
+  mt::CliHome h;
   const fs::path codex = h.f.home / ".codex" / "config.toml";
   mt::write_file(codex, "model = \"unterminated\n");
   CHECK(h.run({"install", "--agent", "codex"}) == k_failure);

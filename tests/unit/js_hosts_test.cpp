@@ -1,6 +1,7 @@
 // The JS hosts, OpenCode and Pi (docs/agents.md#opencode, #pi): their adapters over the payloads
 // their shims send, and install/uninstall of the shims over a scratch home.
 #include "tests/unit/catch.hpp"
+#include "tests/unit/cli_home.hpp"
 #include "tests/unit/test_support.hpp"
 
 #include "cli/cli.hpp"
@@ -17,28 +18,6 @@ using namespace mem0;
 using namespace mem0::cli;
 namespace mt = mem0::testing;
 namespace fs = std::filesystem;
-
-namespace {
-
-struct Home {
-  mt::HookFixture f;
-  std::ostringstream out, err;
-  fs::path exe_dir = f.home / "bin";
-
-  int run(const std::vector<std::string> &argv) {
-    out.str("");
-    err.str("");
-    return cli::run(argv, CliContext{f.deps(),
-                                     out,
-                                     err,
-                                     f.project,
-                                     exe_dir,
-                                     SteadyClock::now() + std::chrono::seconds(5),
-                                     {}});
-  }
-};
-
-} // namespace
 
 TEST_CASE("opencode: chat.message's text parts are the prompt, ours left out", "[agents][js]") {
   const auto in = opencode().prompt(
@@ -171,7 +150,7 @@ TEST_CASE("pi: the reply is agent_end's last assistant text; the summary session
 TEST_CASE(
     "install --agent opencode: the shim with its rows, mcp.mem0, once; uninstall removes ours",
     "[cli][install][js]") {
-  Home h;
+  mt::CliHome h;
   const fs::path shim = h.f.home / ".config" / "opencode" / "plugins" / "mem0.js";
   const fs::path config = h.f.home / ".config" / "opencode" / "opencode.json";
   mt::write_file(config, R"({"theme":"dark","mcp":{"other":{"type":"remote","url":"u"}},)"
@@ -221,7 +200,7 @@ TEST_CASE(
 }
 
 TEST_CASE("install --agent opencode|pi: a file not ours is left alone", "[cli][install][js]") {
-  Home h;
+  mt::CliHome h;
   const fs::path shim = h.f.home / ".pi" / "agent" / "extensions" / "mem0.js";
   mt::write_file(shim, "export default (pi) => {};\n");
   CHECK(h.run({"install", "--agent", "pi"}) == k_failure);
