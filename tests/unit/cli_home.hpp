@@ -21,8 +21,13 @@ struct CliHome {
   int run(const std::vector<std::string> &argv) {
     out.str("");
     err.str("");
-    return cli::run(argv, cli::CliContext{f.deps(), out, err, f.project, exe_dir,
-                                          SteadyClock::now() + std::chrono::seconds(5), {}});
+    return cli::run(argv, cli::CliContext{f.deps(),
+                                          out,
+                                          err,
+                                          f.project,
+                                          exe_dir,
+                                          SteadyClock::now() + std::chrono::seconds(5),
+                                          {}});
   }
 };
 
