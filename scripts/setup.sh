@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
-          clang-format curl ca-certificates git time)
+          clang-format curl ca-certificates git time ccache)
 # The HTTPS test bed (tests/tls), the benchmark's instruction counts and the trace of durable
 # writes (tests/e2e/test_durability.py). Debian's nginx package has the ssl and http_v2 modules;
 # the tests run it as the current user on loopback ports.
