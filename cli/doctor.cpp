@@ -332,7 +332,7 @@ void agent_rows(Doctor &d) {
     auto sub = [&](std::string_view name, const std::string &value) {
       d.ctx.out << "  " << name << std::string(14 - name.size(), ' ') << value << "\n";
     };
-    if (agent->name != claude_code().name) { // Claude Code's have the hooks rows above
+    if (!f.plugin_installs) { // such an agent's hooks have the install paths' rows above
       const auto wired = wirings(*agent, d);
       for (const auto &w : wired) {
         sub("hooks", "wired in " + w.file.string() + (w.twice ? " (some hooks twice)" : ""));
@@ -349,16 +349,16 @@ void agent_rows(Doctor &d) {
                              " and " + wired[1].file.string() +
                              ": keep one (mem0-hooks uninstall --agent " +
                              std::string(agent->name) + " [--project])");
-      // Cursor also runs Claude Code's hooks ("third-party hooks"): docs/agents.md#cursor.
-      if (agent->name == cursor().name && !wired.empty()) {
-        for (const auto &file : settings_candidates(claude_dir(d.c, d.ctx.env), d.ctx.cwd))
-          if (const auto text = read_small_file(file.path); text && !our_commands(*text).empty()) {
-            d.warnings.push_back("Cursor also runs Claude Code's hooks (third-party hooks): with " +
-                                 file.path.string() + " wired too, each hook may run twice in " +
-                                 "Cursor; turn third-party hooks off in Cursor's settings");
-            break;
-          }
-      }
+      // An agent that runs another's hooks too (Cursor: docs/agents.md#cursor).
+      const Agent *other = find_agent(f.also_runs_hooks_of);
+      if (const auto theirs = other && !wired.empty() ? wirings(*other, d) : std::vector<Wiring>{};
+          !theirs.empty())
+        d.warnings.push_back(std::string(agent->display_name) + " also runs " +
+                             std::string(other->display_name) + "'s hooks (" +
+                             std::string(f.also_runs_called) + "): with " +
+                             theirs[0].file.string() + " wired too, each hook may run twice in " +
+                             std::string(agent->display_name) + "; " +
+                             std::string(f.also_runs_fix));
     }
     if (!f.mcp_file.empty()) {
       const fs::path file = agent_dir(*agent, d.c, d.ctx.env) / f.mcp_file;

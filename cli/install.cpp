@@ -367,7 +367,7 @@ namespace {
 int install_one(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {
   if (agent.files.format == HooksFormat::shim) return install_shim(agent, args, ctx, uninstall);
   const char *verb = uninstall ? "uninstall" : "install";
-  const bool claude = agent.name == claude_code().name;
+  const bool plugins = agent.files.plugin_installs;
   const fs::path user_settings = agent_dir(agent, ctx.config, ctx.env) / agent.files.user_file;
   fs::path target = user_settings;
   if (args.has("--project")) target = ctx.cwd / agent.files.project_file;
@@ -398,8 +398,8 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
     with_memory_tools(*merged, tools_file, ctx, uninstall);
     tools_file.clear();
   }
-  // Other install paths are Claude Code's (plugins, marketplace installs).
-  if (!uninstall && claude &&
+  // The agent's plugins may wire the same hooks.
+  if (!uninstall && plugins &&
       !allowed_beside_others(target, our_commands(*merged), target == user_settings,
                              args.has("--force"), ctx))
     return k_failure;
@@ -414,7 +414,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
             << (uninstall ? "no mem0 hooks in " + target.string() + "; nothing to remove"
                           : target.string() + " already up to date")
             << "\n";
-    if (uninstall && claude) say_still_wired(ctx);
+    if (uninstall && plugins) say_still_wired(ctx);
     return tools;
   }
   if (auto written = write_settings(target, existed ? &*current : nullptr, *merged, ctx);
@@ -424,7 +424,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
   }
   ctx.out << (uninstall ? "removed the mem0 hooks from " : "wired the mem0 hooks into ")
           << target.string() << "\n";
-  if (uninstall && claude) say_still_wired(ctx);
+  if (uninstall && plugins) say_still_wired(ctx);
   if (tools != k_ok) return tools;
   if (!uninstall && tools_in_target && registers_memory_tools(target))
     ctx.out << "registered the mem0 memory tools (mem0-hooks mcp) in " << target.string() << "\n";

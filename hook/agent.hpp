@@ -43,6 +43,15 @@ struct AgentFiles {
   // Whether install writes the user commands (mem0-search, …) into mcp_file, beside the memory
   // tools (OpenCode's opencode.json `command`); other agents register theirs elsewhere.
   bool commands_in_mcp_file = false;
+  // Whether the agent's plugins can wire the same hooks (Claude Code's marketplace and
+  // --plugin-dir installs, found by cli/install_paths.cpp): install checks them before wiring
+  // a file, uninstall names those still running, and doctor lists them as the agent's hooks.
+  bool plugin_installs = false;
+  // Another agent whose hooks this one runs too (Cursor runs Claude Code's), what it calls them,
+  // and what the user does so that each hook runs once; "" for none.
+  std::string_view also_runs_hooks_of = "";
+  std::string_view also_runs_called = "";
+  std::string_view also_runs_fix = "";
 };
 
 // One coding agent: everything the core needs to know about it (docs/agents.md). The core reads

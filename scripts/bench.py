@@ -15,8 +15,9 @@ search, the server's peak RSS after searches and its CPU time while idle; `--mcp
 only those, `--shims-only` the JS hosts' shim rows (the prompt hook through each shim, timed inside
 node, next to the same executable run directly). `--npm-bin=DIR` (the bin/ of an installed
 mem0-native-hooks-<os>-<cpu>) adds the prompt hook run from there next to the same hook from BIN_DIR,
-and run as the npm plugin's hooks.json runs it (`sh -c`, finding libexec/<uname -sm>) next to the
-plain `exec` of a package's plugin. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
+and run as the npm plugin's hooks.json runs it (`sh -c`, finding libexec/<uname -sm> by reading
+/proc, and by `uname -sm` as on a kernel before 6.1) next to the plain `exec` of a package's
+plugin. Instruction counts: `valgrind --tool=callgrind`, whole process (start-up,
 dynamic linking and libcurl included), stable where wall time is noisy. Rows whose tools (nginx,
 openssl, valgrind) are missing are printed as skipped.
 """
@@ -31,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from npm_package import FIND_PLATFORM  # noqa: E402  the npm plugin's hook commands
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "fake_mem0"))
@@ -270,14 +274,17 @@ def main():
             os.makedirs(os.path.join(plugin, "libexec"))
             machine = f"{os.uname().sysname} {os.uname().machine}"  # what `uname -sm` prints
             os.symlink(NPM_BIN, os.path.join(plugin, "libexec", machine))
-            sh = lambda folder: ["sh", "-c", f'exec "{plugin}"/libexec/{folder}/on_user_prompt']
+            sh = lambda find, folder: ["sh", "-c",
+                                       f'{find}exec "{plugin}"/libexec/{folder}/on_user_prompt']
             cases += [
                 ("on_user_prompt lean, from the npm install",
                  prompt(env, command=[os.path.join(NPM_BIN, "on_user_prompt")]), "", None),
                 ("on_user_prompt lean, sh -c exec (package plugin)",
-                 prompt(env, command=sh(f'"{machine}"')), "", None),
-                ("on_user_prompt lean, sh -c uname -sm (npm plugin)",
-                 prompt(env, command=sh('"$(uname -sm)"')), "", None),
+                 prompt(env, command=sh("", f'"{machine}"')), "", None),
+                ("on_user_prompt lean, sh -c /proc's arch (npm plugin)",
+                 prompt(env, command=sh(FIND_PLATFORM, '"$platform"')), "", None),
+                ("on_user_prompt lean, sh -c uname -sm (npm plugin, kernel < 6.1)",
+                 prompt(env, command=sh("", '"$(uname -sm)"')), "", None),
             ]
         # Interleaved with the curl baseline and the process cost: a drifting machine weighs on
         # every ratio alike.

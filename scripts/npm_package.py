@@ -13,7 +13,7 @@ already built for each platform:
   mem0-native-hooks-plugin      the Claude Code plugin for the marketplace's npm source: Claude
                                 Code unpacks this one tarball and installs no dependencies, so it
                                 carries every platform's executables in libexec/<uname -sm>/,
-                                and its hooks exec the one `uname -sm` names
+                                and its hooks exec the one of the machine they run on
 
 --hooks-json is the installed plugin's hooks.json (cmake/packaging.cmake writes it into the
 build directory), whose commands exec "${CLAUDE_PLUGIN_ROOT}"/libexec/<hook>. The version is the
@@ -40,6 +40,12 @@ PLATFORMS = {"linux-x64": "Linux x86_64", "linux-arm64": "Linux aarch64",
 PLUGIN_FILES = [".claude-plugin/plugin.json", ".mcp.json", "scripts/mem0-hooks.sh", "commands",
                 "LICENSE"]
 COMMON = {"license": "MIT"}
+# How the plugin's hook commands find their platform's folder: Linux 6.1 and later names the
+# machine in /proc/sys/kernel/arch, which sh reads without starting a process; elsewhere one
+# `uname -sm` (docs/install.md#npm).
+FIND_PLATFORM = ('read -r m 2>/dev/null </proc/sys/kernel/arch && platform="Linux $m" || '
+                 'platform=$(uname -sm); ')
+PLUGIN_EXEC = 'exec "${CLAUDE_PLUGIN_ROOT}"/libexec/'
 # The strip of another architecture's binutils (Debian's cross toolchain).
 CROSS_STRIP = {"linux-arm64": "aarch64-linux-gnu-strip", "linux-x64": "x86_64-linux-gnu-strip"}
 
@@ -134,12 +140,15 @@ def main():
     for name in PLUGIN_FILES:
         copy(os.path.join(REPO, name), os.path.join(stage, name))
     with open(args.hooks_json, encoding="utf-8") as fh:
-        hooks = fh.read().replace('"${CLAUDE_PLUGIN_ROOT}\\"/libexec/',
-                                  '"${CLAUDE_PLUGIN_ROOT}\\"/libexec/\\"$(uname -sm)\\"/')
-    if "$(uname -sm)" not in hooks:
+        hooks = json.load(fh)
+    commands = [h for groups in hooks["hooks"].values() for g in groups for h in g["hooks"]]
+    if not commands or not all(h["command"].startswith(PLUGIN_EXEC) for h in commands):
         sys.exit(f"npm_package: {args.hooks_json} runs no libexec/<hook>")
+    for h in commands:
+        h["command"] = FIND_PLATFORM + PLUGIN_EXEC + '"$platform"/' + h["command"][len(PLUGIN_EXEC):]
     with open(os.path.join(stage, "hooks.json"), "w", encoding="utf-8") as fh:
-        fh.write(hooks)
+        json.dump(hooks, fh, indent=2)
+        fh.write("\n")
     for platform, bin_dir in platforms.items():
         copy_executables(bin_dir, os.path.join(stage, "libexec", PLATFORMS[platform]), platform)
     write_package(stage, {

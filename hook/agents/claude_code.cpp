@@ -129,7 +129,8 @@ const Agent &claude_code() {
                 .mcp_file = "",
                 .program = "claude",
                 .version_arg = "--version",
-                .install_note = "start a new Claude Code session (running ones keep their hooks)"},
+                .install_note = "start a new Claude Code session (running ones keep their hooks)",
+                .plugin_installs = true},
       .server_session_env = "CLAUDE_CODE_SESSION_ID",
   };
   return agent;

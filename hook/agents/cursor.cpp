@@ -148,7 +148,10 @@ const Agent &cursor() {
                 .mcp_file = "mcp.json",
                 .program = "cursor-agent",
                 .version_arg = "--version",
-                .install_note = "Cursor reloads hooks.json by itself"},
+                .install_note = "Cursor reloads hooks.json by itself",
+                .also_runs_hooks_of = "claude-code",
+                .also_runs_called = "third-party hooks",
+                .also_runs_fix = "turn third-party hooks off in Cursor's settings"},
   };
   return agent;
 }

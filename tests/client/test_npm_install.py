@@ -18,7 +18,9 @@ compiler and no cmake, and with that registry as the scratch user's default (~/.
 (b) the real Claude Code installs the plugin from a marketplace whose entry is
     {"source": "npm", "package": "mem0-native-hooks-plugin"}: it lands in
     ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/ with its executables, its hooks
-    run them, and the seeded memory reaches the model.
+    run them, and the seeded memory reaches the model. Then a newer version of the plugin
+    package is published and `claude plugin update` takes it: it lands in a folder of its own,
+    and the next session's hooks run from there.
 
 Each step's wall time is printed. Exit status: 0 passed, 1 failed, 77 skipped (no npm, no
 registry to install verdaccio or a client from).
@@ -30,6 +32,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import unittest
@@ -179,7 +182,40 @@ class NpmPluginTest(test_plugin_install.PluginInstallTest):
                                   os.X_OK))
         run = self.claude_p("npm-plugin")
         self.check_recall(run)
-        self.assertIn(f'exec "{root}"/libexec/"$(uname -sm)"/on_user_prompt', run.debug)
+        self.assertIn(f'exec "{root}"/libexec/"$platform"/on_user_prompt', run.debug)
+
+        # An update: the same package under a newer version, published to the registry.
+        newer = publish_newer(entry[0]["source"]["package"])
+        update = self.cli("plugin", "update", f"{entry[0]['name']}@mem0-npm")
+        log(f"    claude plugin update said: {update.stdout.strip()} {update.stderr.strip()}")
+        versions = sorted(os.listdir(cache))
+        log(f"    after plugin update {newer}: {versions} in {cache}")
+        self.assertIn(newer, versions)
+        run = self.claude_p("npm-plugin-updated")
+        self.check_recall(run)
+        self.assertIn(f'exec "{os.path.join(cache, newer)}"/libexec/"$platform"/on_user_prompt',
+                      run.debug)
+
+
+def publish_newer(package):
+    """Publish `package` again under its patch version + 1 (its tarball repacked, the version in
+    package.json and in the plugin manifest); that version."""
+    work = tempfile.mkdtemp(dir=REGISTRY["scratch"])
+    [tgz] = [f for f in os.listdir(REGISTRY["out"]) if f.startswith(package + "-")
+             and f[len(package) + 1].isdigit()]
+    with tarfile.open(os.path.join(REGISTRY["out"], tgz)) as archive:
+        archive.extractall(work, filter="data")
+    stage = os.path.join(work, "package")
+    newer = None
+    for name in ("package.json", os.path.join(".claude-plugin", "plugin.json")):
+        with open(os.path.join(stage, name), encoding="utf-8") as fh:
+            manifest = json.load(fh)
+        major, minor, patch = manifest["version"].split(".")
+        newer = manifest["version"] = f"{major}.{minor}.{int(patch) + 1}"
+        with open(os.path.join(stage, name), "w", encoding="utf-8") as fh:
+            json.dump(manifest, fh, indent=2)
+    timed(f"npm publish {package}@{newer}", ["npm", "publish"], env=REGISTRY["env"], cwd=stage)
+    return newer
 
 
 def main():
@@ -225,7 +261,8 @@ def main():
             timed("npm install -g mem0-native-hooks",
                   ["npm", "install", "-g", "--prefix", prefix, "--no-audit", "--no-fund",
                    "mem0-native-hooks"], env=env, cwd=scratch)
-            REGISTRY.update(url=url, npmrc=npmrc, path=f"{prefix}/bin:{path}", prefix=prefix)
+            REGISTRY.update(url=url, npmrc=npmrc, path=f"{prefix}/bin:{path}", prefix=prefix,
+                            out=out, env=env, scratch=scratch)
             os.environ["PATH"] = REGISTRY["path"]  # what client_env gives every client
             return run_tests()
         finally:

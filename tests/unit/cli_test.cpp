@@ -409,7 +409,7 @@ TEST_CASE("cli: count_of picks the singular for one", "[cli]") {
 
 TEST_CASE("cli: k_plugin_name is the name in plugin.json", "[cli][install_paths]") {
   const auto text =
-      testing::read_file(std::string(MEM0_SOURCE_DIR) + "/.claude-plugin/plugin.json");
+      testing::read_file(std::string(testing::k_source_dir) + "/.claude-plugin/plugin.json");
   rapidjson::Document doc;
   REQUIRE(parse_json(doc, text));
   CHECK(*string_member(doc, "name") == k_plugin_name);

@@ -14,7 +14,7 @@ using namespace mem0::testing;
 namespace {
 
 std::string fixture(std::string_view name) {
-  return std::string(MEM0_SOURCE_DIR) + "/tests/unit/fixtures/codex/" + std::string(name);
+  return std::string(testing::k_source_dir) + "/tests/unit/fixtures/codex/" + std::string(name);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "hook/agents/copilot.hpp"
 #include "hook/table.hpp"
 #include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
 #include "util/files.hpp"
 
 #include <rapidjson/document.h>
@@ -17,7 +18,7 @@ using namespace mem0::copilot_shape;
 
 namespace {
 
-const std::string k_fixtures = std::string(MEM0_SOURCE_DIR) + "/tests/unit/fixtures/copilot/";
+const std::string k_fixtures = std::string(testing::k_source_dir) + "/tests/unit/fixtures/copilot/";
 
 std::string fixture(const std::string &name) {
   auto text = read_small_file(k_fixtures + name, 1 << 20);

@@ -29,8 +29,8 @@ namespace {
 
 // The fixture `name`, its project placeholder replaced by `project`.
 std::string fixture(std::string_view name, const fs::path &project = "/work/project") {
-  const auto text = read_small_file(std::string(MEM0_SOURCE_DIR) + "/tests/unit/fixtures/cursor/" +
-                                    std::string(name) + ".json");
+  const auto text = read_small_file(std::string(testing::k_source_dir) +
+                                    "/tests/unit/fixtures/cursor/" + std::string(name) + ".json");
   REQUIRE(text.has_value());
   std::string out = *text;
   for (std::size_t at; (at = out.find("__PROJECT__")) != std::string::npos;)

@@ -5,6 +5,7 @@
 #include "hook/agents/gemini_cli.hpp"
 #include "hook/table.hpp"
 #include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
 #include "util/files.hpp"
 
 #include <rapidjson/document.h>
@@ -18,7 +19,8 @@ using namespace mem0::gemini_cli_shape;
 
 namespace {
 
-const std::string k_fixtures = std::string(MEM0_SOURCE_DIR) + "/tests/unit/fixtures/gemini-cli/";
+const std::string k_fixtures =
+    std::string(testing::k_source_dir) + "/tests/unit/fixtures/gemini-cli/";
 
 std::string fixture(const std::string &name) {
   auto text = read_small_file(k_fixtures + name, 1 << 20);
@@ -202,7 +204,7 @@ TEST_CASE("gemini-cli: the extension wires the table's rows", "[agents][gemini]"
   // gemini-extension/hooks/hooks.json (docs/agents.md#gemini-cli): one hook per row, timeouts in
   // milliseconds, a name each, the executable next to the extension's ../build/bin.
   const auto text =
-      read_small_file(std::string(MEM0_SOURCE_DIR) + "/gemini-extension/hooks/hooks.json");
+      read_small_file(std::string(testing::k_source_dir) + "/gemini-extension/hooks/hooks.json");
   REQUIRE(text.has_value());
   rapidjson::Document doc;
   doc.Parse(text->c_str());
@@ -230,9 +232,10 @@ TEST_CASE("gemini-cli: the extension wires the table's rows", "[agents][gemini]"
     table.emplace(h.executable, h.event, h.matcher, h.timeout_seconds * 1000);
   CHECK(wired == table);
   // The extension's version is the project's (.claude-plugin/plugin.json).
-  const auto manifest =
-      read_small_file(std::string(MEM0_SOURCE_DIR) + "/gemini-extension/gemini-extension.json");
-  const auto plugin = read_small_file(std::string(MEM0_SOURCE_DIR) + "/.claude-plugin/plugin.json");
+  const auto manifest = read_small_file(std::string(testing::k_source_dir) +
+                                        "/gemini-extension/gemini-extension.json");
+  const auto plugin =
+      read_small_file(std::string(testing::k_source_dir) + "/.claude-plugin/plugin.json");
   REQUIRE((manifest && plugin));
   rapidjson::Document m, p;
   m.Parse(manifest->c_str());

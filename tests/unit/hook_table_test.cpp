@@ -2,6 +2,7 @@
 // hooks.json must wire exactly its rows.
 #include "hook/table.hpp"
 #include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/version.hpp"
@@ -69,7 +70,7 @@ std::set<Row> table_rows(std::string_view agent) {
 } // namespace
 
 TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
-  const auto text = read_small_file(std::string(MEM0_SOURCE_DIR) + "/hooks.json");
+  const auto text = read_small_file(std::string(testing::k_source_dir) + "/hooks.json");
   REQUIRE(text.has_value());
   rapidjson::Document doc;
   REQUIRE(parse_json(doc, *text));
@@ -78,7 +79,7 @@ TEST_CASE("hook table: hooks.json wires exactly the rows of the table") {
 
   CHECK(wired_rows(doc, k_prefix, command_for) == table_rows("claude-code"));
   // The script the commands fall back on is part of the plugin.
-  CHECK(read_small_file(std::string(MEM0_SOURCE_DIR) + "/scripts/first-run.sh").has_value());
+  CHECK(read_small_file(std::string(testing::k_source_dir) + "/scripts/first-run.sh").has_value());
 }
 
 // The Codex plugin's hooks (.codex-plugin/plugin.json names hooks/codex-hooks.json): the same
@@ -97,7 +98,7 @@ std::string codex_command_for(const std::string &executable) {
 } // namespace
 
 TEST_CASE("hook table: the Codex plugin wires exactly the Codex rows") {
-  const std::string root(MEM0_SOURCE_DIR);
+  const std::string root(testing::k_source_dir);
   const auto manifest_text = read_small_file(root + "/.codex-plugin/plugin.json");
   REQUIRE(manifest_text.has_value());
   rapidjson::Document manifest;
@@ -153,7 +154,7 @@ TEST_CASE("hook table: lookups by executable and event") {
     CHECK(h.timeout_seconds > 0);
     // Every row's agent has an adapter, and every row's executable is one of hooks/.
     CHECK(find_agent(h.agent) != nullptr);
-    CHECK(std::filesystem::exists(std::string(MEM0_SOURCE_DIR) + "/hooks/" +
+    CHECK(std::filesystem::exists(std::string(testing::k_source_dir) + "/hooks/" +
                                   std::string(h.executable) + "/main.cpp"));
   }
 }

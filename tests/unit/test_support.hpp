@@ -41,6 +41,10 @@
 namespace mem0::testing {
 namespace fs = std::filesystem;
 
+// The checkout's root, for fixtures and the files the repository ships (tests/unit/source_dir.cpp:
+// one file knows it, so a checkout elsewhere compiles every other test from ccache's cache).
+extern const char *const k_source_dir;
+
 // A fresh private directory (mkdtemp) under the system temp dir, removed with its content.
 class TempDir {
 public:
