@@ -3,7 +3,8 @@
 already built for each platform:
 
     npm_package.py --out build-package/npm --hooks-json build-package/plugin/hooks.json \
-        --platform linux-x64=build-package/bin [--platform linux-arm64=build-arm64/bin]
+        --platform linux-x64=build-package/bin [--platform linux-arm64=build-arm64/bin] \
+        [--platform win32-x64=build-windows/bin]
 
   mem0-native-hooks-<os>-<cpu>  the executables in bin/; `os`/`cpu` so npm installs only the
                                 one that fits
@@ -14,6 +15,9 @@ already built for each platform:
                                 Code unpacks this one tarball and installs no dependencies, so it
                                 carries every platform's executables in libexec/<uname -sm>/,
                                 and its hooks exec the one of the machine they run on
+
+--zip DIR also writes win32-x64's release archive, mem0-native-hooks-<version>-win32-x64.zip (the
+same stripped .exe files, LICENSE and a README), into DIR.
 
 --hooks-json is the installed plugin's hooks.json (cmake/packaging.cmake writes it into the
 build directory), whose commands exec "${CLAUDE_PLUGIN_ROOT}"/libexec/<hook>. The version is the
@@ -26,15 +30,18 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAME = "mem0-native-hooks"
 EXECUTABLES = ["mem0-hooks", "on_bash_output", "on_compact", "on_file_read", "on_session_end",
                "on_session_start", "on_stop", "on_tool_guard", "on_user_prompt"]
-# npm's platform name -> `uname -sm`, the plugin's libexec folder. win32-x64 joins once the
-# Windows build exists (its package: the same bin/ with .exe names; no plugin folder).
+# npm's platform name -> `uname -sm`, the plugin's libexec folder; None: no plugin folder.
+# win32-x64's package holds the .exe files; Claude Code's npm plugin does not carry them, since
+# its hooks are sh commands and Windows runs them through Git Bash or PowerShell, whichever is
+# there: Windows users wire the hooks with `mem0-hooks install` (docs/windows.md).
 PLATFORMS = {"linux-x64": "Linux x86_64", "linux-arm64": "Linux aarch64",
-             "darwin-x64": "Darwin x86_64", "darwin-arm64": "Darwin arm64"}
+             "darwin-x64": "Darwin x86_64", "darwin-arm64": "Darwin arm64", "win32-x64": None}
 # What the Claude Code plugin is made of, besides hooks.json and the executables: one list, so a
 # new plugin file is one line here.
 PLUGIN_FILES = [".claude-plugin/plugin.json", ".mcp.json", "scripts/mem0-hooks.sh", "commands",
@@ -47,7 +54,8 @@ FIND_PLATFORM = ('read -r m 2>/dev/null </proc/sys/kernel/arch && platform="Linu
                  'platform=$(uname -sm); ')
 PLUGIN_EXEC = 'exec "${CLAUDE_PLUGIN_ROOT}"/libexec/'
 # The strip of another architecture's binutils (Debian's cross toolchain).
-CROSS_STRIP = {"linux-arm64": "aarch64-linux-gnu-strip", "linux-x64": "x86_64-linux-gnu-strip"}
+CROSS_STRIP = {"linux-arm64": "aarch64-linux-gnu-strip", "linux-x64": "x86_64-linux-gnu-strip",
+               "win32-x64": "x86_64-w64-mingw32-strip"}
 
 
 def version():
@@ -80,6 +88,7 @@ def strip_program(platform):
 def copy_executables(bin_dir, dest, platform):
     """The executables, stripped (a build with debug information packs too)."""
     for exe in EXECUTABLES:
+        exe += ".exe" if platform.startswith("win32-") else ""
         src = os.path.join(bin_dir, exe)
         if not os.path.isfile(src):
             sys.exit(f"npm_package: {src} is missing (build first)")
@@ -95,11 +104,27 @@ def pack(stage, out):
     return os.path.join(out, proc.stdout.strip().splitlines()[-1])
 
 
+def write_zip(stage, dest, name):
+    """The release archive of a Windows platform package's stage: <name>/ with its bin/*.exe,
+    LICENSE and README.md (docs/windows.md)."""
+    os.makedirs(dest, exist_ok=True)
+    path = os.path.join(os.path.abspath(dest), name + ".zip")
+    with open(os.path.join(stage, "README.md"), "w", encoding="utf-8") as fh:
+        fh.write(f"# {name}\n\nThe hooks and mem0-hooks.exe for Windows. Unpack anywhere, then run\n"
+                 "`bin\\mem0-hooks.exe install --agent all`: each agent's hooks are wired to the\n"
+                 "executables where they are (docs/windows.md in the repository).\n")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for rel in ["README.md", "LICENSE"] + [f"bin/{e}.exe" for e in EXECUTABLES]:
+            archive.write(os.path.join(stage, rel), f"{name}/{rel}")
+    return path
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--hooks-json", required=True)
     parser.add_argument("--platform", action="append", required=True, metavar="OS-CPU=BIN_DIR")
+    parser.add_argument("--zip", metavar="DIR")
     args = parser.parse_args()
     out = os.path.abspath(args.out)
     shutil.rmtree(out, ignore_errors=True)
@@ -122,6 +147,8 @@ def main():
             f"# {NAME}-{platform}\n\nThe prebuilt executables of {NAME} for {platform}; "
             f"install `{NAME}`, which depends on this package.\n")
         tarballs.append(pack(stage, out))
+        if args.zip and os_name == "win32":
+            tarballs.append(write_zip(stage, args.zip, f"{NAME}-{ver}-{platform}"))
 
     stage = os.path.join(out, "stage", NAME)
     copy(os.path.join(REPO, "packaging", "npm", "mem0-hooks.js"),
@@ -150,14 +177,16 @@ def main():
         json.dump(hooks, fh, indent=2)
         fh.write("\n")
     for platform, bin_dir in platforms.items():
-        copy_executables(bin_dir, os.path.join(stage, "libexec", PLATFORMS[platform]), platform)
+        if PLATFORMS[platform]:
+            copy_executables(bin_dir, os.path.join(stage, "libexec", PLATFORMS[platform]),
+                             platform)
     write_package(stage, {
         "name": f"{NAME}-plugin", "version": ver,
         "description": "The Claude Code plugin of mem0 native hooks, with its executables",
         "files": [*PLUGIN_FILES, "hooks.json", "libexec"]},
         f"# {NAME}-plugin\n\nThe Claude Code plugin of {NAME}, for a marketplace entry "
         f'`{{"source": "npm", "package": "{NAME}-plugin"}}`; it carries the executables of '
-        f"{', '.join(platforms)}.\n")
+        f"{', '.join(p for p in platforms if PLATFORMS[p])}.\n")
     tarballs.append(pack(stage, out))
 
     shutil.rmtree(os.path.join(out, "stage"))

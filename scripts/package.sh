@@ -3,7 +3,8 @@
 # in <build dir>/packages/, each holding the stripped executables (bin/) and the Claude Code plugin
 # that runs them (share/mem0-native-hooks/plugin/); then the npm packages of the same executables in
 # <build dir>/npm/ (scripts/npm_package.py; docs/install.md#npm), with linux-arm64's too when
-# build-arm64/bin holds them (scripts/build.sh --arm64). Extra arguments go to cmake's configure
+# build-arm64/bin holds them (scripts/build.sh --arm64), and win32-x64's, with a .zip of them, when
+# build-windows/bin does (scripts/build.sh --windows). Extra arguments go to cmake's configure
 # step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,8 @@ case $(uname -sm) in
 esac
 [ -x build-arm64/bin/on_user_prompt ] && [ "$(uname -sm)" = "Linux x86_64" ] &&
   platforms+=(--platform linux-arm64="$PWD/build-arm64/bin")
-# win32-x64: mem0-native-hooks-win32-x64 joins here once the Windows build exists.
+if [ -f build-windows/bin/on_user_prompt.exe ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
+  platforms+=(--platform win32-x64="$PWD/build-windows/bin" --zip "$build_dir/packages")
+fi
 python3 scripts/npm_package.py --out "$build_dir/npm" --hooks-json "$build_dir/plugin/hooks.json" \
   "${platforms[@]}"
