@@ -1,6 +1,6 @@
 // install/uninstall for the agents that load a JS shim instead of running hook commands
 // (docs/cli.md#install): OpenCode and Pi.
-#include "cli/cli.hpp"
+#include "cli/install.hpp"
 #include "hook/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
