@@ -1,8 +1,7 @@
-#include "cli/cli.hpp"
-#include "hook/recall.hpp"
-#include "mem0/format.hpp"
-#include "mem0/identity.hpp"
-#include "util/json_writer.hpp"
+// The table of commands and its dispatch (docs/contributing.md#adding-a-command).
+#include "cli/command.hpp"
+#include "cli/commands.hpp"
+#include "hook/agent.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
@@ -12,16 +11,6 @@
 
 namespace mem0::cli {
 namespace {
-
-// One command: its words and options, its one-line summary and the options part of its help.
-struct CommandSpec {
-  std::string_view name;
-  std::string_view usage; // after `mem0-hooks <name>`
-  std::string_view summary;
-  std::set<std::string_view> value_options;
-  std::set<std::string_view> flags;
-  std::string options;
-};
 
 // The options of install and uninstall, the agents and their files from the registry.
 std::string settings_options() {
@@ -43,8 +32,10 @@ std::string settings_options() {
          "  --dry-run          print the resulting file instead of writing it\n";
 }
 
-const std::vector<CommandSpec> &commands() {
-  static const std::vector<CommandSpec> specs{
+} // namespace
+
+const std::vector<Command> &commands() {
+  static const std::vector<Command> table{
       {"peek",
        "[options] <query...>",
        "search memories, or show one whole by id, short id or [mem0:id8] citation",
@@ -57,7 +48,9 @@ const std::vector<CommandSpec> &commands() {
                                    session of the agent that runs it)
   --plain                          no Markdown
   --json                           a JSON array instead
-)"},
+)",
+       {0, k_any_words},
+       peek},
       {"context",
        "[options] <task...>",
        "load the memories a task needs (decisions, conventions, pitfalls)",
@@ -67,13 +60,17 @@ const std::vector<CommandSpec> &commands() {
                  session of the agent that runs it)
   --plain        accepted; the output has no Markdown
   --json         a JSON array instead
-)"},
+)",
+       {0, k_any_words},
+       context},
       {"doctor",
        "[--reset]",
        "check the key, identity, settings, every install path of the hooks and the API",
        {},
        {"--reset"},
-       "  --reset   end every back-off pause first, so the hooks try Mem0 again at once\n"},
+       "  --reset   end every back-off pause first, so the hooks try Mem0 again at once\n",
+       {},
+       doctor},
       {"pause",
        "[--for DURATION] [--global]",
        "pause automatic recall and capture for this project (or everywhere)",
@@ -81,13 +78,17 @@ const std::vector<CommandSpec> &commands() {
        {"--global"},
        R"(  --for DURATION   for 30m, 2h, 1d... (default: until mem0-hooks resume)
   --global         every project, not only this one
-)"},
+)",
+       {},
+       pause},
       {"resume",
        "[--global]",
        "end your pause of this project (with --global the global one too)",
        {},
        {"--global"},
-       "  --global   end the pause of every project too\n"},
+       "  --global   end the pause of every project too\n",
+       {},
+       resume},
       {"log",
        "[--session ID] [--json]",
        "what the hooks injected and skipped in a session, run by run",
@@ -96,27 +97,35 @@ const std::vector<CommandSpec> &commands() {
        R"(  --session ID   the session (default: the agent's session, else the last
                  session with a run log)
   --json         a JSON object instead
-)"},
+)",
+       {},
+       log},
       {"install",
        "[options]",
        "wire the hooks into a coding agent's hooks file (Claude Code's settings by default)",
        {"--settings", "--agent"},
        {"--project", "--dry-run", "--force"},
        settings_options() +
-           "  --force            wire them even when the plugin is installed from a marketplace\n"},
+           "  --force            wire them even when the plugin is installed from a marketplace\n",
+       {},
+       install},
       {"mcp",
        "",
        "serve this user's memories to a coding agent as an MCP server on stdin/stdout",
        {},
        {},
        "  (no options: an agent starts it; tools search_memories, get_memory, get_memories,\n"
-       "  add_memory, update_memory, delete_memory; see docs/cli.md#mcp)\n"},
+       "  add_memory, update_memory, delete_memory; see docs/cli.md#mcp)\n",
+       {},
+       mcp},
       {"remember",
        "[--type T] <text...>",
        "store a memory as written (secrets redacted), through the outbox",
        {"--type"},
        {},
-       "  --type T   its type (default: decision): convention, anti_pattern, task_learning, ...\n"},
+       "  --type T   its type (default: decision): convention, anti_pattern, task_learning, ...\n",
+       {0, k_any_words},
+       remember},
       {"forget",
        "<id...> | --query Q [--scope S] [--yes]",
        "delete memories of yours by id, short id or [mem0:id8], or those a search finds",
@@ -125,16 +134,53 @@ const std::vector<CommandSpec> &commands() {
        R"(  --query Q                        delete what a search for Q finds (peek's search)
   --scope project|session|global   where --query searches (default: project)
   --yes                            delete them; without it --query only lists them
-)"},
+)",
+       {0, k_any_words},
+       forget},
+      {"tour",
+       "[--scope project|global] [--plain] [--json]",
+       "walk through your memories of the project, grouped by type",
+       {"--scope"},
+       {"--plain", "--json"},
+       R"(  --scope project|global   this project's memories (default; global when
+                           global_search is on) or every project's
+  --plain                  no Markdown
+  --json                   a JSON array instead
+)",
+       {},
+       tour},
+      {"export",
+       "[--output FILE] [--scope project|session|global]",
+       "write your memories as JSON lines (id, text, type, metadata, created_at)",
+       {"--output", "--scope"},
+       {},
+       R"(  --output FILE                    write FILE instead of standard output
+  --scope project|session|global   whose memories (default: project; global when
+                                   global_search is on)
+)",
+       {},
+       export_memories},
+      {"import",
+       "FILE",
+       "add the memories of an export to this project, skipping those already there",
+       {},
+       {},
+       "  FILE   JSON lines as export writes them; each text is stored as written\n",
+       {1, 1},
+       import_memories},
       {"uninstall",
        "[options]",
        "remove the hooks from a coding agent's hooks file (Claude Code's settings by default)",
        {"--settings", "--agent"},
        {"--project", "--dry-run"},
-       settings_options()},
+       settings_options(),
+       {},
+       uninstall},
   };
-  return specs;
+  return table;
 }
+
+namespace {
 
 std::string global_help() {
   std::string help = "usage: mem0-hooks <command> [options]\n\n"
@@ -148,7 +194,7 @@ std::string global_help() {
          "its version.\n";
 }
 
-std::string command_help(const CommandSpec &c) {
+std::string command_help(const Command &c) {
   std::string summary(c.summary);
   summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
   return "usage: mem0-hooks " + std::string(c.name) + (c.usage.empty() ? "" : " ") +
@@ -156,15 +202,9 @@ std::string command_help(const CommandSpec &c) {
          (c.options.empty() ? "" : "\noptions:\n" + c.options);
 }
 
-const CommandSpec *find_command(std::string_view name) {
-  for (const auto &c : commands())
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
 // The words and options after the command name `argv[0]`, checked against `spec`; a client error
 // (the caller's mistake, as a 4xx is) naming the option that is unknown or lacks its value.
-Result<Args> parse_args(const std::vector<std::string> &argv, const CommandSpec &spec) {
+Result<Args> parse_args(const std::vector<std::string> &argv, const Command &spec) {
   const auto usage = [](std::string message) {
     return unexpected(make_error(ErrorKind::client, std::move(message)));
   };
@@ -214,65 +254,10 @@ std::optional<std::string> Args::value(std::string_view name) const {
 
 std::string Args::joined_words() const { return std::string(trim(join(words, " "))); }
 
-Identity identity_for(const CliContext &ctx, std::string session) {
-  return project_identity(ctx.config, ctx.env, ctx.cwd, std::move(session), ctx.log);
-}
-
-std::string session_for(const Args &args, const CliContext &ctx) {
-  const auto given = args.value("--session");
-  if (!given) return session_in_env(ctx.env);
-  // An agent's own id names its session key (`<agent>-<id>`) when only that one was recorded.
-  const auto recorded = [&](const std::string &key) {
-    return !ctx.state.sessions.runs(key).empty() || !ctx.state.sessions.load(key).injected.empty();
-  };
-  if (recorded(*given)) return *given;
-  for (const Agent *a : agents())
-    if (const std::string key = agent_session(*a, *given); recorded(key)) return key;
-  return *given;
-}
-
-std::optional<ApiTarget> target_or_explain(const CliContext &ctx) {
-  auto api = api_for(ctx);
-  if (api) return std::move(*api);
-  ctx.err << "mem0: " << api.error().message << "\n";
-  return std::nullopt;
-}
-
-void write_memories(JsonWriter &w, const std::vector<Memory> &memories) {
-  w.begin_array();
-  for (const auto &m : memories) {
-    w.begin_object()
-        .member("id", m.id)
-        .member("type", m.type)
-        .member("memory", clean_text(m.text))
-        .member("created_at", m.created_at)
-        .member("cite", "[mem0:" + id8(m.id) + "]");
-    if (m.score) w.key("score").number(*m.score);
-    w.end_object();
-  }
-  w.end_array();
-}
-
-void write_json(std::ostream &out, const std::vector<Memory> &memories) {
-  JsonWriter w;
-  write_memories(w, memories);
-  out << w.text() << "\n";
-}
-
-PlanOutcome run_searches(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
-                         const std::vector<SearchSpec> &plan) {
-  PlanOutcome outcome = run_plan(ctx.http, api, identity, plan, ctx.deadline, ctx.log);
-  if (auto noted =
-          ctx.state.backoff.record_run(ctx.now(), api.server_key(), outcome.failures, outcome.sent);
-      !noted)
-    ctx.log.warn("back-off state not saved: " + noted.error().message);
-  return outcome;
-}
-
-bool report_failures(const PlanOutcome &outcome, std::size_t searches, const CliContext &ctx) {
-  for (const auto &line : recall_problem_lines(outcome, searches))
-    ctx.err << line << "\n";
-  return !outcome.failures.empty() && outcome.failures.size() == searches;
+const Command *find_command(std::string_view name) {
+  for (const auto &c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
 }
 
 int run(const std::vector<std::string> &argv, const CliContext &ctx) {
@@ -290,7 +275,7 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     return k_ok;
   }
   const std::string &command = help ? argv[1] : argv[0];
-  const CommandSpec *spec = find_command(command);
+  const Command *spec = find_command(command);
   if (!spec) {
     ctx.err << "mem0-hooks: unknown command '" << command << "' (see mem0-hooks --help)\n";
     return k_usage;
@@ -307,22 +292,17 @@ int run(const std::vector<std::string> &argv, const CliContext &ctx) {
     ctx.err << "mem0-hooks " << command << ": " << args.error().message << "\n";
     return k_usage;
   }
-  if ((command == "doctor" || command == "install" || command == "uninstall" || command == "mcp" ||
-       command == "pause" || command == "resume" || command == "log") &&
-      !args->words.empty()) {
-    ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[0] << "'\n";
+  if (args->words.size() > spec->words.max) {
+    ctx.err << "mem0-hooks " << command << ": unexpected argument '" << args->words[spec->words.max]
+            << "'\n";
     return k_usage;
   }
-  if (command == "peek") return peek(*args, ctx);
-  if (command == "context") return context(*args, ctx);
-  if (command == "doctor") return doctor(*args, ctx);
-  if (command == "mcp") return mcp(*args, ctx);
-  if (command == "remember") return remember(*args, ctx);
-  if (command == "forget") return forget(*args, ctx);
-  if (command == "pause") return pause(*args, ctx);
-  if (command == "resume") return resume(*args, ctx);
-  if (command == "log") return log(*args, ctx);
-  return install(*args, ctx, command == "uninstall");
+  if (args->words.size() < spec->words.min) {
+    ctx.err << "mem0-hooks " << command << ": missing argument (usage: mem0-hooks " << command
+            << " " << spec->usage << ")\n";
+    return k_usage;
+  }
+  return spec->run(*args, ctx);
 }
 
 } // namespace mem0::cli

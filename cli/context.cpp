@@ -1,4 +1,5 @@
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/memories.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
 #include "util/detect.hpp"
@@ -25,11 +26,16 @@ int context(const Args &args, const CliContext &ctx) {
     plan.push_back({errors, std::string(memory_type::anti_pattern), 3, scope});
   plan.push_back({task, std::nullopt, 5, scope});
 
-  const PlanOutcome outcome = run_searches(ctx, *api, identity_for(ctx, session), plan);
-  if (report_failures(outcome, plan.size(), ctx)) return k_failure;
+  // A back-off pause answers at once, sending nothing (docs/cli.md#context).
+  const auto outcome = service(ctx).run(*api, identity_for(ctx, session), plan);
+  if (!outcome) {
+    ctx.err << "mem0-hooks context: " << failure_line(outcome.error()) << "\n";
+    return k_failure;
+  }
+  if (report_failures(*outcome, plan.size(), ctx)) return k_failure;
   const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
   std::vector<Memory> memories =
-      merge_results(outcome.results, [&](std::string_view id) { return seen.was_injected(id); });
+      merge_results(outcome->results, [&](std::string_view id) { return seen.was_injected(id); });
   if (memories.size() > 10) memories.resize(10);
   if (args.has("--json")) {
     write_json(ctx.out, memories);

@@ -1,5 +1,6 @@
 // `mem0-hooks forget <id…>` and `forget --query Q [--scope S] [--yes]` (docs/cli.md#forget).
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/memories.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
 #include "util/strings.hpp"
@@ -12,7 +13,7 @@ int delete_each(const std::vector<std::string> &ids, const CliContext &ctx, cons
                 const Identity &identity) {
   int status = k_ok;
   for (const auto &id : ids) {
-    const auto deleted = delete_memory(ctx, api, identity, id);
+    const auto deleted = service(ctx).remove(api, identity, id);
     if (!deleted) {
       ctx.err << "mem0-hooks forget: " << clean_text(id) << ": " << failure_line(deleted.error())
               << "\n";
@@ -49,7 +50,7 @@ int forget(const Args &args, const CliContext &ctx) {
 
   const std::string query = make_query(*query_option, ctx.config.redact);
   if (query.empty()) return usage("--query is empty");
-  const auto found = search_memories(ctx, *api, identity, search_plan(query, 10, *scope));
+  const auto found = service(ctx).search(*api, identity, search_plan(query, 10, *scope));
   if (!found) {
     ctx.err << "mem0-hooks forget: " << failure_line(found.error()) << "\n";
     return k_failure;

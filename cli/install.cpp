@@ -1,4 +1,5 @@
-#include "cli/cli.hpp"
+#include "cli/install.hpp"
+#include "cli/commands.hpp"
 #include "hook/table.hpp"
 #include "util/files.hpp"
 
@@ -435,9 +436,8 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
   return k_ok;
 }
 
-} // namespace
-
-int install(const Args &args, const CliContext &ctx, bool uninstall) {
+// install or uninstall for the agents --agent names.
+int wire(const Args &args, const CliContext &ctx, bool uninstall) {
   const char *verb = uninstall ? "uninstall" : "install";
   const std::string which = args.value("--agent").value_or(std::string(claude_code().name));
   std::vector<const Agent *> chosen;
@@ -470,5 +470,11 @@ int install(const Args &args, const CliContext &ctx, bool uninstall) {
   }
   return status;
 }
+
+} // namespace
+
+int install(const Args &args, const CliContext &ctx) { return wire(args, ctx, false); }
+
+int uninstall(const Args &args, const CliContext &ctx) { return wire(args, ctx, true); }
 
 } // namespace mem0::cli

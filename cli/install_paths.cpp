@@ -1,7 +1,7 @@
 // Where the hooks are wired from: settings files, a plugin directory, marketplace installs
 // (docs/cli.md#install-paths). The layout is Claude Code's (2.1): installed plugins are listed in
 // `<plugins dir>/installed_plugins.json`, enabled in the settings' `enabledPlugins`.
-#include "cli/cli.hpp"
+#include "cli/install.hpp"
 #include "hook/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"

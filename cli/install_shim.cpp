@@ -1,6 +1,6 @@
 // install/uninstall for the agents that load a JS shim instead of running hook commands
 // (docs/cli.md#install): OpenCode and Pi.
-#include "cli/cli.hpp"
+#include "cli/install.hpp"
 #include "hook/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
@@ -20,12 +20,13 @@ constexpr std::string_view k_config_line = "const CONFIG = ";
 struct UserCommand {
   std::string_view name, subcommand, description;
 };
-constexpr std::array<UserCommand, 5> k_commands{{
+constexpr std::array<UserCommand, 6> k_commands{{
     {"mem0-search", "peek", "Look up Mem0 memories: a query, or a memory id like [mem0:3f1c2a4e]"},
     {"mem0-remember", "remember", "Store a memory in Mem0, verbatim"},
     {"mem0-forget", "forget", "Forget a Mem0 memory: its id, or a query"},
     {"mem0-pause", "pause", "Pause mem0's automatic recall and capture for this project"},
     {"mem0-resume", "resume", "Resume mem0's automatic recall and capture"},
+    {"mem0-tour", "tour", "Walk through your Mem0 memories of this project, grouped by type"},
 }};
 
 // A command entry's description: the command's, naming what it runs (how ours are told apart).
@@ -118,10 +119,11 @@ int install_commands(const fs::path &file, const CliContext &ctx, bool uninstall
             << written.error().message << "\n";
     return k_failure;
   }
+  std::string names;
+  for (const UserCommand &c : k_commands)
+    names += (names.empty() ? "/" : ", /") + std::string(c.name);
   ctx.out << (uninstall ? "removed the mem0 commands from "
-                        : "added the commands /mem0-search, "
-                          "/mem0-remember, /mem0-forget, "
-                          "/mem0-pause, /mem0-resume to ")
+                        : "added the commands " + names + " to ")
           << file.string() << "\n";
   return k_ok;
 }

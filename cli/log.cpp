@@ -1,4 +1,6 @@
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/memories.hpp"
 #include "util/json_writer.hpp"
 #include "util/strings.hpp"
 

@@ -1,4 +1,4 @@
-#include "cli/cli.hpp"
+#include "cli/command.hpp"
 #include "hook/runtime.hpp"
 #include "util/detach.hpp"
 #include "util/platform.hpp"

@@ -1,5 +1,7 @@
 // `mem0-hooks mcp`: a stdio MCP server over the memory operations (docs/cli.md#mcp).
-#include "cli/cli.hpp"
+#include "cli/mcp.hpp"
+#include "cli/commands.hpp"
+#include "cli/memories.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
 #include "util/json.hpp"
@@ -108,16 +110,18 @@ ToolResult search_tool(const Call &c, const CallArgs &args) {
   const Scope scope = scope_arg(c, args);
   const auto plan =
       search_plan(query, static_cast<int>(args.integer("limit", 10)), scope, args.text("type"));
-  auto found = search_memories(c.ctx, c.api, c.identity, plan);
+  const MemoryService memories = service(c.ctx);
+  auto found = memories.search(c.api, c.identity, plan);
   if (!found) return failed(found.error());
-  register_ids(c.ctx, tool_session(c.ctx), *found);
+  memories.show(memories.tool_session(), *found);
   return {listing(*found, "No memories match \"" + query + "\"."), false, std::move(*found)};
 }
 
 ToolResult get_tool(const Call &c, const CallArgs &args) {
-  auto memory = fetch_memory(c.ctx, c.api, *args.text("memory_id"));
+  const MemoryService memories = service(c.ctx);
+  auto memory = memories.get(c.api, *args.text("memory_id"));
   if (!memory) return failed(memory.error());
-  register_ids(c.ctx, tool_session(c.ctx), {*memory});
+  memories.show(memories.tool_session(), {*memory});
   return {whole(*memory), false, std::vector<Memory>{*memory}};
 }
 
@@ -125,9 +129,10 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
   const ListSpec spec{scope_arg(c, args), args.text("type"),
                       static_cast<int>(args.integer("page", 1)),
                       static_cast<int>(args.integer("page_size", 10))};
-  auto page = list_memories(c.ctx, c.api, c.identity, spec);
+  const MemoryService memories = service(c.ctx);
+  auto page = memories.list(c.api, c.identity, spec);
   if (!page) return failed(page.error());
-  register_ids(c.ctx, tool_session(c.ctx), page->memories);
+  memories.show(memories.tool_session(), page->memories);
   const std::string head = "page " + std::to_string(spec.page) + " of " +
                            std::to_string(page->count) + (page->at_least ? "+" : "") +
                            (page->count == 1 ? " memory" : " memories") + ", newest first";
@@ -139,21 +144,24 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
 
 ToolResult add_tool(const Call &c, const CallArgs &args) {
   const auto stored =
-      store_memory(c.ctx, *args.text("text"),
-                   args.text("type").value_or(std::string(memory_type::decision)), "mcp", c.agent);
+      service(c.ctx).add({*args.text("text"),
+                          args.text("type").value_or(std::string(memory_type::decision)),
+                          "mcp",
+                          {},
+                          &c.agent});
   if (!stored) return failed(stored.error());
   return {stored_line(*stored)};
 }
 
 ToolResult update_tool(const Call &c, const CallArgs &args) {
   const auto updated =
-      update_memory(c.ctx, c.api, c.identity, *args.text("memory_id"), *args.text("text"));
+      service(c.ctx).update(c.api, c.identity, *args.text("memory_id"), *args.text("text"));
   if (!updated) return failed(updated.error());
   return {"updated " + updated->id + " [mem0:" + id8(updated->id) + "]"};
 }
 
 ToolResult delete_tool(const Call &c, const CallArgs &args) {
-  const auto deleted = delete_memory(c.ctx, c.api, c.identity, *args.text("memory_id"));
+  const auto deleted = service(c.ctx).remove(c.api, c.identity, *args.text("memory_id"));
   if (!deleted) return failed(deleted.error());
   return {"deleted " + deleted->id + " [mem0:" + id8(deleted->id) + "]"};
 }
@@ -366,9 +374,10 @@ call_tool(const Value *params, const CliContext &ctx, const Agent &agent) {
   if (!args) return ToolResult{args.error().message, true};
   CliContext call = ctx; // the call's own budget (docs/cli.md#mcp)
   call.deadline = SteadyClock::now() + ctx.config.timeout;
-  const auto api = api_for(call);
+  const MemoryService memories = service(call);
+  const auto api = memories.api();
   if (!api) return failed(api.error());
-  const Identity identity = identity_for(call, tool_session(call));
+  const Identity identity = memories.identity(memories.tool_session());
   ctx.log.debug([&] { return "mcp: " + std::string(tool->name); });
   return tool->run(Call{call, *api, identity, agent}, *args);
 }

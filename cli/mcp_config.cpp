@@ -3,7 +3,7 @@
 // `[mcp_servers.mem0]` in Codex's config.toml. Everything else in the file stays as it is; an entry
 // named mem0 that does not run mem0-hooks (Mem0's hosted server, say) is the user's and is never
 // changed.
-#include "cli/cli.hpp"
+#include "cli/install.hpp"
 
 #include "util/files.hpp"
 #include "util/json.hpp"

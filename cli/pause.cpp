@@ -1,5 +1,7 @@
 #include "store/pause.hpp"
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/memories.hpp"
 
 namespace mem0::cli {
 namespace {

@@ -1,39 +1,26 @@
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/memories.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
 #include <charconv>
-#include <set>
 
 namespace mem0::cli {
 namespace {
 
-// Look a memory up by id: GET for a uuid, the session id maps first for a short id.
-std::optional<Memory> lookup_id(const IdQuery &id, const ApiTarget &api, const CliContext &ctx) {
-  std::string full = id.hex;
-  if (!id.is_uuid) {
-    const auto resolved = resolve_short_id(id.hex, ctx.state.sessions.all_sessions());
-    if (!resolved) {
-      ctx.log.debug(
-          [&] { return "short id " + id.hex + " not found in any session; searching instead"; });
-      return std::nullopt;
-    }
-    full = *resolved;
-  }
-  auto responses = ctx.http.run({get_memory_request(api, full)}, ctx.deadline);
-  if (!responses[0]) {
-    ctx.err << "mem0: lookup of " << full << " failed: " << to_string(responses[0].error().kind)
-            << "\n";
-    return std::nullopt;
-  }
-  auto parsed = parse_memory_response(*responses[0]);
-  if (!parsed) {
-    ctx.err << "mem0: lookup of " << full << " failed: " << parsed.error().message << "\n";
-    return std::nullopt;
-  }
-  return *parsed;
+// The memory `id` names, through the service (the id map for a short id); nullopt, after saying
+// why on stderr unless it is simply not there, to search instead.
+std::optional<Memory> lookup_id(const IdQuery &id, const MemoryService &memories,
+                                const ApiTarget &api, const CliContext &ctx) {
+  auto found = memories.get(api, id.is_uuid ? id.hex : "[mem0:" + id.hex + "]");
+  if (found) return std::move(*found);
+  if (found.error().kind == ErrorKind::client)
+    ctx.log.debug([&] { return "no memory for " + id.hex + "; searching instead"; });
+  else
+    ctx.err << "mem0: lookup of " << id.hex << " failed: " << to_string(found.error().kind) << "\n";
+  return std::nullopt;
 }
 
 // A peek line with the whole text, for the one memory looked up by id: peek_line
@@ -73,35 +60,6 @@ Result<int> top_k_of(const Args &args) {
 
 } // namespace
 
-std::optional<IdQuery> detect_id(std::string_view query) {
-  const std::string_view q = trim(query);
-  if (q.size() == 8 && all_of_class(q, is_lower_hex)) return IdQuery{std::string(q), false};
-  if (q.size() > 9 && all_of_class(q.substr(0, 8), is_lower_hex) && q[8] == '-' &&
-      q.find_first_not_of("0123456789abcdef-") == std::string_view::npos)
-    return IdQuery{std::string(q), true};
-  if (const auto at = q.find("[mem0:"); at != std::string_view::npos) {
-    const auto close = q.find(']', at);
-    if (close == std::string_view::npos) return std::nullopt;
-    std::string hex(q.substr(at + 6, close - at - 6));
-    std::transform(hex.begin(), hex.end(), hex.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (hex.size() >= 8 && all_of_class(hex.substr(0, 8), is_lower_hex) &&
-        hex.find_first_not_of("0123456789abcdef-") == std::string::npos)
-      return IdQuery{hex, hex.size() > 8};
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> resolve_short_id(std::string_view short_id,
-                                            const std::vector<SessionState> &sessions) {
-  std::set<std::string> matches;
-  for (const auto &s : sessions)
-    for (const auto &id : s.injected)
-      if (id8(id) == short_id) matches.insert(id);
-  if (matches.size() != 1) return std::nullopt;
-  return *matches.begin();
-}
-
 int peek(const Args &args, const CliContext &ctx) {
   const std::string query = make_query(args.joined_words(), ctx.config.redact);
   if (query.empty()) {
@@ -128,15 +86,21 @@ int peek(const Args &args, const CliContext &ctx) {
   const bool plain = args.has("--plain");
   const Identity identity = identity_for(ctx, session);
 
+  const MemoryService memories_of = service(ctx);
   std::vector<Memory> memories;
   if (const auto id = detect_id(query))
-    if (auto found = lookup_id(*id, *api, ctx)) memories.push_back(std::move(*found));
+    if (auto found = lookup_id(*id, memories_of, *api, ctx)) memories.push_back(std::move(*found));
   const bool by_id = !memories.empty();
   if (!by_id) {
     const std::vector<SearchSpec> plan = search_plan(query, top_k, scope);
-    const PlanOutcome outcome = run_searches(ctx, *api, identity, plan);
-    if (report_failures(outcome, plan.size(), ctx)) return k_failure;
-    memories = merge_results(outcome.results);
+    // A back-off pause answers at once, sending nothing (docs/cli.md#peek).
+    const auto outcome = memories_of.run(*api, identity, plan);
+    if (!outcome) {
+      ctx.err << "mem0-hooks peek: " << failure_line(outcome.error()) << "\n";
+      return k_failure;
+    }
+    if (report_failures(*outcome, plan.size(), ctx)) return k_failure;
+    memories = merge_results(outcome->results);
     if (memories.size() > static_cast<std::size_t>(top_k)) memories.resize(top_k);
   }
   if (args.has("--json")) {

@@ -1,5 +1,6 @@
 // `mem0-hooks remember <text…> [--type T]` (docs/cli.md#remember).
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/memories.hpp"
 
 namespace mem0::cli {
 
@@ -9,7 +10,7 @@ int remember(const Args &args, const CliContext &ctx) {
     ctx.err << "What should I remember?\n";
     return k_usage;
   }
-  const auto stored = store_memory(ctx, text, args.value("--type").value_or("decision"), "cli");
+  const auto stored = service(ctx).add({text, args.value("--type").value_or("decision"), "cli"});
   if (!stored) {
     if (stored.error().kind == ErrorKind::duplicate) {
       ctx.out << failure_line(stored.error()) << "\n";

@@ -1,4 +1,5 @@
 #include "hook/recall.hpp"
+#include "hook/memory_service.hpp"
 #include "mem0/format.hpp"
 #include "store/outbox.hpp"
 #include "util/files.hpp"
@@ -141,32 +142,39 @@ std::size_t planned(const RecallRequest &request) {
 Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
   Searches result;
   const auto now = ctx.now();
-  if (const auto &paused = ctx.facts->user_pause()) {
+  // The service's pause rules (hook/memory_service.hpp), as an automatic caller.
+  const auto &user_pause = ctx.facts->user_pause();
+  const std::optional<BackoffStore::Pause> unread; // the back-off is read only when needed
+  const auto hold =
+      hold_for(Caller::automatic, user_pause, user_pause ? unread : ctx.facts->pause());
+  if (hold && hold->kind == Hold::Kind::user_pause) {
     ctx.facts->note_paused_work();
     ctx.facts->note_pause_told(); // claimed with the memories below
-    result.paused = Notice{{std::string(notice_kind::user_paused)}, user_pause_line(*paused)};
+    result.paused =
+        Notice{{std::string(notice_kind::user_paused)}, user_pause_line(*hold->user_pause)};
     ctx.facts->note_skip("paused", "recall paused by you (mem0-hooks resume)");
     ctx.log.debug("paused by the user; no search sent");
     return result;
   }
   const Result<ApiTarget> &api = ctx.facts->api();
-  if (const auto &pause = ctx.facts->pause()) {
-    if (pause->until_key_changes) {
-      result.paused =
-          Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
-      ctx.facts->note_skip("backoff", "the API key was rejected; no search until it changes");
-      ctx.log.warn("the API key was rejected; no search sent until it changes");
-      return result;
-    }
-    const bool rate_limited = pause->reason.starts_with("rate limited");
+  if (hold && hold->kind == Hold::Kind::key_rejected) {
+    result.paused =
+        Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
+    ctx.facts->note_skip("backoff", "the API key was rejected; no search until it changes");
+    ctx.log.warn("the API key was rejected; no search sent until it changes");
+    return result;
+  }
+  if (hold) {
+    const auto &pause = *hold->backoff;
+    const bool rate_limited = pause.reason.starts_with("rate limited");
     result.paused =
         Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
-               "mem0: recall paused \xE2\x80\x94 " + pause->reason + ", retrying in " +
-                   std::to_string(pause->remaining.count()) + " s"};
-    ctx.log.warn(pause->reason + "; no search sent for another " +
-                 std::to_string(pause->remaining.count()) + " s");
-    ctx.facts->note_skip("backoff", pause->reason + "; no search for another " +
-                                        std::to_string(pause->remaining.count()) + " s");
+               "mem0: recall paused \xE2\x80\x94 " + pause.reason + ", retrying in " +
+                   std::to_string(pause.remaining.count()) + " s"};
+    ctx.log.warn(pause.reason + "; no search sent for another " +
+                 std::to_string(pause.remaining.count()) + " s");
+    ctx.facts->note_skip("backoff", pause.reason + "; no search for another " +
+                                        std::to_string(pause.remaining.count()) + " s");
     return result;
   }
   const std::string today = utc_day(now);
@@ -204,10 +212,7 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
       ctx.log.warn("search count not saved: " + counted.error().message);
   // A 429 pauses every hook talking to this server with this key; so do repeated runs that
   // reached nothing at all, so that an outage does not cost every prompt the whole budget.
-  const auto wait = std::min(time_left(ctx.deadline), k_side_wait);
-  if (auto noted = ctx.state.backoff.record_run(now, api->server_key(), o.failures, o.sent, wait);
-      !noted)
-    ctx.log.warn("back-off state not saved: " + noted.error().message);
+  feed_backoff(ctx, *api, o, std::min(time_left(ctx.deadline), k_side_wait));
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/redact.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -27,8 +28,12 @@ std::optional<Memory> parse_item(const Value &item) {
   m.id = std::string(*id);
   m.text = std::string(*text);
   if (const auto meta = item.FindMember("metadata");
-      meta != item.MemberEnd() && meta->value.IsObject())
+      meta != item.MemberEnd() && meta->value.IsObject()) {
     if (const auto type = string_member(meta->value, "type")) m.type = std::string(*type);
+    JsonWriter w;
+    w.value(meta->value);
+    m.metadata = w.text();
+  }
   if (m.type.empty())
     if (const auto cats = item.FindMember("categories");
         cats != item.MemberEnd() && cats->value.IsArray() && !cats->value.Empty() &&

@@ -311,10 +311,16 @@ class BackoffPerServer(BackendTest):
         self.assertIn(f"[mem0:{OWN[:8]}]", again.context())
 
     def test_an_answered_request_ends_the_pause_early(self):
+        # peek is held by the pause like the memory tools: it answers at once, sending nothing.
         peek = self.cli("peek", "stripe webhook", env=self.limited)
-        self.assertEqual(peek.returncode, 0, peek.stderr)
+        self.assertEqual(peek.returncode, 1, peek.stderr)
+        self.assertIn("mem0-hooks peek: rate limited: Mem0 is paused for", peek.stderr)
+        self.assertEqual(self.other.requests(), [])
+        # doctor's check is sent during a pause, and its answer ends it.
         doctor = self.cli("doctor", env=self.limited)
-        self.assertNotIn("pause ", doctor.stdout)  # ended by peek's answer, before doctor ran
+        self.assertIn("pause       ended early: the server answered", doctor.stdout)
+        again = self.cli("doctor", env=self.limited)
+        self.assertNotIn("pause ", again.stdout)  # ended by the first doctor's answer
         self.other.reset()
         self.prompt(session="s-5", env=self.limited)
         self.assertEqual(len(self.other.searches()), 1)

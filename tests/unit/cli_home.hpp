@@ -1,7 +1,7 @@
 #pragma once
 #include "tests/unit/test_support.hpp"
 
-#include "cli/cli.hpp"
+#include "cli/command.hpp"
 
 #include <chrono>
 #include <filesystem>

@@ -3,7 +3,11 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/install.hpp"
+#include "cli/mcp.hpp"
+#include "cli/memories.hpp"
 #include "hook/table.hpp"
 #include "mem0/identity.hpp"
 #include "util/json.hpp"
@@ -952,16 +956,23 @@ TEST_CASE("doctor: a self-hosted server gets one search and no ping", "[cli][doc
   }
 }
 
-TEST_CASE("peek: an answer ends this server's pause; a 429 starts one", "[cli][backoff]") {
+TEST_CASE("peek: a pause of this server answers rate limited without sending; a 429 starts one",
+          "[cli][backoff]") {
   CliFixture c;
   c.f.http.answer({mt::memory(1, "decision", "Use exponential backoff with jitter")});
-  SECTION("an answer") {
+  SECTION("this server paused") {
     c.pause_for(std::chrono::seconds(600));
+    CHECK(c.run({"peek", "retry logic for the sync worker"}) == k_failure);
+    CHECK(c.f.http.requests.empty()); // held by the back-off, as the memory tools are
+    CHECK(mt::contains(c.err.str(), "mem0-hooks peek: rate limited: Mem0 is paused for 600 s"));
+    CHECK(c.text().empty());
+    CHECK(c.pause()); // nothing answered: the pause stays
+  }
+  SECTION("another server paused") {
     c.pause_for(std::chrono::seconds(600), "other-server");
     CHECK(c.run({"peek", "retry logic for the sync worker"}) == k_ok);
-    CHECK(c.f.http.requests.size() == 2); // peek does not wait for a pause
+    CHECK(c.f.http.requests.size() == 2);
     CHECK(mt::contains(c.text(), "[mem0:" + mt::id8_of(1) + "]"));
-    CHECK_FALSE(c.pause());
     CHECK(c.f.store().backoff.active_pause(c.f.now, "other-server"));
   }
   SECTION("a 429") {
@@ -975,15 +986,39 @@ TEST_CASE("peek: an answer ends this server's pause; a 429 starts one", "[cli][b
   }
 }
 
-TEST_CASE("context: an answer ends this server's pause", "[cli][backoff]") {
+TEST_CASE("context: a pause of this server answers rate limited without sending",
+          "[cli][backoff]") {
   CliFixture c;
   c.pause_for(std::chrono::seconds(600));
-  CHECK(c.run({"context", "refactor the sync worker's retry logic"}) == k_ok);
-  CHECK_FALSE(c.f.http.requests.empty());
-  CHECK_FALSE(c.pause());
+  CHECK(c.run({"context", "refactor the sync worker's retry logic"}) == k_failure);
+  CHECK(c.f.http.requests.empty());
+  CHECK(mt::contains(c.err.str(), "mem0-hooks context: rate limited: Mem0 is paused for 600 s"));
+  CHECK(c.pause());
 }
 
-TEST_CASE("run_searches records the run in the back-off of its server", "[cli][backoff]") {
+TEST_CASE("context: an answer outside a pause feeds the back-off", "[cli][backoff]") {
+  CliFixture c;
+  c.f.http.responder = [](const HttpRequest &) {
+    return mt::http_status(429, "{}", std::chrono::seconds(30));
+  };
+  CHECK(c.run({"context", "refactor the sync worker's retry logic"}) == k_failure);
+  REQUIRE(c.pause());
+  CHECK(c.pause()->remaining == std::chrono::seconds(30));
+}
+
+namespace {
+
+// The send step recall and the memory service share: run_plan, then feed_backoff.
+PlanOutcome run_searches(const CliContext &ctx, const ApiTarget &api, const Identity &identity,
+                         const std::vector<SearchSpec> &plan) {
+  PlanOutcome outcome = run_plan(ctx.http, api, identity, plan, ctx.deadline, ctx.log);
+  feed_backoff(ctx, api, outcome);
+  return outcome;
+}
+
+} // namespace
+
+TEST_CASE("feed_backoff records a run in the back-off of its server", "[cli][backoff]") {
   CliFixture c;
   const CliContext ctx = c.context();
   const ApiTarget api = api_target(c.f.config).value();

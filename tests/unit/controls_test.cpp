@@ -4,7 +4,11 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/install.hpp"
+#include "cli/mcp.hpp"
+#include "cli/memories.hpp"
 #include "hook/agents/claude_code.hpp"
 #include "hook/facts.hpp"
 #include "hook/remember.hpp"
@@ -398,9 +402,9 @@ TEST_CASE("cli: log's default session is one with a run log, not the memory tool
   const Hook prompt = every_hook(f, "s1").front();
   run_hook_in(f, prompt.executable, prompt.handler, prompt.input);
   // The MCP server, run later outside a Claude Code session, registers the ids it showed.
-  REQUIRE(f.state->sessions.update(std::string(cli::k_tool_session),
+  REQUIRE(f.state->sessions.update(std::string(mem0::k_tool_session),
                                    [](SessionState &s) { s.injected.push_back(id_of(2)); }));
-  const fs::path later = f.state->dir / "sessions" / (std::string(cli::k_tool_session) + ".json");
+  const fs::path later = f.state->dir / "sessions" / (std::string(mem0::k_tool_session) + ".json");
   fs::last_write_time(later, fs::last_write_time(later) + std::chrono::hours(1));
   Cli cli(f);
   REQUIRE(cli.run({"log"}) == cli::k_ok);

@@ -6,7 +6,11 @@
 #include "tests/unit/cli_home.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/install.hpp"
+#include "cli/mcp.hpp"
+#include "cli/memories.hpp"
 #include "hook/agent.hpp"
 #include "hook/table.hpp"
 #include "util/files.hpp"

@@ -4,7 +4,11 @@
 #include "tests/unit/cli_home.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/install.hpp"
+#include "cli/mcp.hpp"
+#include "cli/memories.hpp"
 #include "hook/agent.hpp"
 #include "hook/table.hpp"
 #include "util/files.hpp"
@@ -178,6 +182,12 @@ TEST_CASE(
   CHECK(std::string(doc["command"]["mem0-search"]["description"].GetString())
             .ends_with("(mem0-hooks peek)"));
   CHECK(doc["command"].HasMember("mem0-resume"));
+  REQUIRE(doc["command"].HasMember("mem0-tour"));
+  CHECK(std::string(doc["command"]["mem0-tour"]["description"].GetString())
+            .ends_with("(mem0-hooks tour)"));
+  CHECK(mt::contains(*text, "\"mem0-tour\":\"tour\""));
+  CHECK(mt::contains(h.out.str(), "added the commands /mem0-search, /mem0-remember, /mem0-forget, "
+                                  "/mem0-pause, /mem0-resume, /mem0-tour to "));
   CHECK(std::string(doc["command"]["mem0-pause"]["template"].GetString()) == "mine");
 
   CHECK(h.run({"install", "--agent", "opencode"}) == k_ok);

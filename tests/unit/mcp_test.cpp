@@ -3,7 +3,11 @@
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/controls.hpp"
+#include "cli/install.hpp"
+#include "cli/mcp.hpp"
+#include "cli/memories.hpp"
 #include "mem0/format.hpp"
 #include "util/json.hpp"
 

@@ -1,0 +1,22 @@
+#pragma once
+#include "cli/command.hpp"
+
+namespace mem0::cli {
+
+// The handlers of the table's rows (cli/cli.cpp; docs/cli.md), one file each.
+int peek(const Args &args, const CliContext &ctx);
+int context(const Args &args, const CliContext &ctx);
+int doctor(const Args &args, const CliContext &ctx);
+int install(const Args &args, const CliContext &ctx);
+int uninstall(const Args &args, const CliContext &ctx);
+int mcp(const Args &args, const CliContext &ctx);
+int remember(const Args &args, const CliContext &ctx);
+int forget(const Args &args, const CliContext &ctx);
+int pause(const Args &args, const CliContext &ctx);
+int resume(const Args &args, const CliContext &ctx);
+int log(const Args &args, const CliContext &ctx);
+int tour(const Args &args, const CliContext &ctx);
+int export_memories(const Args &args, const CliContext &ctx);
+int import_memories(const Args &args, const CliContext &ctx);
+
+} // namespace mem0::cli
