@@ -161,27 +161,35 @@ class SenderTest(HookTest):
         self.addCleanup(self.stop_senders)
 
     def senders(self):
-        """Pids of this test's detached senders: processes whose environment names our HOME."""
-        marker = f"HOME={self.home}".encode()
-        pids = []
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0") and int(pid) != os.getpid():
-                        pids.append(int(pid))
-            except OSError:
-                pass
-        return pids
+        return senders_of(self.home)
 
     def stop_senders(self):
-        """SIGKILL this test's detached senders; how many there were."""
-        pids = self.senders()
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        return len(pids)
+        return kill_senders(self.home)
+
+
+def senders_of(home):
+    """Pids of a test's detached senders: processes whose environment names its `home`."""
+    marker = f"HOME={home}".encode()
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if marker in f.read().split(b"\0") and int(pid) != os.getpid():
+                    pids.append(int(pid))
+        except OSError:
+            pass
+    return pids
+
+
+def kill_senders(home):
+    """SIGKILL a test's detached senders (senders_of); how many there were."""
+    pids = senders_of(home)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return len(pids)
 
 
 def payload_event(payload):

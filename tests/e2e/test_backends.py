@@ -2,11 +2,10 @@
 of Mem0's newer plugin, and a back-off kept per server and key (docs/failures.md#back-off)."""
 
 import os
-import signal
 import time
 import unittest
 
-from hooklib import BIN_DIR, HookTest, PROJECT, USER, memory, shared_agent
+from hooklib import BIN_DIR, kill_senders, HookTest, PROJECT, USER, memory, shared_agent
 import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
@@ -42,7 +41,7 @@ def shared_memory(mem_id, text, agent, app=PROJECT):
 class BackendTest(HookTest):
     def setUp(self):
         super().setUp()
-        self.addCleanup(self.kill_senders)
+        self.addCleanup(kill_senders, self.home)
 
     def prompt(self, text=PROMPT, session="s-1", env=None):
         return self.run_hook("on_user_prompt",
@@ -60,16 +59,6 @@ class BackendTest(HookTest):
             time.sleep(0.05)
         self.fail(f"timed out waiting for {what}")
 
-    def kill_senders(self):
-        """Detached senders of this test: processes whose environment names its HOME."""
-        marker = f"HOME={self.home}".encode()
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0"):
-                        os.kill(int(pid), signal.SIGKILL)
-            except (OSError, ProcessLookupError):
-                pass
 
 
 class SelfHosted(BackendTest):

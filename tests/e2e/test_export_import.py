@@ -5,12 +5,11 @@ flavour and back, with the built mem0-hooks."""
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import unittest
 
-from hooklib import BIN_DIR, EXEC_WRAPPER, PROJECT, USER, memory
+from hooklib import BIN_DIR, kill_senders, EXEC_WRAPPER, PROJECT, USER, memory
 import testmain  # noqa: E402
 from fakelib import FakeMem0
 
@@ -38,22 +37,12 @@ class ExportImport(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.home, True)
         self.project = os.path.join(self.home, "project")
         os.makedirs(self.project)
-        self.addCleanup(self.kill_senders)
+        self.addCleanup(kill_senders, self.home)
         self.platform = FakeMem0(seed=SEED).start()
         self.addCleanup(self.platform.stop)
         self.selfhosted = FakeMem0(backend="selfhosted").start()
         self.addCleanup(self.selfhosted.stop)
 
-    def kill_senders(self):
-        """Detached senders of this test: processes whose environment names its HOME."""
-        marker = f"HOME={self.home}".encode()
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0"):
-                        os.kill(int(pid), signal.SIGKILL)
-            except (OSError, ProcessLookupError):
-                pass
 
     def cli(self, fake, *args):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home, "USER": USER,
