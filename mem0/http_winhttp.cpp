@@ -259,11 +259,17 @@ std::optional<Error> start(const WinHttp &api, HINTERNET session, const HttpRequ
   DWORD disabled = WINHTTP_DISABLE_REDIRECTS | WINHTTP_DISABLE_COOKIES;
   if (!api.set_option(t.request, WINHTTP_OPTION_DISABLE_FEATURE, &disabled, sizeof disabled))
     return make_error(ErrorKind::transport, "WinHTTP refused WINHTTP_DISABLE_REDIRECTS");
-  // WinHTTP's own time limits end a stuck transfer by the deadline too, even where a close does
-  // not cancel it; the wait for the response's headers has a limit of its own.
-  DWORD budget = static_cast<DWORD>(budget_ms);
-  if (!api.set_timeouts(t.request, budget_ms, budget_ms, budget_ms, budget_ms) ||
-      !api.set_option(t.request, WINHTTP_OPTION_RECEIVE_RESPONSE_TIMEOUT, &budget, sizeof budget))
+  // The deadline is the caller's: what is unfinished then is a `timeout`. WinHTTP's own time
+  // limits, a second past it, only end in the background a transfer that closing its handle did
+  // not cancel; were they the budget itself, one could end a hair before the deadline as another
+  // error (wine reports its socket's WSAETIMEDOUT, 10060). The wait for the response's headers
+  // has a limit of its own.
+  const int limit =
+      budget_ms > std::numeric_limits<int>::max() - 1000 ? budget_ms : budget_ms + 1000;
+  DWORD limit_value = static_cast<DWORD>(limit);
+  if (!api.set_timeouts(t.request, limit, limit, limit, limit) ||
+      !api.set_option(t.request, WINHTTP_OPTION_RECEIVE_RESPONSE_TIMEOUT, &limit_value,
+                      sizeof limit_value))
     return make_error(ErrorKind::transport, "WinHTTP refused the deadline (WinHttpSetTimeouts)");
   // Where this Windows has them (8.1, 10): compressed answers, HTTP/2 over TLS.
   DWORD decompress = WINHTTP_DECOMPRESSION_FLAG_ALL;
