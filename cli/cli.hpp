@@ -6,6 +6,7 @@
 #include "mem0/http.hpp"
 #include "mem0/search.hpp"
 #include "store/state.hpp"
+#include "util/detach.hpp"
 #include "util/json_writer.hpp"
 #include "util/log.hpp"
 
@@ -34,7 +35,7 @@ struct CliContext : RunDeps {
   Deadline deadline;
   // Starts a sender for what a call left queued (util/detach.hpp's run_detached); none when
   // empty, as in tests.
-  std::function<Result<void>(const std::function<void()> &)> detach;
+  std::function<Result<void>(const DetachedWork &)> detach;
 };
 
 // The command line after the command name: positional words and `--name [value]` options.
