@@ -1,6 +1,7 @@
 #pragma once
 #include "hook/runtime.hpp"
 #include "util/clock.hpp"
+#include "util/detach.hpp"
 #include "util/error.hpp"
 
 #include <cstddef>
@@ -33,7 +34,7 @@ struct CliContext : RunDeps {
   Deadline deadline;
   // Starts a sender for what a call left queued (util/detach.hpp's run_detached); none when
   // empty, as in tests.
-  std::function<Result<void>(const std::function<void()> &)> detach;
+  std::function<Result<void>(const DetachedWork &)> detach;
 };
 
 // The command line after the command name: positional words and `--name [value]` options.

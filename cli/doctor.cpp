@@ -9,21 +9,14 @@
 #include "mem0/identity.hpp"
 #include "mem0/search.hpp"
 #include "store/outbox.hpp"
-#include "util/detach.hpp"
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -263,35 +256,6 @@ void hooks(Doctor &d) {
   }
 }
 
-// The first line `program arg` prints on stdout within `limit` (read until it exits or the limit
-// passes), trimmed; "" when it prints none, fails to start or is too slow (then it is killed).
-std::string first_line_of(const fs::path &program, std::string_view arg,
-                          std::chrono::milliseconds limit) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return {};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  const std::string path = program.string(), argument(arg);
-  char *argv[] = {const_cast<char *>(path.c_str()), const_cast<char *>(argument.c_str()), nullptr};
-  pid_t pid = 0;
-  const ChildEnvironment env(environ);
-  const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, env.get());
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  std::string out = spawned == 0 ? read_bounded(fds[0], SteadyClock::now() + limit, 4096) : "";
-  ::close(fds[0]);
-  if (spawned != 0) return {};
-  int status = 0;
-  if (::waitpid(pid, &status, WNOHANG) == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  }
-  return std::string(trim(std::string_view(out).substr(0, out.find('\n'))));
-}
-
 // The files of `agent` that wire our hooks, each with the count of its entries (an event and
 // executable listed twice counts twice).
 struct Wiring {
@@ -329,7 +293,8 @@ void agent_rows(Doctor &d) {
     const AgentFiles &f = agent->files;
     const auto program = find_program(f.program, d.ctx.env);
     std::string version =
-        program ? first_line_of(*program, f.version_arg, std::chrono::milliseconds(2000)) : "";
+        program ? platform::first_line_of(*program, f.version_arg, std::chrono::milliseconds(2000))
+                : "";
     d.row("agent", std::string(agent->display_name) + ": " +
                        (!program          ? std::string(f.program) + " not on PATH"
                         : version.empty() ? program->string() + " (no version)"

@@ -5,11 +5,11 @@
 #include "hook/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
 #include <map>
-#include <unistd.h>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -107,16 +107,7 @@ fs::path claude_dir(const Config &config, const Environment &env) {
 }
 
 std::optional<fs::path> find_program(std::string_view name, const Environment &env) {
-  const std::string path = env.get("PATH").value_or("");
-  for (std::size_t start = 0; start <= path.size();) {
-    const std::size_t end = std::min(path.find(':', start), path.size());
-    const fs::path dir = path.substr(start, end - start);
-    start = end + 1;
-    if (dir.empty() || !dir.is_absolute()) continue; // "" and relative entries mean a cwd
-    const fs::path candidate = dir / name;
-    if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
-  }
-  return std::nullopt;
+  return platform::find_on_path(name, env.get("PATH").value_or(""));
 }
 
 bool agent_found(const Agent &agent, const CliContext &ctx) {

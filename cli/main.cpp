@@ -1,4 +1,5 @@
 #include "cli/command.hpp"
+#include "hook/runner.hpp"
 #include "hook/runtime.hpp"
 #include "util/detach.hpp"
 #include "util/platform.hpp"
@@ -7,10 +8,16 @@
 
 int main(int argc, char **argv) {
   namespace fs = std::filesystem;
+  mem0::platform::binary_stdio();
   mem0::Runtime rt{"mem0-hooks"};
+  const std::vector<std::string> args = mem0::platform::arguments(argc, argv);
+  // The detached sender started anew (util/detach.hpp), for a call that left an add queued.
+  if (args.size() > 1 && args[1] == "--send")
+    return mem0::run_sender({args.begin() + 2, args.end()},
+                            {rt.env, rt.config, rt.http, rt.log, rt.state});
   std::error_code ec;
   const auto exe = mem0::platform::executable_path();
-  const fs::path exe_dir = exe ? exe->parent_path() : fs::absolute(argv[0], ec).parent_path();
+  const fs::path exe_dir = exe ? exe->parent_path() : fs::absolute(args.at(0), ec).parent_path();
   const mem0::cli::CliContext ctx{{rt.env, rt.config, rt.http, rt.log, rt.state},
                                   std::cout,
                                   std::cerr,
@@ -18,5 +25,5 @@ int main(int argc, char **argv) {
                                   exe_dir,
                                   mem0::SteadyClock::now() + rt.config.timeout,
                                   mem0::run_detached};
-  return mem0::cli::run(std::vector<std::string>(argv + 1, argv + argc), ctx);
+  return mem0::cli::run(std::vector<std::string>(args.begin() + 1, args.end()), ctx);
 }

@@ -6,16 +6,14 @@
 #include "mem0/search.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 
 #include <cctype>
 #include <rapidjson/document.h>
-#include <unistd.h>
 
 #include <array>
-#include <cerrno>
-#include <csignal>
 #include <functional>
 #include <map>
 #include <variant>
@@ -514,8 +512,7 @@ int serve_mcp(int in, const CliContext &ctx) {
   };
   char buffer[64 * 1024];
   for (;;) {
-    const ssize_t n = ::read(in, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
+    const long n = platform::read_some(in, buffer, sizeof buffer);
     if (n <= 0 || !ctx.out) break; // EOF, stdin gone, or nobody reads the answers
     for (std::string_view chunk(buffer, static_cast<std::size_t>(n)); !chunk.empty();) {
       const auto newline = chunk.find('\n');
@@ -540,8 +537,8 @@ int serve_mcp(int in, const CliContext &ctx) {
 }
 
 int mcp(const Args &, const CliContext &ctx) {
-  std::signal(SIGPIPE, SIG_IGN); // a client gone: the write fails and the server ends
-  return serve_mcp(STDIN_FILENO, ctx);
+  platform::prepare_stdio(); // a client gone: the write fails and the server ends
+  return serve_mcp(platform::k_stdin_fd, ctx);
 }
 
 } // namespace mem0::cli

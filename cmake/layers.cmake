@@ -9,6 +9,13 @@ function(mem0_layer name)
   endforeach()
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${name}/*.cpp
     ${PROJECT_SOURCE_DIR}/${name}/*/*.cpp)
+  # Platforms as files: *_windows.cpp and *_winhttp.cpp build for Windows only, *_posix.cpp and
+  # *_curl.cpp everywhere else (docs/contributing.md#platforms).
+  if(WIN32)
+    list(FILTER sources EXCLUDE REGEX "_(posix|curl)\\.cpp$")
+  else()
+    list(FILTER sources EXCLUDE REGEX "_(windows|winhttp)\\.cpp$")
+  endif()
   add_library(mem0_${name} STATIC ${sources})
   target_include_directories(mem0_${name} PUBLIC ${root})
   target_link_libraries(mem0_${name} PRIVATE mem0_warnings mem0_sanitizers)

@@ -103,7 +103,7 @@ set(CPACK_PACKAGE_FILE_NAME ${CPACK_PACKAGE_NAME}-${PROJECT_VERSION}-${mem0_pack
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "mem0 native hooks contributors")
-# libcurl is loaded at run time (mem0/http.cpp), so dpkg-shlibdeps cannot see it; it finds the
+# libcurl is loaded at run time (mem0/http_curl.cpp), so dpkg-shlibdeps cannot see it; it finds the
 # rest (libc, and libstdc++ where it is not linked statically).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 | libcurl4t64")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ca-certificates")

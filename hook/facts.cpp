@@ -1,5 +1,6 @@
 #include "hook/facts.hpp"
 #include "mem0/identity.hpp"
+#include "util/platform.hpp"
 
 namespace mem0 {
 
@@ -20,9 +21,9 @@ std::string session_of(const HookInput &input, const Environment &env, const Age
 std::filesystem::path cwd_of(const HookInput &input, const Environment &env, const Agent &agent) {
   std::filesystem::path cwd;
   if (!input.cwd.empty())
-    cwd = input.cwd;
+    cwd = platform::input_path(input.cwd);
   else if (auto dir = env_value(env, agent.project_dir_env); !dir.empty())
-    cwd = dir;
+    cwd = platform::input_path(dir);
   else {
     std::error_code ec;
     cwd = std::filesystem::current_path(ec);

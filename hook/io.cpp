@@ -3,31 +3,14 @@
 
 #include "util/json_writer.hpp"
 
+#include "util/platform.hpp"
+
 #include <algorithm>
-#include <cerrno>
-#include <poll.h>
-#include <unistd.h>
 
 namespace mem0 {
 
 std::string read_bounded(int fd, Deadline deadline, std::size_t cap) {
-  std::string data;
-  char buffer[65536];
-  for (;;) {
-    const auto left = time_left(deadline);
-    if (left.count() <= 0) break;
-    pollfd p{fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) break;
-    // Past the cap, keep draining so the writer is never blocked, but keep nothing.
-    const std::size_t room = cap > data.size() ? cap - data.size() : 0;
-    data.append(buffer, std::min(room, static_cast<std::size_t>(n)));
-  }
-  return data;
+  return platform::read_until(fd, deadline, cap);
 }
 
 namespace adapter {

@@ -6,6 +6,7 @@
 #include "store/backoff.hpp"
 #include "store/pause.hpp"
 #include "util/clock.hpp"
+#include "util/detach.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -83,7 +84,7 @@ struct NewMemory {
 };
 
 // Starts a sender for what a call left queued (util/detach.hpp's run_detached); none when empty.
-using Detach = std::function<Result<void>(const std::function<void()> &)>;
+using Detach = std::function<Result<void>(const DetachedWork &)>;
 
 // The service for one call: its dependencies, the directory whose project it serves, the call's
 // deadline and who asks. Every request runs under the deadline; a request held by the pause

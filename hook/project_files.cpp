@@ -3,6 +3,7 @@
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
+#include "util/platform.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
@@ -13,7 +14,6 @@
 #include <chrono>
 #include <functional>
 #include <map>
-#include <unistd.h>
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -189,7 +189,7 @@ bool queue_import(const HookContext &ctx, const HookInput &input, Outbox &outbox
 
 // A claim no other import shares, even of the same content.
 std::string new_claim(const std::string &hash) {
-  return hash + "-" + std::to_string(::getpid()) + "-" +
+  return hash + "-" + std::to_string(platform::process_id()) + "-" +
          std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
 }
 

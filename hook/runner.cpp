@@ -4,11 +4,10 @@
 #include "hook/sender.hpp"
 #include "hook/table.hpp"
 #include "util/detach.hpp"
+#include "util/platform.hpp"
 
-#include <csignal>
 #include <cstdio>
 #include <exception>
-#include <unistd.h>
 
 namespace mem0 {
 namespace {
@@ -138,21 +137,45 @@ Result<const Agent *> agent_of_args(int argc, const char *const *argv) {
   return agent;
 }
 
+int run_sender(const std::vector<std::string> &args, const RunDeps &deps) {
+  std::vector<const char *> words{"--send"};
+  for (const auto &arg : args)
+    words.push_back(arg.c_str());
+  const auto agent = agent_of_args(static_cast<int>(words.size()), words.data());
+  if (!agent) {
+    deps.log.warn(agent.error().message + " for the sender; nothing sent");
+    return 0;
+  }
+  const SendReport report =
+      send_round(make_context(deps, SteadyClock::now() + k_send_round, **agent));
+  if (report.stopped) deps.log.debug("sender stopped: " + report.stopped->message);
+  return 0;
+}
+
 int run_hook_raw(int argc, const char *const *argv, std::string_view executable,
                  const RawHandler &handler) {
   const auto started = SteadyClock::now();
-  std::signal(SIGPIPE, SIG_IGN); // a reader that went away must not turn exit 0 into a signal
+  platform::prepare_stdio(); // a reader gone must not turn exit 0 into a signal
   try {
     Runtime rt{std::string(executable)};
-    const auto agent = agent_of_args(argc, argv);
+    const std::vector<std::string> args = platform::arguments(argc, argv);
+    if (args.size() > 1 && args[1] == "--send") {
+      run_sender({args.begin() + 2, args.end()}, {rt.env, rt.config, rt.http, rt.log, rt.state});
+      return finish(0);
+    }
+    std::vector<const char *> words;
+    for (const auto &arg : args)
+      words.push_back(arg.c_str());
+    const auto agent = agent_of_args(static_cast<int>(words.size()), words.data());
     if (!agent) {
       // Output shaped for the wrong agent could fail the agent's call: print nothing.
       rt.log.warn(agent.error().message + " on the command line; nothing done");
       return finish(0);
     }
     const RunDeps deps{rt.env, rt.config, rt.http, rt.log, rt.state};
-    const RunResult run = run_hook_io(executable, **agent, handler, deps,
-                                      started + rt.config.timeout, STDIN_FILENO, stdout, stderr);
+    const RunResult run =
+        run_hook_io(executable, **agent, handler, deps, started + rt.config.timeout,
+                    platform::k_stdin_fd, stdout, stderr);
     if (run.detach && !run_detached(run.detach))
       rt.log.warn("cannot start the sender: items stay queued");
     return finish(run.status);

@@ -7,6 +7,7 @@
 #include "mem0/http.hpp"
 #include "store/state.hpp"
 #include "util/clock.hpp"
+#include "util/detach.hpp"
 #include "util/log.hpp"
 
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mem0 {
 
@@ -39,7 +41,7 @@ struct RunResult {
   int status = 0; // 0, or 2 when the output blocks
   // The sender (after the handler's `detached` work) to run in a detached process; empty unless
   // the handler declared `send` and there is something to do (sender_work).
-  std::function<void()> detach{};
+  DetachedWork detach{};
 };
 
 // One run of `agent` over `deps`: read `in` (bounded, until `deadline`), run `handler`, write at
@@ -55,7 +57,13 @@ RunResult run_hook_io(std::string_view executable, const Agent &agent, const Raw
 // error for an unknown name or argument.
 Result<const Agent *> agent_of_args(int argc, const char *const *argv);
 
-// The process around run_hook_io: pick the agent from the command line, set up the Runtime, run
+// The detached sender started anew (util/detach.hpp; a system that cannot fork): the arguments
+// after `--send` name the agent (`--agent <name>`, else Claude Code); one send_round within
+// k_send_round. Always 0, also when the arguments are wrong (logged).
+int run_sender(const std::vector<std::string> &args, const RunDeps &deps);
+
+// The process around run_hook_io: pick the agent from the command line (or, with `--send` first,
+// run the sender: run_sender), set up the Runtime, run
 // on the standard streams within the configured budget, start the declared sender detached, and
 // exit with the run's status (0 also when the set-up itself fails, or the command line names no
 // known agent: then nothing is printed; SIGPIPE is ignored).

@@ -11,14 +11,14 @@ namespace mem0 {
 
 // What every executable sets up first, the hooks and the CLI alike: the environment, the
 // configuration, the log (with the key hidden and the debug file when debug is on), the HTTP
-// client (libcurl is loaded only when a request is made) and the state store.
+// client (libcurl, where used, is loaded only when a request is made) and the state store.
 struct Runtime {
   explicit Runtime(std::string component);
 
   Environment env;
   Config config;
   Log log;
-  CurlHttpClient http;
+  SystemHttpClient http;
   StateStore state;
 };
 

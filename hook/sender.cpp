@@ -5,11 +5,8 @@
 #include "store/outbox.hpp"
 #include "util/files.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,19 +14,11 @@ namespace mem0 {
 namespace fs = std::filesystem;
 namespace {
 
-// Hold `<outbox>/.sender.lock` while alive; `held` is false when another sender has it.
-struct SenderLock {
-  int fd = -1;
-  bool held = false;
-  explicit SenderLock(const fs::path &dir) {
-    if (!ensure_private_dir(dir)) return;
-    fd = ::open((dir / ".sender.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-  }
-  ~SenderLock() {
-    if (fd >= 0) ::close(fd);
-  }
-};
+// `<outbox>/.sender.lock`, held while alive; not held when another sender has it.
+std::unique_ptr<TryLock> sender_lock(const fs::path &dir) {
+  if (!ensure_private_dir(dir)) return nullptr;
+  return std::make_unique<TryLock>(dir / ".sender.lock");
+}
 
 bool retryable(const Error &e) {
   return e.kind == ErrorKind::rate_limited || e.kind == ErrorKind::server ||
@@ -164,7 +153,7 @@ struct Round {
 
 } // namespace
 
-std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before) {
+DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &before) {
   if (!has_access(ctx.config)) return {};
   RunFacts &facts = *ctx.facts;
   // Capture off: `before` (a capture) is dropped, and what the user asked for still leaves.
@@ -184,18 +173,16 @@ std::function<void()> sender_work(const HookContext &ctx, const std::function<vo
   };
   if (!first && (!facts.api() || paused())) return {};
   ctx.log.debug("starting the sender");
-  return [ctx, first] {
-    if (first) first();
-    send_round(ctx);
-  };
+  return DetachedWork{
+      first, [ctx] { send_round(ctx); }, {"--send", "--agent", std::string(ctx.agent->name)}};
 }
 
 SendReport send_round(const HookContext &ctx, std::optional<Deadline> end,
                       const std::string &only) {
   SendReport report;
   Outbox outbox(ctx.state.dir);
-  const SenderLock lock(outbox.dir());
-  if (!lock.held) {
+  const auto lock = sender_lock(outbox.dir());
+  if (!lock || !lock->held()) {
     ctx.log.debug("sender: another sender is running");
     report.busy = true;
     return report;

@@ -1,5 +1,6 @@
 #pragma once
 #include "hook/runner.hpp"
+#include "util/detach.hpp"
 #include "util/error.hpp"
 
 #include <chrono>
@@ -16,11 +17,12 @@ namespace mem0 {
 // started detached when a run declares it.
 
 // What a declared sender start runs in its detached process: `before` (a capture too slow for
-// the hook itself), then one send_round. Empty, so that no process starts, when there is no key,
-// while the user pauses (then `before` is dropped too), or, without `before`, when nothing is
+// the hook itself), then one send_round, which the arguments `--send --agent <agent>` make a
+// hook or mem0-hooks do on its own (run_sender). Empty, so that no process starts, when there is no
+// key, while the user pauses (then `before` is dropped too), or, without `before`, when nothing is
 // pending or a back-off pause holds. With capture off (auto_save), `before` is dropped and a
 // sender starts only for an add the user asked for (remember, add_memory).
-std::function<void()> sender_work(const HookContext &ctx, const std::function<void()> &before = {});
+DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &before = {});
 
 // What one sender round did.
 struct SendReport {

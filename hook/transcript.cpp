@@ -1,5 +1,6 @@
 #include "hook/transcript.hpp"
 #include "mem0/format.hpp"
+#include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
@@ -7,12 +8,8 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <fcntl.h>
 #include <optional>
 #include <set>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -20,36 +17,14 @@ namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD"; // U+FFFD
 
-// A file descriptor, closed when it goes out of scope.
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 // The last `window` bytes of the regular file at `path`, without the line the window cuts;
 // nullopt when it is missing, not a regular file (a FIFO is never waited on) or unreadable.
 std::optional<std::string> read_tail(const fs::path &path, std::size_t window) {
-  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-  struct stat st {};
-  if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  const auto size = static_cast<std::size_t>(st.st_size);
   // Read from one byte before the window: when that byte ends a line, no line is cut.
-  const std::size_t offset = size > window ? size - window : 0;
-  const std::size_t start = offset > 0 ? offset - 1 : 0;
-  std::string data(size - start, '\0');
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n =
-        ::pread(in.fd, data.data() + done, data.size() - done, static_cast<off_t>(start + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return std::nullopt;
-    if (n == 0) break; // the file shrank meanwhile
-    done += static_cast<std::size_t>(n);
-  }
-  data.resize(done);
-  if (offset > 0) {
+  auto tail = read_file_tail(path, window + 1);
+  if (!tail) return std::nullopt;
+  std::string data = std::move(tail->data);
+  if (tail->size > window) {
     const std::size_t nl = data.find('\n');
     data.erase(0, nl == std::string::npos ? data.size() : nl + 1);
   }

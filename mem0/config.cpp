@@ -1,6 +1,7 @@
 #include "mem0/config.hpp"
 #include "mem0/dialect.hpp"
 #include "util/files.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 
 #include "util/json.hpp"
@@ -9,11 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <pwd.h>
 #include <type_traits>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -40,8 +37,9 @@ std::optional<double> parse_double(std::string_view s) {
 }
 
 fs::path home_dir(const Environment &env) {
-  if (const auto home = env.get("HOME"); home && !home->empty()) return *home;
-  if (const passwd *pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
+  for (const std::string_view variable : platform::home_variables())
+    if (const auto home = env.get(variable); home && !home->empty()) return *home;
+  if (auto home = platform::system_home()) return *home;
   return "/";
 }
 
@@ -391,8 +389,7 @@ std::string resolve(Config &c, const Setting &row, const Environment &env,
 
 Environment Environment::from_process() {
   Environment env;
-  for (char **e = environ; e && *e; ++e) {
-    const std::string_view entry(*e);
+  for (const std::string &entry : platform::environment()) {
     const auto eq = entry.find('=');
     if (eq != std::string_view::npos) env.vars.emplace(entry.substr(0, eq), entry.substr(eq + 1));
   }

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,11 +36,15 @@ public:
                                                 Deadline deadline) = 0;
 };
 
-// libcurl multi; initialises libcurl on first use only, so gated invocations never pay for it.
-// HTTP/2 multiplexing on one connection where the server offers it; no redirects; TLS verified.
-class CurlHttpClient final : public HttpClient {
+// The system's HTTP client, one per platform (docs/contributing.md#platforms): libcurl multi,
+// loaded on first use, elsewhere (mem0/http_curl.cpp); WinHTTP on Windows (mem0/http_winhttp.cpp).
+// Both: no redirects (a 3xx is returned as it came), TLS always verified, bodies over
+// k_max_response_bytes refused (`bad_response`), the deadline a `timeout`. `ca_bundle` (a PEM
+// file or a hashed directory) replaces the trusted certificates for libcurl only: WinHTTP
+// trusts the Windows certificate store and has no such setting, so it is not used there.
+class SystemHttpClient final : public HttpClient {
 public:
-  explicit CurlHttpClient(std::optional<std::string> ca_bundle = std::nullopt);
+  explicit SystemHttpClient(std::optional<std::string> ca_bundle = std::nullopt);
   std::vector<Result<HttpResponse>> run(const std::vector<HttpRequest> &requests,
                                         Deadline deadline) override;
 
@@ -49,17 +52,8 @@ private:
   std::optional<std::string> m_ca_bundle;
 };
 
-// How a transfer's libcurl settings are applied: each returns libcurl's code (0: taken).
-struct CurlOptions {
-  std::function<int(int option, long value)> number;
-  std::function<int(int option, const char *text)> text;
-};
-
-// The settings no transfer goes without: HTTP and HTTPS only, no redirects, the certificate and
-// the host name checked. The protocol list falls back to CURLOPT_PROTOCOLS where libcurl (before
-// 7.85) refuses CURLOPT_PROTOCOLS_STR; any other refusal is an error (`transport`) naming the
-// setting, and the request is not sent.
-std::optional<Error> set_safety_options(const CurlOptions &set);
+// Return the error for a body over k_max_response_bytes, the same from every client.
+Error response_too_large();
 
 // Parse a Retry-After value given in seconds; nullopt for dates and garbage.
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value);

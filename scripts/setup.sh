@@ -5,6 +5,8 @@
 # --libcxx: also clang 16 with LLVM's libc++, for `scripts/test.sh --libcxx`.
 # --arm64: also the linux-arm64 cross toolchain, arm64 libcurl (multiarch) and qemu-user-static,
 # for `scripts/build.sh --arm64` and `scripts/test.sh --arm64`.
+# --windows: also mingw-w64 (the POSIX threads variant) and wine, for `scripts/build.sh --windows`
+# and `scripts/test.sh --windows`.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev catch2 python3
@@ -18,7 +20,8 @@ for option in "$@"; do
   --fuzz) packages+=(clang-16 libclang-rt-16-dev llvm-16) ;; # llvm-16: the symbolizer for reports
   --libcxx) packages+=(clang-16 libc++-16-dev libc++abi-16-dev) ;;
   --arm64) packages+=(g++-aarch64-linux-gnu qemu-user-static libcurl4-openssl-dev:arm64) ;;
-  *) echo "setup: unknown option $option (known: --fuzz, --libcxx, --arm64)" >&2; exit 2 ;;
+  --windows) packages+=(g++-mingw-w64-x86-64-posix wine wine64) ;;
+  *) echo "setup: unknown option $option (known: --fuzz, --libcxx, --arm64, --windows)" >&2; exit 2 ;;
   esac
 done
 

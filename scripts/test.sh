@@ -37,6 +37,15 @@ if [ "${1:-}" = "--arm64" ]; then
   cd tests/e2e && exec python3 test_on_user_prompt.py -v \
     OnUserPrompt.test_relevant_memory_is_injected_in_the_documented_format
 fi
+if [ "${1:-}" = "--windows" ]; then
+  # docs/windows.md#testing-under-wine: the Windows build and the end-to-end subset under wine.
+  if ! scripts/setup.sh --windows; then
+    echo "windows: SKIPPED (mingw-w64 or wine cannot be installed here)"
+    exit 0
+  fi
+  scripts/build.sh --windows
+  cd tests/windows && exec python3 test_wine.py -v
+fi
 if [ "${1:-}" = "--sanitize" ]; then
   scripts/setup.sh --fuzz
   # Every report fails the program that made it, and so its test: leaks at exit included.

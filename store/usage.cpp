@@ -10,12 +10,10 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <fcntl.h>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace mem0 {

@@ -16,6 +16,36 @@ namespace mem0 {
 std::optional<std::string> read_small_file(const std::filesystem::path &path,
                                            std::size_t max_bytes = 1 << 20);
 
+// The last `bytes` bytes of the regular file at `path` (all of it when smaller) and the file's
+// size; nullopt when it is missing, not a regular file (a FIFO is never waited on) or unreadable.
+struct FileTail {
+  std::string data;
+  std::uintmax_t size = 0;
+};
+std::optional<FileTail> read_file_tail(const std::filesystem::path &path, std::size_t bytes);
+
+// Append `line` to the log file `path` (created 0600) in one write, without waiting: only a
+// regular file is written to (a FIFO in its place never makes the caller wait for a reader).
+// Past `max_bytes` the file becomes `<path>.1`, replacing the previous one; of processes that
+// rotate at once, one moves it.
+void append_log(const std::filesystem::path &path, const std::string &line,
+                std::uintmax_t max_bytes);
+
+// An exclusive lock of the file `path` (created 0600, never removed), held while the object
+// lives; not held when another process has it (it is never waited for).
+class TryLock {
+public:
+  explicit TryLock(const std::filesystem::path &path);
+  ~TryLock();
+  TryLock(const TryLock &) = delete;
+  TryLock &operator=(const TryLock &) = delete;
+  bool held() const { return m_held; }
+
+private:
+  std::intptr_t m_handle = -1; // a file descriptor, or a Windows HANDLE
+  bool m_held = false;
+};
+
 // True when the filesystem of `dir` (or of its nearest existing parent) has less than `bytes`
 // left for this user: a write there is about to fail with "no space left".
 bool nearly_full(const std::filesystem::path &dir, std::uintmax_t bytes = 64 * 1024);

@@ -1,27 +1,15 @@
 #include "util/log.hpp"
+#include "util/files.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace mem0 {
 namespace {
 
 // Past this size the log becomes `<file>.1` (replacing the previous one) and a new file starts.
-constexpr off_t k_log_max_bytes = 1 << 20;
-
-// Move `file`, just written as `written`, to `<file>.1`; only while its name is still that file,
-// so that of processes rotating at once one moves it and the others do not move the new file
-// over it.
-void rotate(const std::filesystem::path &file, const struct stat &written) {
-  struct stat now {};
-  if (::stat(file.c_str(), &now) != 0 || now.st_ino != written.st_ino ||
-      now.st_dev != written.st_dev)
-    return;
-  (void)::rename(file.c_str(), (file.string() + ".1").c_str());
-}
+constexpr std::uintmax_t k_log_max_bytes = 1 << 20;
 
 } // namespace
 
@@ -62,17 +50,7 @@ void Log::append(std::string_view level, std::string_view message) const {
   for (char c : scrub(message))
     line += (c == '\n' || c == '\r') ? ' ' : c;
   line += '\n';
-  // O_APPEND keeps lines of concurrent hook processes whole. O_NONBLOCK: a FIFO in its place
-  // never makes the hook wait for a reader; only a regular file is written to.
-  const int fd =
-      ::open(m_file->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600);
-  if (fd < 0) return;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    [[maybe_unused]] const auto n = ::write(fd, line.data(), line.size());
-    if (st.st_size + static_cast<off_t>(line.size()) > k_log_max_bytes) rotate(*m_file, st);
-  }
-  ::close(fd);
+  append_log(*m_file, line, k_log_max_bytes);
 }
 
 } // namespace mem0

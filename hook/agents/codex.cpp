@@ -6,8 +6,6 @@
 #include "util/shell_read.hpp"
 #include "util/strings.hpp"
 
-#include <sys/stat.h>
-
 namespace mem0 {
 namespace codex_shape {
 namespace {
@@ -17,8 +15,8 @@ namespace {
 constexpr std::size_t k_exit_code_window = 256 * 1024;
 
 bool regular_file(const std::filesystem::path &path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "hook/agents/copilot.hpp"
 #include "hook/agent.hpp"
 #include "hook/agents/adapter.hpp"
+#include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
 #include "util/strings.hpp"
@@ -87,16 +88,11 @@ void read_summary(std::string_view line, Transcript &out, std::vector<std::strin
 bool wait_for_line(const std::filesystem::path &events, std::string_view needle,
                    std::chrono::milliseconds patience) {
   const auto deadline = std::chrono::steady_clock::now() + patience;
-  constexpr long tail = 64 * 1024;
-  std::string buffer(tail, '\0');
+  constexpr std::size_t tail = 64 * 1024;
   for (;;) {
-    if (std::FILE *f = std::fopen(events.c_str(), "rb")) {
-      std::fseek(f, 0, SEEK_END);
-      std::fseek(f, -std::min(tail, std::ftell(f)), SEEK_END);
-      const std::size_t got = std::fread(buffer.data(), 1, buffer.size(), f);
-      std::fclose(f);
-      if (std::string_view(buffer.data(), got).find(needle) != std::string_view::npos) return true;
-    }
+    if (const auto seen = read_file_tail(events, tail);
+        seen && seen->data.find(needle) != std::string::npos)
+      return true;
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

@@ -7,9 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <sys/stat.h>
 
 namespace mem0::on_file_read {
 namespace fs = std::filesystem;
@@ -48,13 +45,11 @@ std::optional<std::string> skipped_by_name(const fs::path &path) {
 }
 
 FileVersion stat_file(const fs::path &path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return {"", std::string("cannot stat: ") + std::strerror(errno)};
-  if (!S_ISREG(st.st_mode)) return {"", "not a regular file"};
-  if (static_cast<std::uintmax_t>(st.st_size) < k_min_file_bytes)
+  const auto found = platform::file_stamp(path);
+  if (!found.stamp) return {"", found.error};
+  if (found.stamp->size < k_min_file_bytes)
     return {"", "smaller than " + std::to_string(k_min_file_bytes) + " bytes"};
-  return {std::to_string(platform::mtime_ns(st)) + ":" + std::to_string(st.st_size), ""};
+  return {std::to_string(found.stamp->mtime_ns) + ":" + std::to_string(found.stamp->size), ""};
 }
 
 std::string relative_to_project(const fs::path &file, const fs::path &cwd) {
@@ -104,7 +99,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   if (!config.auto_search) return gated("auto_search is off");
 
   const fs::path &cwd = facts.cwd();
-  fs::path file(input.file_path);
+  fs::path file = platform::input_path(input.file_path);
   if (file.is_relative()) file = cwd / file;
   file = file.lexically_normal();
   // Judge the path within the project: a checkout under ~/build/ is not a build directory.

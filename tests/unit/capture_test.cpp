@@ -485,7 +485,7 @@ TEST_CASE("detach: the work runs in another session with no terminal, the caller
   TempDir tmp;
   const fs::path out = tmp / "worker.txt";
   const auto started = SteadyClock::now();
-  REQUIRE(run_detached([&] {
+  REQUIRE(run_detached({.work = [&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     // Standard output is /dev/null when it is the same file (no /proc on macOS).
     struct stat fd1 {
@@ -493,7 +493,7 @@ TEST_CASE("detach: the work runs in another session with no terminal, the caller
     const bool to_null = ::fstat(1, &fd1) == 0 && ::stat("/dev/null", &null) == 0 &&
                          fd1.st_dev == null.st_dev && fd1.st_ino == null.st_ino;
     write_file(out, std::to_string(::getsid(0)) + (to_null ? " /dev/null" : " elsewhere"));
-  }));
+  }}));
   CHECK(SteadyClock::now() - started < std::chrono::milliseconds(250));
   for (int i = 0; i < 300 && !fs::exists(out); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

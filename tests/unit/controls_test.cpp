@@ -333,7 +333,7 @@ TEST_CASE("cli: with capture off, a remember its call left queued gets a sender 
                             f.project,
                             f.home / "bin",
                             SteadyClock::now(),
-                            [&](const std::function<void()> &work) -> Result<void> {
+                            [&](const DetachedWork &work) -> Result<void> {
                               started.push_back(work);
                               return {};
                             }};

@@ -233,7 +233,7 @@ TEST_CASE("reliability: a CA bundle that is a FIFO fails the request as transpor
   REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len) == 0);
   const std::string url = "https://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/";
 
-  CurlHttpClient http((tmp / "ca.pem").string());
+  SystemHttpClient http((tmp / "ca.pem").string());
   const auto start = SteadyClock::now();
   const auto results = http.run({HttpRequest{"GET", url, {}, {}}}, SteadyClock::now() + 1000ms);
   const double elapsed = seconds_since(start);

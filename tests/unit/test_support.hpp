@@ -14,8 +14,10 @@
 #include "store/outbox.hpp"
 #include "store/state.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/log.hpp"
+#include "util/platform.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -30,6 +32,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,13 +48,22 @@ namespace fs = std::filesystem;
 // one file knows it, so a checkout elsewhere compiles every other test from ccache's cache).
 extern const char *const k_source_dir;
 
-// A fresh private directory (mkdtemp) under the system temp dir, removed with its content.
+// A fresh private directory under the system temp dir, removed with its content.
 class TempDir {
 public:
   TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "mem0-unit-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    m_path = fs::canonical(pattern);
+    static std::mt19937_64 random{std::random_device{}()};
+    for (int tries = 0; tries < 100 && m_path.empty(); ++tries) {
+      const fs::path dir =
+          fs::temp_directory_path() / ("mem0-unit-" + std::to_string(platform::process_id()) + "-" +
+                                       std::to_string(random() % 1000000000));
+      std::error_code ec;
+      if (fs::create_directory(dir, ec)) {
+        fs::permissions(dir, fs::perms::owner_all, ec);
+        m_path = fs::canonical(dir);
+      }
+    }
+    if (m_path.empty()) throw std::runtime_error("cannot make a temporary directory");
   }
   ~TempDir() {
     std::error_code ec;
@@ -111,9 +123,10 @@ inline std::string read_file(const fs::path &path) {
 
 // The permission bits of `path` (e.g. 0600), or -1 when it cannot be stat'ed.
 inline int mode_of(const fs::path &path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return -1;
-  return static_cast<int>(st.st_mode & 07777);
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return -1;
+  return static_cast<int>(status.permissions() & fs::perms::mask);
 }
 
 // Split `text` at real newlines.
@@ -423,24 +436,18 @@ struct HookFixture {
   std::string today() const { return utc_day(now); }
 };
 
-// An exclusive flock on `<file>.lock`, as a stuck hook would hold it, until destroyed.
+// An exclusive lock of `<file>.lock`, as a stuck hook would hold it, until destroyed.
 class HeldLock {
 public:
   explicit HeldLock(const fs::path &file) {
     fs::create_directories(file.parent_path());
-    m_fd = ::open((file.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (m_fd < 0 || ::flock(m_fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock");
+    m_lock.emplace(file.string() + ".lock");
+    if (!m_lock->held()) throw std::runtime_error("cannot lock");
   }
-  ~HeldLock() { release(); }
-  HeldLock(const HeldLock &) = delete;
-  HeldLock &operator=(const HeldLock &) = delete;
-  void release() {
-    if (m_fd >= 0) ::close(m_fd);
-    m_fd = -1;
-  }
+  void release() { m_lock.reset(); }
 
 private:
-  int m_fd = -1;
+  std::optional<TryLock> m_lock;
 };
 
 // A temporary stream that reads back what was written to it.
@@ -471,17 +478,14 @@ struct Ran {
 // hook's process would (run_hook_io), without starting what it declares detached.
 inline Ran run_hook_in(HookFixture &f, std::string_view executable, const RawHandler &handler,
                        std::string_view stdin_text = "{}", const Agent &agent = claude_code()) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  REQUIRE(::write(fds[1], stdin_text.data(), stdin_text.size()) ==
-          static_cast<ssize_t>(stdin_text.size()));
-  ::close(fds[1]);
-  Sink out, err;
+  Sink in, out, err; // stdin from a file: read to its end, as a closed pipe is
+  REQUIRE(std::fwrite(stdin_text.data(), 1, stdin_text.size(), in.file) == stdin_text.size());
+  std::fflush(in.file);
+  std::rewind(in.file);
   Ran ran;
-  ran.result =
-      run_hook_io(executable, agent, handler, f.deps(),
-                  SteadyClock::now() + std::chrono::seconds(5), fds[0], out.file, err.file);
-  ::close(fds[0]);
+  ran.result = run_hook_io(executable, agent, handler, f.deps(),
+                           SteadyClock::now() + std::chrono::seconds(5), fileno(in.file), out.file,
+                           err.file);
   ran.out = out.text();
   ran.err = err.text();
   return ran;

@@ -1,3 +1,4 @@
+// util/files.hpp on Linux and macOS (docs/contributing.md#platforms).
 #include "util/files.hpp"
 
 #include <cerrno>
@@ -45,6 +46,53 @@ std::optional<std::string> read_small_file(const fs::path &path, std::size_t max
     data.append(buffer, static_cast<std::size_t>(n));
     if (data.size() > max_bytes) return std::nullopt; // it grew while being read
   }
+}
+
+std::optional<FileTail> read_file_tail(const fs::path &path, std::size_t bytes) {
+  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  struct stat st {};
+  if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const auto size = static_cast<std::uintmax_t>(st.st_size);
+  const std::uintmax_t start = size > bytes ? size - bytes : 0;
+  std::string data(static_cast<std::size_t>(size - start), '\0');
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n =
+        ::pread(in.fd, data.data() + done, data.size() - done, static_cast<off_t>(start + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) break; // the file shrank meanwhile
+    done += static_cast<std::size_t>(n);
+  }
+  data.resize(done);
+  return FileTail{std::move(data), size};
+}
+
+void append_log(const fs::path &path, const std::string &line, std::uintmax_t max_bytes) {
+  // O_APPEND keeps lines of concurrent processes whole. O_NONBLOCK: a FIFO in its place never
+  // makes the caller wait for a reader; only a regular file is written to.
+  const Fd fd{::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600)};
+  struct stat written {};
+  if (fd.fd < 0 || ::fstat(fd.fd, &written) != 0 || !S_ISREG(written.st_mode)) return;
+  [[maybe_unused]] const auto n = ::write(fd.fd, line.data(), line.size());
+  if (static_cast<std::uintmax_t>(written.st_size) + line.size() <= max_bytes) return;
+  // Moved only while its name is still the file written, so that of processes rotating at once
+  // one moves it and the others do not move the new file over it.
+  struct stat now {};
+  if (::stat(path.c_str(), &now) != 0 || now.st_ino != written.st_ino ||
+      now.st_dev != written.st_dev)
+    return;
+  (void)::rename(path.c_str(), (path.string() + ".1").c_str());
+}
+
+TryLock::TryLock(const fs::path &path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  m_handle = fd;
+  m_held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+}
+
+TryLock::~TryLock() {
+  if (m_handle >= 0) ::close(static_cast<int>(m_handle));
 }
 
 Result<void> ensure_private_dir(const fs::path &dir) {
