@@ -107,7 +107,7 @@ void live_check(Doctor &d, const ApiTarget &api) {
       search_request(api, {"mem0 doctor check", std::nullopt, 1}, d.identity)};
   if (auto ping = ping_request(api)) requests.push_back(std::move(*ping));
   const auto responses = ctx.http.run(requests, ctx.deadline);
-  const auto parsed = responses[0] ? parse_search_response(*responses[0])
+  const auto parsed = responses[0] ? parse_search_response(*responses[0], api.backend())
                                    : Result<std::vector<Memory>>(unexpected(responses[0].error()));
   std::vector<Error> failures;
   if (!parsed) failures.push_back(parsed.error());

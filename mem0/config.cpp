@@ -74,9 +74,7 @@ struct SettingsFile {
 };
 
 std::optional<Backend> parse_backend(std::string_view s) {
-  const std::string v = ascii_lower(trim(s));
-  if (v == "platform") return Backend::platform;
-  if (v == "selfhosted" || v == "self-hosted") return Backend::selfhosted;
+  if (const Dialect *d = find_dialect(s)) return d->traits().backend;
   return std::nullopt;
 }
 
