@@ -205,7 +205,9 @@ void state(Doctor &d) {
         c.state_dir.string() + " (" +
             count_of(static_cast<std::size_t>(d.today.searches), "automatic search",
                      "automatic searches") +
-            " today" + (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
+            " today" +
+            (c.daily_search_limit > 0 ? ", limit " + std::to_string(c.daily_search_limit) : "") +
+            ")");
   const Outbox::Stats outbox = Outbox(c.state_dir).stats();
   d.row("outbox", outbox_line(outbox, d.today.adds, c));
   if (outbox.rejected > 0)
@@ -228,9 +230,9 @@ void controls(Doctor &d) {
 
 void plan(Doctor &d) {
   const Config &c = d.c;
-  d.row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
-                    (c.rerank ? "on" : "off") + ", threshold " +
-                    std::to_string(c.threshold).substr(0, 4) + ", auto search " +
+  d.row("plan", std::string(c.search_plan == SearchPlan::lean ? "lean" : "thorough") +
+                    " plan, rerank " + (c.rerank ? "on" : "off") + ", threshold " +
+                    std::to_string(c.confidence_threshold).substr(0, 4) + ", auto search " +
                     (c.auto_search ? "on" : "off"));
 }
 

@@ -50,8 +50,9 @@ public:
   const Identity &search_identity();
 
   const Result<ApiTarget> &api(); // api_target(config)
-  // The back-off pause in force for the target's server and key; none without a target.
-  const std::optional<BackoffStore::Pause> &pause();
+  // The back-off in force for the target's server and key (not the user's pause, below); none
+  // without a target.
+  const std::optional<BackoffStore::Pause> &backoff();
   const DailyUsage &usage_today(); // today's counts (UTC)
   const Outbox::Stats &outbox_stats();
   // True when the outbox holds pending items: one this run queued, else as outbox_stats found
@@ -94,7 +95,7 @@ private:
   std::optional<std::string> m_project_id;
   std::optional<Identity> m_search_identity;
   std::optional<Result<ApiTarget>> m_api;
-  std::optional<std::optional<BackoffStore::Pause>> m_pause;
+  std::optional<std::optional<BackoffStore::Pause>> m_backoff;
   std::optional<DailyUsage> m_usage;
   std::optional<Outbox::Stats> m_outbox;
   std::optional<bool> m_pending;

@@ -148,7 +148,7 @@ std::optional<Searches> gate(const HookContext &ctx, const RecallRequest &reques
   const auto &user_pause = ctx.facts->user_pause();
   const std::optional<BackoffStore::Pause> unread; // the back-off is read only when needed
   const auto hold =
-      hold_for(Caller::automatic, user_pause, user_pause ? unread : ctx.facts->pause());
+      hold_for(Caller::automatic, user_pause, user_pause ? unread : ctx.facts->backoff());
   if (hold && hold->kind == Hold::Kind::user_pause) {
     ctx.facts->note_paused_work();
     stopped.paused =
@@ -177,12 +177,14 @@ std::optional<Searches> gate(const HookContext &ctx, const RecallRequest &reques
                                         std::to_string(pause.remaining.count()) + " s");
     return stopped;
   }
-  if (ctx.config.daily_limit > 0 && ctx.facts->usage_today().searches >= ctx.config.daily_limit) {
-    ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
+  if (ctx.config.daily_search_limit > 0 &&
+      ctx.facts->usage_today().searches >= ctx.config.daily_search_limit) {
+    ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_search_limit) +
                  ") reached; no search sent");
     stopped.limit_reached = true;
     ctx.facts->note_skip("daily_limit", "daily search limit (" +
-                                            std::to_string(ctx.config.daily_limit) + ") reached");
+                                            std::to_string(ctx.config.daily_search_limit) +
+                                            ") reached");
     return stopped;
   }
   const Result<ApiTarget> &api = ctx.facts->api();
@@ -352,7 +354,7 @@ std::vector<Notice> notices_of(const HookContext &ctx, const Searches &run, std:
     notices.push_back(std::move(n));
   if (run.limit_reached)
     notices.push_back(
-        {{std::string(notice_kind::daily_limit)}, daily_limit_line(ctx.config.daily_limit)});
+        {{std::string(notice_kind::daily_limit)}, daily_limit_line(ctx.config.daily_search_limit)});
   for (auto &n : capture_notices(ctx, seen))
     notices.push_back(std::move(n));
   return notices;
