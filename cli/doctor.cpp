@@ -100,7 +100,7 @@ void live_check(Doctor &d, const ApiTarget &api) {
       search_request(api, {"mem0 doctor check", std::nullopt, 1}, d.identity)};
   if (auto ping = ping_request(api)) requests.push_back(std::move(*ping));
   const auto responses = ctx.http.run(requests, ctx.deadline);
-  const auto parsed = responses[0] ? parse_search_response(*responses[0])
+  const auto parsed = responses[0] ? parse_search_response(*responses[0], api.backend())
                                    : Result<std::vector<Memory>>(unexpected(responses[0].error()));
   std::vector<Error> failures;
   if (!parsed) failures.push_back(parsed.error());
@@ -198,7 +198,9 @@ void state(Doctor &d) {
         c.state_dir.string() + " (" +
             count_of(static_cast<std::size_t>(d.today.searches), "automatic search",
                      "automatic searches") +
-            " today" + (c.daily_limit > 0 ? ", limit " + std::to_string(c.daily_limit) : "") + ")");
+            " today" +
+            (c.daily_search_limit > 0 ? ", limit " + std::to_string(c.daily_search_limit) : "") +
+            ")");
   const Outbox::Stats outbox = Outbox(c.state_dir).stats();
   d.row("outbox", outbox_line(outbox, d.today.adds, c));
   if (outbox.rejected > 0)
@@ -221,9 +223,9 @@ void controls(Doctor &d) {
 
 void plan(Doctor &d) {
   const Config &c = d.c;
-  d.row("plan", std::string(c.plan == SearchPlan::lean ? "lean" : "thorough") + " plan, rerank " +
-                    (c.rerank ? "on" : "off") + ", threshold " +
-                    std::to_string(c.threshold).substr(0, 4) + ", auto search " +
+  d.row("plan", std::string(c.search_plan == SearchPlan::lean ? "lean" : "thorough") +
+                    " plan, rerank " + (c.rerank ? "on" : "off") + ", threshold " +
+                    std::to_string(c.confidence_threshold).substr(0, 4) + ", auto search " +
                     (c.auto_search ? "on" : "off"));
 }
 

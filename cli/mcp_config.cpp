@@ -131,6 +131,72 @@ std::string plain_name(std::string_view text) {
   return out;
 }
 
+// Past the end of the line that holds `from` (its '\n'), or the end of `text`.
+std::size_t line_end(std::string_view text, std::size_t from) {
+  const auto e = text.find('\n', from);
+  return e == std::string_view::npos ? text.size() : e + 1;
+}
+
+// The table header at `i` ([name] or [[name]], then only a comment on its line): the table's
+// name and the end of its line; nullopt when it is not one.
+std::optional<std::pair<std::string, std::size_t>> scan_header(std::string_view text,
+                                                               std::size_t i) {
+  const std::size_t n = text.size();
+  const bool array = i + 1 < n && text[i + 1] == '[';
+  std::size_t j = i + (array ? 2 : 1);
+  char quote = 0;
+  for (; j < n && text[j] != '\n' && (quote || text[j] != ']'); ++j)
+    if (quote ? text[j] == quote : (text[j] == '"' || text[j] == '\'')) quote = quote ? 0 : text[j];
+  if (j >= n || text[j] != ']' || (array && (j + 1 >= n || text[j + 1] != ']')))
+    return std::nullopt;
+  std::string table = plain_name(text.substr(i + (array ? 2 : 1), j - i - (array ? 2 : 1)));
+  if (table.empty()) return std::nullopt;
+  std::size_t k = j + (array ? 2 : 1);
+  while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r'))
+    ++k;
+  if (k < n && text[k] != '\n' && text[k] != '#') return std::nullopt;
+  return std::pair{std::move(table), line_end(text, k)};
+}
+
+// The value whose `=` is at `j`: where it ends (the newline after it at depth 0, the end of its
+// comment's line, or the text's end); nullopt when a string is unclosed or brackets unbalanced.
+std::optional<std::size_t> scan_value(std::string_view text, std::size_t j) {
+  const std::size_t n = text.size();
+  int depth = 0;
+  for (++j; j < n; ++j) {
+    const char c = text[j];
+    if (text.substr(j, 3) == "\"\"\"" || text.substr(j, 3) == "'''") { // multi-line string
+      const std::string_view delim = text.substr(j, 3);
+      std::size_t k = j + 3;
+      for (;; ++k) {
+        k = text.find(delim, k);
+        if (k == std::string_view::npos) return std::nullopt;
+        if (delim[0] == '\'' || k == j + 3 || text[k - 1] != '\\') break;
+      }
+      while (k + 3 < n && text[k + 3] == delim[0]) // up to two quotes end the content
+        ++k;
+      j = k + 2;
+    } else if (c == '"' || c == '\'') {
+      std::size_t k = j + 1;
+      for (; k < n && text[k] != c && text[k] != '\n'; ++k)
+        if (c == '"' && text[k] == '\\') ++k;
+      if (k >= n || text[k] != c) return std::nullopt;
+      j = k;
+    } else if (c == '#') {
+      j = line_end(text, j) - 1;
+      if (depth == 0) break;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (--depth < 0) return std::nullopt;
+    } else if (c == '\n' && depth == 0) {
+      break;
+    }
+  }
+  if (depth != 0) return std::nullopt;
+  return j;
+}
+
 // The statements of `text`, or nullopt when it is not TOML as far as a light scan can tell:
 // every line outside a multi-line value is blank, a comment, a table header or `key = value`;
 // strings are closed, brackets balanced.
@@ -139,36 +205,21 @@ std::optional<std::vector<TomlStatement>> scan_toml(std::string_view text) {
   std::string table;
   std::size_t i = 0;
   const std::size_t n = text.size();
-  auto line_end = [&](std::size_t from) {
-    const auto e = text.find('\n', from);
-    return e == std::string_view::npos ? n : e + 1;
-  };
   while (i < n) {
     const std::size_t begin = i;
     while (i < n && (text[i] == ' ' || text[i] == '\t'))
       ++i;
     if (i == n) break;
     if (text[i] == '\n' || text[i] == '\r' || text[i] == '#') {
-      i = line_end(i);
+      i = line_end(text, i);
       continue;
     }
-    if (text[i] == '[') { // a header: [name] or [[name]], then only a comment on its line
-      const bool array = i + 1 < n && text[i + 1] == '[';
-      std::size_t j = i + (array ? 2 : 1);
-      char quote = 0;
-      for (; j < n && text[j] != '\n' && (quote || text[j] != ']'); ++j)
-        if (quote ? text[j] == quote : (text[j] == '"' || text[j] == '\''))
-          quote = quote ? 0 : text[j];
-      if (j >= n || text[j] != ']' || (array && (j + 1 >= n || text[j + 1] != ']')))
-        return std::nullopt;
-      table = plain_name(text.substr(i + (array ? 2 : 1), j - i - (array ? 2 : 1)));
-      if (table.empty()) return std::nullopt;
-      std::size_t k = j + (array ? 2 : 1);
-      while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r'))
-        ++k;
-      if (k < n && text[k] != '\n' && text[k] != '#') return std::nullopt;
-      out.push_back({begin, line_end(k), true, table, ""});
-      i = line_end(k);
+    if (text[i] == '[') {
+      auto header = scan_header(text, i);
+      if (!header) return std::nullopt;
+      table = std::move(header->first);
+      i = header->second;
+      out.push_back({begin, i, true, table, ""});
       continue;
     }
     // key = value: the key up to `=` (quotes allowed), then the value to its end.
@@ -180,40 +231,10 @@ std::optional<std::vector<TomlStatement>> scan_toml(std::string_view text) {
     if (j >= n || text[j] != '=') return std::nullopt;
     const std::string key = plain_name(text.substr(i, j - i));
     if (key.empty()) return std::nullopt;
-    int depth = 0;
-    for (++j; j < n; ++j) {
-      const char c = text[j];
-      if (text.substr(j, 3) == "\"\"\"" || text.substr(j, 3) == "'''") { // multi-line string
-        const std::string_view delim = text.substr(j, 3);
-        std::size_t k = j + 3;
-        for (;; ++k) {
-          k = text.find(delim, k);
-          if (k == std::string_view::npos) return std::nullopt;
-          if (delim[0] == '\'' || k == j + 3 || text[k - 1] != '\\') break;
-        }
-        while (k + 3 < n && text[k + 3] == delim[0]) // up to two quotes end the content
-          ++k;
-        j = k + 2;
-      } else if (c == '"' || c == '\'') {
-        std::size_t k = j + 1;
-        for (; k < n && text[k] != c && text[k] != '\n'; ++k)
-          if (c == '"' && text[k] == '\\') ++k;
-        if (k >= n || text[k] != c) return std::nullopt;
-        j = k;
-      } else if (c == '#') {
-        j = line_end(j) - 1;
-        if (depth == 0) break;
-      } else if (c == '[' || c == '{') {
-        ++depth;
-      } else if (c == ']' || c == '}') {
-        if (--depth < 0) return std::nullopt;
-      } else if (c == '\n' && depth == 0) {
-        break;
-      }
-    }
-    if (depth != 0) return std::nullopt;
-    out.push_back({begin, std::min(n, line_end(std::min(j, n - 1))), false, table, key});
-    i = std::min(n, line_end(std::min(j, n - 1)));
+    const auto end = scan_value(text, j);
+    if (!end) return std::nullopt;
+    i = std::min(n, line_end(text, std::min(*end, n - 1)));
+    out.push_back({begin, i, false, table, key});
   }
   return out;
 }

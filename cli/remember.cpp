@@ -1,6 +1,7 @@
 // `mem0-hooks remember <text…> [--type T]` (docs/cli.md#remember).
 #include "cli/commands.hpp"
 #include "cli/memories.hpp"
+#include "mem0/memory.hpp"
 
 namespace mem0::cli {
 
@@ -10,7 +11,8 @@ int remember(const Args &args, const CliContext &ctx) {
     ctx.err << "What should I remember?\n";
     return k_usage;
   }
-  const auto stored = service(ctx).add({text, args.value("--type").value_or("decision"), "cli"});
+  const auto stored = service(ctx).add(
+      {text, args.value("--type").value_or(std::string(memory_type::decision)), "cli"});
   if (!stored) {
     if (stored.error().kind == ErrorKind::duplicate) {
       ctx.out << failure_line(stored.error()) << "\n";

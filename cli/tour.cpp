@@ -2,6 +2,7 @@
 #include "cli/commands.hpp"
 #include "cli/memories.hpp"
 #include "mem0/format.hpp"
+#include "mem0/memory.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -26,16 +27,16 @@ std::string group_of(std::string_view type) {
   for (const char c : clean_text(type))
     g += (c == ' ' || c == '-') ? '_'
                                 : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const std::map<std::string, std::string, std::less<>> aliases{
-      {"architecture_decisions", "decision"},
-      {"architecture_decision", "decision"},
-      {"decisions", "decision"},
-      {"conventions", "convention"},
-      {"coding_conventions", "convention"},
-      {"anti_patterns", "anti_pattern"},
-      {"antipattern", "anti_pattern"},
-      {"pitfalls", "anti_pattern"}};
-  if (const auto it = aliases.find(g); it != aliases.end()) return it->second;
+  static const std::map<std::string, std::string_view, std::less<>> aliases{
+      {"architecture_decisions", memory_type::decision},
+      {"architecture_decision", memory_type::decision},
+      {"decisions", memory_type::decision},
+      {"conventions", memory_type::convention},
+      {"coding_conventions", memory_type::convention},
+      {"anti_patterns", memory_type::anti_pattern},
+      {"antipattern", memory_type::anti_pattern},
+      {"pitfalls", memory_type::anti_pattern}};
+  if (const auto it = aliases.find(g); it != aliases.end()) return std::string(it->second);
   return g.empty() ? "unknown" : g;
 }
 
@@ -45,8 +46,10 @@ std::vector<std::string> group_order(const std::map<std::string, std::vector<Mem
   for (const auto &[name, members] : groups)
     order.push_back(name);
   const auto rank = [&](const std::string &name) {
+    constexpr std::string_view first[] = {memory_type::decision, memory_type::convention,
+                                          memory_type::anti_pattern};
     for (std::size_t i = 0; i < 3; ++i)
-      if (name == std::vector<std::string>{"decision", "convention", "anti_pattern"}[i]) return i;
+      if (name == first[i]) return i;
     return name == "unknown" ? std::size_t{5} : std::size_t{4};
   };
   std::stable_sort(order.begin(), order.end(), [&](const std::string &a, const std::string &b) {

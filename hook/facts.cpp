@@ -117,8 +117,8 @@ const Result<ApiTarget> &RunFacts::api() {
   return once(m_api, [&] { return api_target(m_config); });
 }
 
-const std::optional<BackoffStore::Pause> &RunFacts::pause() {
-  return once(m_pause, [&]() -> std::optional<BackoffStore::Pause> {
+const std::optional<BackoffStore::Pause> &RunFacts::backoff() {
+  return once(m_backoff, [&]() -> std::optional<BackoffStore::Pause> {
     if (!api()) return std::nullopt;
     return m_state.backoff.active_pause(m_now(), api()->server_key());
   });

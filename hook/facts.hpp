@@ -50,8 +50,9 @@ public:
   const Identity &search_identity();
 
   const Result<ApiTarget> &api(); // api_target(config)
-  // The back-off pause in force for the target's server and key; none without a target.
-  const std::optional<BackoffStore::Pause> &pause();
+  // The back-off in force for the target's server and key (not the user's pause, below); none
+  // without a target.
+  const std::optional<BackoffStore::Pause> &backoff();
   const DailyUsage &usage_today(); // today's counts (UTC)
   const Outbox::Stats &outbox_stats();
   // True when the outbox holds pending items: one this run queued, else as outbox_stats found
@@ -64,20 +65,15 @@ public:
   // first found it: recall, remember, the project-file import and the sender start obey it.
   const std::optional<PauseStore::UserPause> &user_pause();
   // Note that the user's pause kept this run from searching, queueing, importing or starting the
-  // sender; and that the run's pause notice was dealt with (claimed, or told before).
+  // sender: the runner then marks the session and tells the user (docs/cli.md#pause-and-resume).
   void note_paused_work() { m_paused_work = true; }
   bool paused_work() const { return m_paused_work; }
-  void note_pause_told() { m_pause_told = true; }
-  bool pause_told() const { return m_pause_told; }
 
   // This run's entry in the session's run log (docs/cli.md#log). The handlers and pipelines note
-  // what they skip and why; recall stores the entry with its claim, under the same lock, else
-  // the runner stores it at the end of the run.
+  // what they skip and inject; the runner stores the entry at the end of the run.
   RunRecord &run_record() { return m_record; }
   // Note a skip: its reason code and a detail (an identical note is kept once).
   void note_skip(std::string reason, std::string detail);
-  void note_run_logged() { m_run_logged = true; }
-  bool run_logged() const { return m_run_logged; }
 
 private:
   void forget_place();
@@ -99,16 +95,14 @@ private:
   std::optional<std::string> m_project_id;
   std::optional<Identity> m_search_identity;
   std::optional<Result<ApiTarget>> m_api;
-  std::optional<std::optional<BackoffStore::Pause>> m_pause;
+  std::optional<std::optional<BackoffStore::Pause>> m_backoff;
   std::optional<DailyUsage> m_usage;
   std::optional<Outbox::Stats> m_outbox;
   std::optional<bool> m_pending;
   bool m_queued = false;
   std::optional<std::optional<PauseStore::UserPause>> m_user_pause;
   bool m_paused_work = false;
-  bool m_pause_told = false;
   RunRecord m_record;
-  bool m_run_logged = false;
 };
 
 } // namespace mem0

@@ -1,5 +1,6 @@
 #include "hook/project_files.hpp"
 #include "hook/remember.hpp"
+#include "mem0/memory.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
@@ -164,8 +165,8 @@ bool queue_import(const HookContext &ctx, const HookInput &input, Outbox &outbox
   for (auto &section : markdown_sections(text)) {
     Capture c;
     c.messages = {{"user", std::move(section)}};
-    c.type = "project_profile";
-    c.source = "auto-import";
+    c.type = memory_type::project_profile;
+    c.source = memory_source::auto_import;
     c.metadata = {{"file", std::string(import.name)}};
     c.infer = false;
     c.import_file = import.key;

@@ -139,35 +139,35 @@ std::size_t planned(const RecallRequest &request) {
   return request.fetch ? request.fetch_requests : request.plan.size();
 }
 
-Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
-  Searches result;
-  const auto now = ctx.now();
+// The gate in front of the searches: the user's pause, the back-off, the daily cap, a missing
+// target or too little time left each stop them, with the reason noted for the run log; nullopt
+// when the searches may go.
+std::optional<Searches> gate(const HookContext &ctx, const RecallRequest &request) {
+  Searches stopped;
   // The service's pause rules (hook/memory_service.hpp), as an automatic caller.
   const auto &user_pause = ctx.facts->user_pause();
   const std::optional<BackoffStore::Pause> unread; // the back-off is read only when needed
   const auto hold =
-      hold_for(Caller::automatic, user_pause, user_pause ? unread : ctx.facts->pause());
+      hold_for(Caller::automatic, user_pause, user_pause ? unread : ctx.facts->backoff());
   if (hold && hold->kind == Hold::Kind::user_pause) {
     ctx.facts->note_paused_work();
-    ctx.facts->note_pause_told(); // claimed with the memories below
-    result.paused =
+    stopped.paused =
         Notice{{std::string(notice_kind::user_paused)}, user_pause_line(*hold->user_pause)};
     ctx.facts->note_skip("paused", "recall paused by you (mem0-hooks resume)");
     ctx.log.debug("paused by the user; no search sent");
-    return result;
+    return stopped;
   }
-  const Result<ApiTarget> &api = ctx.facts->api();
   if (hold && hold->kind == Hold::Kind::key_rejected) {
-    result.paused =
+    stopped.paused =
         Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
     ctx.facts->note_skip("backoff", "the API key was rejected; no search until it changes");
     ctx.log.warn("the API key was rejected; no search sent until it changes");
-    return result;
+    return stopped;
   }
   if (hold) {
     const auto &pause = *hold->backoff;
     const bool rate_limited = pause.reason.starts_with("rate limited");
-    result.paused =
+    stopped.paused =
         Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
                "mem0: recall paused \xE2\x80\x94 " + pause.reason + ", retrying in " +
                    std::to_string(pause.remaining.count()) + " s"};
@@ -175,44 +175,60 @@ Searches run_searches(const HookContext &ctx, const RecallRequest &request) {
                  std::to_string(pause.remaining.count()) + " s");
     ctx.facts->note_skip("backoff", pause.reason + "; no search for another " +
                                         std::to_string(pause.remaining.count()) + " s");
-    return result;
+    return stopped;
   }
-  const std::string today = utc_day(now);
-  if (ctx.config.daily_limit > 0 && ctx.facts->usage_today().searches >= ctx.config.daily_limit) {
-    ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_limit) +
+  if (ctx.config.daily_search_limit > 0 &&
+      ctx.facts->usage_today().searches >= ctx.config.daily_search_limit) {
+    ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_search_limit) +
                  ") reached; no search sent");
-    result.limit_reached = true;
+    stopped.limit_reached = true;
     ctx.facts->note_skip("daily_limit", "daily search limit (" +
-                                            std::to_string(ctx.config.daily_limit) + ") reached");
-    return result;
+                                            std::to_string(ctx.config.daily_search_limit) +
+                                            ") reached");
+    return stopped;
   }
+  const Result<ApiTarget> &api = ctx.facts->api();
   if (!api) {
     ctx.log.warn(std::string(to_string(api.error().kind)) + ": " + api.error().message);
-    result.outcome.results.resize(request.plan.size());
-    result.outcome.failures.assign(planned(request), api.error());
-    return result;
+    stopped.outcome.results.resize(request.plan.size());
+    stopped.outcome.failures.assign(planned(request), api.error());
+    return stopped;
   }
   if (const auto left = time_left(ctx.deadline); left < k_min_search_time) {
     ctx.log.warn("only " + std::to_string(left.count()) + " ms left; no search sent");
     ctx.facts->note_skip("budget", "only " + std::to_string(left.count()) +
                                        " ms left of the time budget; no search sent");
-    result.outcome.results.resize(request.plan.size());
-    result.outcome.failures.assign(planned(request),
-                                   make_error(ErrorKind::timeout, "too little time left"));
-    return result;
+    stopped.outcome.results.resize(request.plan.size());
+    stopped.outcome.failures.assign(planned(request),
+                                    make_error(ErrorKind::timeout, "too little time left"));
+    return stopped;
   }
-  result.outcome = request.fetch ? request.fetch(*api)
-                                 : run_plan(ctx.http, *api, request.identity, request.plan,
-                                            ctx.deadline, ctx.log);
-  const PlanOutcome &o = result.outcome;
-  if (o.sent > 0)
-    if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0},
-                                           std::min(time_left(ctx.deadline), k_side_wait));
-        !counted)
-      ctx.log.warn("search count not saved: " + counted.error().message);
-  // A 429 pauses every hook talking to this server with this key; so do repeated runs that
-  // reached nothing at all, so that an outage does not cost every prompt the whole budget.
-  feed_backoff(ctx, *api, o, std::min(time_left(ctx.deadline), k_side_wait));
+  return std::nullopt;
+}
+
+// The searches: stopped by the gate, or the plan (or the fetch) run under the deadline, counted
+// for today (UTC) and fed to the back-off; their failures noted for the run log.
+Searches search(const HookContext &ctx, const RecallRequest &request) {
+  const std::string today = utc_day(ctx.now());
+  Searches result;
+  if (auto stopped = gate(ctx, request)) {
+    result = std::move(*stopped);
+  } else {
+    const ApiTarget &api = *ctx.facts->api();
+    result.outcome = request.fetch ? request.fetch(api)
+                                   : run_plan(ctx.http, api, request.identity, request.plan,
+                                              ctx.deadline, ctx.log);
+    const PlanOutcome &o = result.outcome;
+    if (o.sent > 0)
+      if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0},
+                                             std::min(time_left(ctx.deadline), k_side_wait));
+          !counted)
+        ctx.log.warn("search count not saved: " + counted.error().message);
+    // A 429 pauses every hook talking to this server with this key; so do repeated runs that
+    // reached nothing at all, so that an outage does not cost every prompt the whole budget.
+    feed_backoff(ctx, api, o, std::min(time_left(ctx.deadline), k_side_wait));
+  }
+  note_outcome_skips(*ctx.facts, result.outcome);
   return result;
 }
 
@@ -293,7 +309,6 @@ std::string user_pause_line(const PauseStore::UserPause &pause) {
 }
 
 std::string user_pause_notice(const HookContext &ctx, const PauseStore::UserPause &pause) {
-  ctx.facts->note_pause_told();
   return notice_once(ctx, ctx.facts->session(), notice_kind::user_paused, user_pause_line(pause));
 }
 
@@ -306,94 +321,134 @@ const std::string &mem0_hooks_command() {
   return command;
 }
 
-Recall recall(const HookContext &ctx, const RecallRequest &request) {
-  const std::string &session = request.identity.session_id;
-  const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
-  Searches run;
-  std::vector<Memory> candidates;
-  std::set<std::string, std::less<>> deduped; // found, but shown earlier in the session
-  if (planned(request) > 0) {
-    run = run_searches(ctx, request);
-    candidates = merge_results(run.outcome.results, [&](std::string_view id) {
-      const bool shown = seen.was_injected(id);
-      if (shown) deduped.emplace(id);
-      return shown;
-    });
-    put_types_first(candidates, request.types_first);
-    note_outcome_skips(*ctx.facts, run.outcome);
-  }
-  const bool answered = run.outcome.failures.size() < run.outcome.sent;
-  if (!deduped.empty())
-    ctx.facts->note_skip("deduped", count_of(deduped.size(), "memory", "memories") +
-                                        " already shown in this session");
-  if (answered && candidates.empty() && deduped.empty())
-    ctx.facts->note_skip("none", "no memory matched");
-  const auto line_of = [&](const Memory &m) {
-    return request.line ? request.line(m) : context_line(m);
-  };
+namespace {
 
-  // Every line the user may need from this run, in the order shown; each is claimed below.
+// The candidates of a run's results: merged in plan order without what the session has shown,
+// `types_first` first; and how many were found but shown before.
+struct Selection {
+  std::vector<Memory> candidates;
+  std::size_t deduped = 0;
+};
+
+Selection select(const SessionState &seen, const PlanOutcome &outcome,
+                 const std::vector<std::string_view> &types_first) {
+  Selection selected;
+  std::set<std::string, std::less<>> deduped;
+  selected.candidates = merge_results(outcome.results, [&](std::string_view id) {
+    const bool shown = seen.was_injected(id);
+    if (shown) deduped.emplace(id);
+    return shown;
+  });
+  put_types_first(selected.candidates, types_first);
+  selected.deduped = deduped.size();
+  return selected;
+}
+
+// Every line the user may need from this run, in the order shown: why the searches stopped,
+// their problems, the daily limit, then capture's. Each is claimed with the memories.
+std::vector<Notice> notices_of(const HookContext &ctx, const Searches &run, std::size_t searches,
+                               const SessionState &seen) {
   std::vector<Notice> notices;
   if (run.paused) notices.push_back(*run.paused);
-  for (auto &n : problem_notices(run.outcome, planned(request)))
+  for (auto &n : problem_notices(run.outcome, searches))
     notices.push_back(std::move(n));
   if (run.limit_reached)
     notices.push_back(
-        {{std::string(notice_kind::daily_limit)}, daily_limit_line(ctx.config.daily_limit)});
+        {{std::string(notice_kind::daily_limit)}, daily_limit_line(ctx.config.daily_search_limit)});
   for (auto &n : capture_notices(ctx, seen))
     notices.push_back(std::move(n));
+  return notices;
+}
 
-  Recall recall;
-  std::vector<bool> show(notices.size(), false);
-  auto apply = [&](SessionState &s) {
-    recall.memories = claim_new(s, candidates, request.cap);
-    for (std::size_t i = 0; i < notices.size(); ++i) {
-      bool fresh = false;
+// What a claim took: the memories, and which of the notices are new to the session.
+struct Claim {
+  std::vector<Memory> memories;
+  std::vector<bool> show;
+};
+
+// Claim up to the request's cap of `candidates` and the `notices`, with the request's `also`,
+// under the session lock; without a session, or when its state cannot be saved, against what
+// `seen` said, so that nothing it records as shown is shown again.
+Claim claim(const HookContext &ctx, const RecallRequest &request, const SessionState &seen,
+            const std::vector<Memory> &candidates, const std::vector<Notice> &notices,
+            bool answered) {
+  const std::string &session = request.identity.session_id;
+  Claim claimed;
+  const auto apply = [&](SessionState &s) {
+    claimed.memories = claim_new(s, candidates, request.cap);
+    claimed.show.assign(notices.size(), false);
+    for (std::size_t i = 0; i < notices.size(); ++i)
       for (const auto &kind : notices[i].kinds)
-        fresh = claim_notice(s, kind) || fresh;
-      show[i] = fresh;
-    }
+        claimed.show[i] = claim_notice(s, kind) || claimed.show[i];
     if (request.also) request.also(s, answered);
     if (ctx.facts->user_pause()) s.capture_resync = true;
-    recall.lines.clear();
-    RunRecord record = ctx.facts->run_record();
-    record.chars = 0;
-    for (const auto &m : recall.memories) {
-      recall.lines.push_back(line_of(m));
-      record.chars += code_points(recall.lines.back());
-      record.memories.emplace_back(m.id, m.type);
-    }
-    if (const std::size_t left = candidates.size() - recall.memories.size();
-        left > 0 && recall.memories.size() == request.cap)
-      record.skipped.push_back({"budget", count_of(left, "more memory", "more memories") +
-                                              " over the cap of " + std::to_string(request.cap)});
-    if (!record.empty()) s.log_run(std::move(record));
   };
-  bool saved = false;
   if (!session.empty()) {
     const auto wait = std::max(time_left(ctx.deadline), k_claim_grace);
     auto stored = ctx.state.sessions.update(session, apply, wait);
-    saved = stored.has_value();
-    if (saved) ctx.facts->note_run_logged();
-    if (!saved) ctx.log.warn("session state not saved: " + stored.error().message);
+    if (stored) return claimed;
+    ctx.log.warn("session state not saved: " + stored.error().message);
   }
-  if (!saved) {
-    // Unrecorded, so claimed against what the session file said before the run: nothing it
-    // records as shown is shown again.
-    SessionState scratch = seen;
-    apply(scratch);
-    // A full disk keeps the session from recording the no-space line: an empty marker file,
-    // which needs no data block, records it instead (docs/failures.md#a-full-disk).
-    for (std::size_t i = 0; i < notices.size(); ++i)
-      if (show[i] && notices[i].kinds.front() == notice_kind::no_space && !session.empty())
-        show[i] =
-            create_marker(ctx.state.dir / (".no-space-told-" + sha256_hex(session).substr(0, 16)));
-  }
-  if (ctx.config.show_recall && !recall.memories.empty())
-    recall.user_notices.push_back(recalled_line(recall.memories.size()));
+  SessionState scratch = seen;
+  apply(scratch);
+  // A full disk keeps the session from recording the no-space line: an empty marker file,
+  // which needs no data block, records it instead (docs/failures.md#a-full-disk).
   for (std::size_t i = 0; i < notices.size(); ++i)
-    if (show[i]) recall.user_notices.push_back(std::move(notices[i].line));
-  return recall;
+    if (claimed.show[i] && notices[i].kinds.front() == notice_kind::no_space && !session.empty())
+      claimed.show[i] =
+          create_marker(ctx.state.dir / (".no-space-told-" + sha256_hex(session).substr(0, 16)));
+  return claimed;
+}
+
+// The run log's notes of a recall (docs/cli.md#log), in the run's entry the runner stores: what
+// was found but shown before, or that nothing matched (noted before the claim, whose `also` may
+// note more)...
+void note_selection(RunFacts &facts, const Selection &selected, bool answered) {
+  if (selected.deduped > 0)
+    facts.note_skip("deduped", count_of(selected.deduped, "memory", "memories") +
+                                   " already shown in this session");
+  if (answered && selected.candidates.empty() && selected.deduped == 0)
+    facts.note_skip("none", "no memory matched");
+}
+
+// ...and what was injected, with the code points of its lines, and what the cap left out.
+void note_injected(RunFacts &facts, const Selection &selected, const Recall &found,
+                   std::size_t cap) {
+  RunRecord &record = facts.run_record();
+  for (std::size_t i = 0; i < found.memories.size(); ++i) {
+    record.chars += code_points(found.lines[i]);
+    record.memories.emplace_back(found.memories[i].id, found.memories[i].type);
+  }
+  if (const std::size_t left = selected.candidates.size() - found.memories.size();
+      left > 0 && found.memories.size() == cap)
+    facts.note_skip("budget", count_of(left, "more memory", "more memories") + " over the cap of " +
+                                  std::to_string(cap));
+}
+
+} // namespace
+
+Recall recall(const HookContext &ctx, const RecallRequest &request) {
+  const std::string &session = request.identity.session_id;
+  const SessionState seen = session.empty() ? SessionState{} : ctx.state.sessions.load(session);
+  const bool searches = planned(request) > 0;
+  const Searches run = searches ? search(ctx, request) : Searches{};
+  const Selection selected =
+      searches ? select(seen, run.outcome, request.types_first) : Selection{};
+  const bool answered = run.outcome.failures.size() < run.outcome.sent;
+  note_selection(*ctx.facts, selected, answered);
+  std::vector<Notice> notices = notices_of(ctx, run, planned(request), seen);
+  Claim claimed = claim(ctx, request, seen, selected.candidates, notices, answered);
+
+  Recall found;
+  found.memories = std::move(claimed.memories);
+  for (const auto &m : found.memories)
+    found.lines.push_back(request.line ? request.line(m) : context_line(m));
+  note_injected(*ctx.facts, selected, found, request.cap);
+  if (ctx.config.show_recall && !found.memories.empty())
+    found.user_notices.push_back(recalled_line(found.memories.size()));
+  for (std::size_t i = 0; i < notices.size(); ++i)
+    if (claimed.show[i]) found.user_notices.push_back(std::move(notices[i].line));
+  return found;
 }
 
 std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &candidates,

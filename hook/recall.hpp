@@ -49,8 +49,8 @@ struct Recall {
 // limits and the outbox's state, each kind claimed under the same lock as the memories so that
 // concurrent hooks of a session show it once. Without a session (or when its state cannot be
 // saved) nothing is deduplicated. A request with no plan searches nothing but still claims its
-// `also` changes and the notices about capture. The run's entry in the session's run log (what
-// was injected, what was skipped and why) is stored with the claim (docs/cli.md#log).
+// `also` changes and the notices about capture. What was injected, what was skipped and why go
+// into the run's entry of the session's run log, which the runner stores (docs/cli.md#log).
 Recall recall(const HookContext &ctx, const RecallRequest &request);
 
 // The kinds of user notices, as a session records them once shown (SessionState::notices_shown;

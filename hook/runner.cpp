@@ -56,13 +56,13 @@ int write_output(const Agent &agent, std::string_view event, const HookOutput &o
   return 0;
 }
 
-// Store the run's entry in the session's run log (docs/cli.md#log) unless recall stored it with
-// its claim: only runs that skipped or injected something, and only within a session.
+// Store the run's entry in the session's run log (docs/cli.md#log): only runs that skipped or
+// injected something, and only within a session.
 void log_run(const HookContext &ctx) {
   RunFacts &facts = *ctx.facts;
-  if (facts.run_logged() || facts.run_record().empty() || facts.session().empty()) return;
+  if (facts.run_record().empty() || facts.session().empty()) return;
   if (!facts.paused_work()) {
-    // A gated run: one appended line, no lock and no read of the session (docs/state.md).
+    // One appended line, no lock and no read of the session (docs/state.md).
     if (auto appended = ctx.state.sessions.append_run(facts.session(), facts.run_record());
         !appended)
       ctx.log.warn("run log not saved: " + appended.error().message);
@@ -78,6 +78,15 @@ void log_run(const HookContext &ctx) {
       },
       std::min(time_left(ctx.deadline), k_log_wait));
   if (!stored) ctx.log.warn("run log not saved: " + stored.error().message);
+}
+
+// True when `line` is one of the lines of `text`.
+bool has_line(std::string_view text, std::string_view line) {
+  for (std::size_t at = text.find(line); at != std::string_view::npos; at = text.find(line, at + 1))
+    if ((at == 0 || text[at - 1] == '\n') &&
+        (at + line.size() == text.size() || text[at + line.size()] == '\n'))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -110,11 +119,13 @@ RunResult run_hook_io(std::string_view executable, const Agent &agent, const Raw
   // force (this run's or earlier runs'), go out with a detached sender
   // (docs/capture.md#the-sender).
   result.detach = sender_work(ctx, output.detached);
-  // A run the user's pause stopped says so once per session, unless its recall did.
-  if (ctx.facts->paused_work() && !ctx.facts->pause_told())
+  // A run the user's pause stopped says so once per session (recall claims the line with its
+  // memories), and once in its output.
+  if (ctx.facts->paused_work())
     if (const auto &paused = ctx.facts->user_pause())
-      if (const std::string line = user_pause_notice(ctx, *paused); !line.empty())
-        output.system_message += (output.system_message.empty() ? "" : "\n") + line;
+      if (!has_line(output.system_message, user_pause_line(*paused)))
+        if (const std::string line = user_pause_notice(ctx, *paused); !line.empty())
+          output.system_message += (output.system_message.empty() ? "" : "\n") + line;
   log_run(ctx);
   result.status = write_output(agent, event, output, out, err);
   return result;

@@ -58,16 +58,11 @@ std::string server_message(std::string_view body) {
   return {};
 }
 
+} // namespace
+
 bool is_success(long status) { return status >= 200 && status < 300; }
 
-// The memories of a search or listing answer, and its `count` when it has one; a non-2xx status
-// or an unusable body is an Error.
-struct Listing {
-  std::vector<Memory> memories;
-  std::optional<long> count;
-};
-
-Result<Listing> parse_listing(const HttpResponse &response) {
+Result<Listing> read_listing(const HttpResponse &response) {
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   parse_json(doc, response.body);
@@ -93,8 +88,6 @@ Result<Listing> parse_listing(const HttpResponse &response) {
     out.count = static_cast<long>(*count);
   return out;
 }
-
-} // namespace
 
 std::string url_encode(std::string_view value) {
   static constexpr char hex[] = "0123456789ABCDEF";
@@ -184,15 +177,19 @@ QueuedAdd queued_add(const AddSpec &spec, const Identity &identity) {
           spec.infer,    spec.expiration_date, spec.custom_instructions};
 }
 
-std::string add_body(const AddSpec &spec, const Identity &identity) {
-  return platform_dialect().add_body(queued_add(spec, identity));
+std::string add_body(const AddSpec &spec, const Identity &identity, Backend backend) {
+  return dialect_for(backend).add_body(queued_add(spec, identity));
 }
 
 HttpRequest add_request(const ApiTarget &api, const QueuedAdd &capture) {
   return api.dialect().add(api, capture);
 }
 
-Result<AddResult> parse_add_response(const HttpResponse &response) {
+Result<AddResult> parse_add_response(const HttpResponse &response, Backend backend) {
+  return dialect_for(backend).parse_add(response);
+}
+
+Result<AddResult> read_add(const HttpResponse &response) {
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   parse_json(doc, response.body);
@@ -226,8 +223,9 @@ HttpRequest update_request(const ApiTarget &api, std::string_view id, std::strin
   return api.dialect().update(api, id, text);
 }
 
-Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec) {
-  auto page = parse_list_response(response);
+Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec,
+                                       Backend backend) {
+  auto page = parse_list_response(response, backend);
   if (!page || page->paged) return page;
   // The whole listing: the server filtered by neither type nor page.
   auto &all = page->memories;
@@ -241,22 +239,8 @@ Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListS
   return page;
 }
 
-Result<MemoryPage> parse_list_response(const HttpResponse &response) {
-  auto listing = parse_listing(response);
-  if (!listing) return unexpected(listing.error());
-  MemoryPage page;
-  page.memories = std::move(listing->memories);
-  page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
-  page.paged = listing->count.has_value();
-  if (listing->count) return page;
-  // No count: a self-hosted listing, in storage order. Newest first; undated ones last.
-  const auto seconds = [](const Memory &m) {
-    return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
-  };
-  std::stable_sort(page.memories.begin(), page.memories.end(),
-                   [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
-  page.at_least = page.count >= k_unpaged_list_limit;
-  return page;
+Result<MemoryPage> parse_list_response(const HttpResponse &response, Backend backend) {
+  return dialect_for(backend).parse_list(response);
 }
 
 std::optional<HttpRequest> event_request(const ApiTarget &api, std::string_view event_id) {
@@ -291,20 +275,21 @@ Error classify_status(const HttpResponse &response) {
   return e;
 }
 
-Result<std::vector<Memory>> parse_search_response(const HttpResponse &response) {
-  auto listing = parse_listing(response);
-  if (!listing) return unexpected(listing.error());
-  return std::move(listing->memories);
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response, Backend backend) {
+  return dialect_for(backend).parse_search(response);
 }
 
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response) {
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response, Backend backend) {
+  return dialect_for(backend).parse_memory(response);
+}
+
+Result<std::optional<Memory>> read_memory(const HttpResponse &response) {
   if (response.status == 404) return std::optional<Memory>{};
   if (!is_success(response.status)) return unexpected(classify_status(response));
   rapidjson::Document doc;
   parse_json(doc, response.body);
   if (doc.HasParseError())
     return unexpected(make_error(ErrorKind::bad_response, "response is not JSON", response.status));
-  if (doc.IsNull()) return std::optional<Memory>{}; // a self-hosted server's "not found"
   auto m = parse_item(doc);
   if (!m)
     return unexpected(

@@ -110,7 +110,8 @@ struct AddSpec {
 // The Platform's JSON body of an add: messages, user_id, app_id, metadata, infer, and the optional
 // fields when set. Never a run_id: it would hide the memory from the user + app filters. (What an
 // outbox item held before the neutral capture.)
-std::string add_body(const AddSpec &spec, const Identity &identity);
+std::string add_body(const AddSpec &spec, const Identity &identity,
+                     Backend backend = Backend::platform);
 
 // The neutral capture of an add, as the outbox keeps it (docs/capture.md#the-outbox).
 QueuedAdd queued_add(const AddSpec &spec, const Identity &identity);
@@ -126,7 +127,9 @@ struct AddResult {
   std::string event_id;
   std::vector<std::string> ids;
 };
-Result<AddResult> parse_add_response(const HttpResponse &response);
+// Read by the backend's dialect, like every answer below.
+Result<AddResult> parse_add_response(const HttpResponse &response,
+                                     Backend backend = Backend::platform);
 
 // POST {base}/v3/memories/?page=1&page_size=N with the project filters: one page of the
 // project's memories, newest first, and their count. A self-hosted server has neither pages nor
@@ -151,12 +154,14 @@ struct MemoryPage {
   bool paged = false;    // the server paged and counted it
   std::vector<Memory> memories;
 };
-// A listing with a `count` is used as it is; one without (self-hosted) is sorted newest first and
-// counted, and is a lower bound at k_unpaged_list_limit items.
-Result<MemoryPage> parse_list_response(const HttpResponse &response);
+// The Platform's listing is paged and counted by the server; a self-hosted one (no count) is
+// sorted newest first and counted, and is a lower bound at k_unpaged_list_limit items.
+Result<MemoryPage> parse_list_response(const HttpResponse &response,
+                                       Backend backend = Backend::platform);
 // The same, and a listing the server did not page is filtered by `spec`'s type and cut to its
 // page here (count: the memories of that type).
-Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec);
+Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec,
+                                       Backend backend = Backend::platform);
 // The most a listing without pages returns (the self-hosted server's `top_k` for it).
 inline constexpr long k_unpaged_list_limit = 1000;
 
@@ -176,11 +181,13 @@ Error classify_status(const HttpResponse &response);
 
 // Parse a search response: `{"results": [...]}`, `{"memories": [...]}` or a bare array.
 // Malformed items are skipped; a non-2xx status or an unusable body is an Error.
-Result<std::vector<Memory>> parse_search_response(const HttpResponse &response);
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response,
+                                                  Backend backend = Backend::platform);
 
-// Parse a single-memory response; 404, and a self-hosted server's `null`, are "not found"
-// (nullopt), not an error.
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response);
+// Parse a single-memory response; "not found" (nullopt: the Platform's 404, a self-hosted
+// server's 200 with `null`) is not an error.
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response,
+                                                    Backend backend = Backend::platform);
 
 // A response that only needs a 2xx status (delete); otherwise the classified error.
 Result<void> check_status(const HttpResponse &response);

@@ -72,9 +72,7 @@ struct SettingsFile {
 };
 
 std::optional<Backend> parse_backend(std::string_view s) {
-  const std::string v = ascii_lower(trim(s));
-  if (v == "platform") return Backend::platform;
-  if (v == "selfhosted" || v == "self-hosted") return Backend::selfhosted;
+  if (const Dialect *d = find_dialect(s)) return d->traits().backend;
   return std::nullopt;
 }
 
@@ -326,13 +324,13 @@ constexpr Setting k_settings[] = {
     {"rerank", {"MEM0_RERANK"}, "", "on",
         loose_flag<&Config::rerank>()},
     {"confidence_threshold", {"MEM0_CONFIDENCE_THRESHOLD"}, "confidence_threshold", "0.3",
-        fraction<&Config::threshold>()},
+        fraction<&Config::confidence_threshold>()},
     {"global_search", {"MEM0_GLOBAL_SEARCH"}, "global_search", "off",
         flag<&Config::global_search>()},
     {"search_plan", {"MEM0_SEARCH_PLAN"}, "search_plan", "lean",
-        choice<&Config::plan, parse_plan, plan_name>("lean or thorough")},
+        choice<&Config::search_plan, parse_plan, plan_name>("lean or thorough")},
     {"daily_search_limit", {"MEM0_DAILY_SEARCH_LIMIT"}, "daily_search_limit", "0",
-        count<&Config::daily_limit>()},
+        count<&Config::daily_search_limit>()},
     {"auto_save", {"MEM0_AUTO_SAVE"}, "auto_save", "on",
         flag<&Config::auto_save>()},
     {"daily_add_limit", {"MEM0_DAILY_ADD_LIMIT"}, "daily_add_limit", "0",
@@ -505,7 +503,7 @@ bool has_access(const Config &config) {
 
 Result<ApiTarget> api_target(const Config &config) {
   return ApiTarget::make(config.base_url, config.api_key.value_or(""), config.rerank,
-                         config.threshold, config.backend);
+                         config.confidence_threshold, config.backend);
 }
 
 } // namespace mem0

@@ -49,10 +49,10 @@ struct Config {
   bool global_search = false;
   bool debug = false;
   bool redact = true;
-  double threshold = 0.3;
+  double confidence_threshold = 0.3;
   std::chrono::milliseconds timeout{5000};
-  SearchPlan plan = SearchPlan::lean;
-  long daily_limit = 0;             // 0 = no cap
+  SearchPlan search_plan = SearchPlan::lean;
+  long daily_search_limit = 0;      // 0 = no cap
   bool auto_save = true;            // capture (docs/capture.md)
   long daily_add_limit = 0;         // 0 = no cap
   long retention_session_days = 90; // session summaries expire after this many days

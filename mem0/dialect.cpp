@@ -1,14 +1,26 @@
 #include "mem0/dialect.hpp"
+#include "util/strings.hpp"
+
+#include <array>
 
 namespace mem0 {
 
-// The one place that maps a backend to its dialect; a new backend adds its line here.
+std::span<const Dialect *const> dialects() {
+  static const std::array<const Dialect *, 2> all{&platform_dialect(), &selfhosted_dialect()};
+  return all;
+}
+
 const Dialect &dialect_for(Backend backend) {
-  switch (backend) {
-  case Backend::platform: return platform_dialect();
-  case Backend::selfhosted: return selfhosted_dialect();
-  }
+  for (const Dialect *d : dialects())
+    if (d->traits().backend == backend) return *d;
   return platform_dialect();
+}
+
+const Dialect *find_dialect(std::string_view name) {
+  const std::string v = ascii_lower(trim(name));
+  for (const Dialect *d : dialects())
+    if (v == d->traits().name || (!d->traits().alias.empty() && v == d->traits().alias)) return d;
+  return nullptr;
 }
 
 std::string Dialect::search_body(const SearchSpec &spec, const Identity &identity, bool rerank,

@@ -4,6 +4,7 @@
 #include "util/json_writer.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -12,7 +13,9 @@ namespace mem0 {
 // What a backend is called, and what it has and lacks: plain facts the generic code reads
 // instead of asking which backend it talks to.
 struct DialectTraits {
+  Backend backend;
   std::string_view name;             // its value of MEM0_BACKEND and settings `backend`
+  std::string_view alias;            // another spelling the settings take, or ""
   std::string_view display_name;     // doctor's `backend` row
   std::string_view place;            // doctor's notes: "not on <place>"
   std::string_view default_base_url; // where it listens when no base URL is set
@@ -67,16 +70,45 @@ public:
                                            std::string_view event_id) const = 0;
   virtual std::optional<HttpRequest> ping(const ApiTarget &api) const = 0;
 
+  // The answers (docs/api.md#response): a non-2xx status is the classified Error, a body of the
+  // wrong shape a bad_response. A search's memories, malformed items skipped:
+  virtual Result<std::vector<Memory>> parse_search(const HttpResponse &response) const = 0;
+  // A get's memory; nullopt when the backend says it has none.
+  virtual Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const = 0;
+  // A listing's memories, count and order (MemoryPage).
+  virtual Result<MemoryPage> parse_list(const HttpResponse &response) const = 0;
+  // An add's event id or stored ids.
+  virtual Result<AddResult> parse_add(const HttpResponse &response) const = 0;
+
 private:
   DialectTraits m_traits;
 };
 
-// The dialect of `backend`: one instance per backend, alive for the whole process.
+// Every dialect, one per backend, alive for the whole process: the one list that dialect_for and
+// the settings (`backend`, MEM0_BACKEND) read. A new backend adds its line here (mem0/dialect.cpp).
+std::span<const Dialect *const> dialects();
+// The dialect of `backend`.
 const Dialect &dialect_for(Backend backend);
+// The dialect whose name or alias is `name` (any case, spaces around ignored); nullptr for none.
+const Dialect *find_dialect(std::string_view name);
 const Dialect &platform_dialect();
 const Dialect &selfhosted_dialect();
 
 // Shared by the dialects (mem0/api.cpp).
+
+// The memories of a search or listing answer in any of its shapes (`{"results": [...]}`,
+// `{"memories": [...]}`, a bare array), and its `count` when it has one.
+struct Listing {
+  std::vector<Memory> memories;
+  std::optional<long> count;
+};
+Result<Listing> read_listing(const HttpResponse &response);
+// The memory object of a get's answer; a 404 is nullopt.
+Result<std::optional<Memory>> read_memory(const HttpResponse &response);
+// The event id or the stored ids of an add's answer.
+Result<AddResult> read_add(const HttpResponse &response);
+// True for a 2xx status.
+bool is_success(long status);
 
 // `value` for a URL: unreserved characters as they are, the rest as %XX.
 std::string url_encode(std::string_view value);

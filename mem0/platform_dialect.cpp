@@ -8,7 +8,9 @@ namespace {
 class PlatformDialect final : public Dialect {
 public:
   PlatformDialect()
-      : Dialect({.name = "platform",
+      : Dialect({.backend = Backend::platform,
+                 .name = "platform",
+                 .alias = "",
                  .display_name = "Mem0 Platform",
                  .place = "the Mem0 Platform",
                  .default_base_url = "https://api.mem0.ai",
@@ -97,6 +99,29 @@ public:
   }
   std::optional<HttpRequest> ping(const ApiTarget &api) const override {
     return HttpRequest{"GET", api.base_url() + "/v1/ping/", api.headers(), {}};
+  }
+
+  Result<std::vector<Memory>> parse_search(const HttpResponse &response) const override {
+    auto listing = read_listing(response);
+    if (!listing) return unexpected(listing.error());
+    return std::move(listing->memories);
+  }
+  // A 404 when the id is unknown.
+  Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const override {
+    return read_memory(response);
+  }
+  // Paged and counted by the server, newest first (a bare page counts its own items).
+  Result<MemoryPage> parse_list(const HttpResponse &response) const override {
+    auto listing = read_listing(response);
+    if (!listing) return unexpected(listing.error());
+    MemoryPage page;
+    page.memories = std::move(listing->memories);
+    page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
+    page.paged = true;
+    return page;
+  }
+  Result<AddResult> parse_add(const HttpResponse &response) const override {
+    return read_add(response);
   }
 
 private:

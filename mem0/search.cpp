@@ -46,8 +46,9 @@ PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &ide
       return "search " + std::to_string(i + 1) + "/" + std::to_string(plan.size()) +
              (plan[i].type ? " type=" + *plan[i].type : std::string(" broad"));
     };
-    Result<std::vector<Memory>> parsed =
-        responses[i] ? parse_search_response(*responses[i]) : unexpected(responses[i].error());
+    Result<std::vector<Memory>> parsed = responses[i]
+                                             ? parse_search_response(*responses[i], api.backend())
+                                             : unexpected(responses[i].error());
     if (parsed) {
       log.debug([&] {
         return label() + ": HTTP " + std::to_string(responses[i]->status) + ", " +

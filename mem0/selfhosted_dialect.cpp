@@ -4,18 +4,19 @@
 // unknown id; no ping, rerank, shared memory, events or custom instructions.
 #include "mem0/dialect.hpp"
 #include "mem0/format.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 
 namespace mem0 {
 namespace {
 
-// The server's largest listing: more memories than that are shown as "1000+".
-
 class SelfhostedDialect final : public Dialect {
 public:
   SelfhostedDialect()
-      : Dialect({.name = "selfhosted",
+      : Dialect({.backend = Backend::selfhosted,
+                 .name = "selfhosted",
+                 .alias = "self-hosted",
                  .display_name = "self-hosted Mem0 server",
                  .place = "a self-hosted server",
                  .default_base_url = "http://localhost:8888", // the server's docker set-up
@@ -79,6 +80,41 @@ public:
     return std::nullopt;
   }
   std::optional<HttpRequest> ping(const ApiTarget &) const override { return std::nullopt; }
+
+  Result<std::vector<Memory>> parse_search(const HttpResponse &response) const override {
+    auto listing = read_listing(response);
+    if (!listing) return unexpected(listing.error());
+    return std::move(listing->memories);
+  }
+  // A 200 with `null` when the id is unknown.
+  Result<std::optional<Memory>> parse_memory(const HttpResponse &response) const override {
+    if (is_success(response.status) && trim(response.body) == "null")
+      return std::optional<Memory>{};
+    return read_memory(response);
+  }
+  // No pages and no count: the listing in storage order, sorted here newest first (undated ones
+  // last), a lower bound at k_unpaged_list_limit items. A count, should the server send one, is
+  // used as it is.
+  Result<MemoryPage> parse_list(const HttpResponse &response) const override {
+    auto listing = read_listing(response);
+    if (!listing) return unexpected(listing.error());
+    MemoryPage page;
+    page.memories = std::move(listing->memories);
+    page.count = listing->count.value_or(static_cast<long>(page.memories.size()));
+    page.paged = listing->count.has_value();
+    if (page.paged) return page;
+    const auto seconds = [](const Memory &m) {
+      return parse_iso8601(m.created_at).value_or(std::chrono::sys_seconds::min());
+    };
+    std::stable_sort(page.memories.begin(), page.memories.end(),
+                     [&](const Memory &a, const Memory &b) { return seconds(a) > seconds(b); });
+    page.at_least = page.count >= k_unpaged_list_limit;
+    return page;
+  }
+  // Stored at once: the ids of what was stored, like the Platform's answer with infer off.
+  Result<AddResult> parse_add(const HttpResponse &response) const override {
+    return read_add(response);
+  }
 
 private:
   // One path segment, whatever the id holds.

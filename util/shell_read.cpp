@@ -21,136 +21,174 @@ bool is_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The simple commands of `line`; nullopt when the line holds what cannot be read without running
-// the shell (substitutions, heredocs, subshells) or an unclosed quote.
-std::optional<std::vector<Simple>> split(std::string_view line) {
-  std::vector<Simple> commands(1);
-  Word word;
-  bool in_word = false;
-  bool skip_next = false; // the next word is a redirection target
-  auto end_word = [&] {
-    if (!in_word) return;
-    if (skip_next)
-      skip_next = false;
-    else
-      commands.back().push_back(std::move(word));
-    word = Word{};
-    in_word = false;
-  };
-  auto end_command = [&] {
-    end_word();
-    skip_next = false;
-    if (!commands.back().empty()) commands.emplace_back();
-  };
-  auto redirect = [&] {
-    // A word of digits just before `<` or `>` is the file descriptor (`2>`), not an operand.
-    if (in_word && word.plain && is_digits(word.text)) {
-      word = Word{};
-      in_word = false;
-    }
-    end_word();
-    skip_next = true;
-  };
+// Reads a command line left to right into its simple commands (split's state): the character
+// at m_i, the word it builds, and whether that word is a redirection's target.
+class Splitter {
+public:
+  explicit Splitter(std::string_view line) : m_line(line) {}
 
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    const char next = i + 1 < line.size() ? line[i + 1] : '\0';
+  std::optional<std::vector<Simple>> run() {
+    for (; m_i < m_line.size(); ++m_i)
+      if (!step()) return std::nullopt;
+    end_command();
+    m_commands.pop_back(); // the empty command end_command leaves last
+    return std::move(m_commands);
+  }
+
+private:
+  char next() const { return m_i + 1 < m_line.size() ? m_line[m_i + 1] : '\0'; }
+
+  // Each reader below reads what starts at m_i and leaves m_i on its last character; false when
+  // it is something that cannot be read without running the shell.
+  bool step() {
+    const char c = m_line[m_i];
     switch (c) {
     case ' ':
     case '\t':
-    case '\r': end_word(); break;
+    case '\r': end_word(); return true;
     case '\n':
-    case ';': end_command(); break;
+    case ';':
     case '|':
-      end_command();
-      if (next == '|' || next == '&') ++i;
-      break;
     case '&':
-      if (next == '>') { // `&>`, `&>>`: both outputs to a file
-        redirect();
-        i += line.substr(i + 2, 1) == ">" ? 2 : 1;
-      } else {
-        end_command();
-        if (next == '&') ++i;
-      }
-      break;
     case '<':
-    case '>':
-      if (next == '(' || (c == '<' && next == '<')) return std::nullopt; // `<(`, heredoc
-      redirect();
-      if (next == '>' || next == '&' || next == '|' || (c == '<' && next == '>')) ++i;
-      break;
+    case '>': return read_operator(c);
     case '(':
     case ')':
-    case '`': return std::nullopt;
-    case '#':
-      if (in_word) {
-        word.text += c;
-      } else {
-        while (i + 1 < line.size() && line[i + 1] != '\n')
-          ++i;
-      }
-      break;
-    case '\\':
-      if (next == '\n') {
-        ++i; // a line continuation
-      } else if (i + 1 < line.size()) {
-        word.text += next;
-        in_word = true;
-        ++i;
-      }
-      break;
-    case '\'': {
-      const std::size_t close = line.find('\'', i + 1);
-      if (close == std::string_view::npos) return std::nullopt;
-      word.text += line.substr(i + 1, close - i - 1);
-      in_word = true;
-      i = close;
-      break;
-    }
-    case '"': {
-      in_word = true;
-      std::size_t j = i + 1;
-      for (; j < line.size() && line[j] != '"'; ++j) {
-        if (line[j] == '`') return std::nullopt;
-        if (line[j] == '$') {
-          if (j + 1 < line.size() && line[j + 1] == '(') return std::nullopt;
-          word.plain = false;
-        }
-        if (line[j] == '\\' && j + 1 < line.size() &&
-            std::string_view("$`\"\\\n").find(line[j + 1]) != std::string_view::npos)
-          ++j;
-        word.text += line[j];
-      }
-      if (j >= line.size()) return std::nullopt;
-      i = j;
-      break;
-    }
+    case '`': return false;
+    case '#': read_hash(); return true;
+    case '\\': read_escape(); return true;
+    case '\'': return read_single_quoted();
+    case '"': return read_double_quoted();
     case '$':
-      if (next == '(') return std::nullopt;
-      word.plain = false;
-      word.text += c;
-      in_word = true;
-      break;
+      if (next() == '(') return false;
+      append(c, false);
+      return true;
     case '*':
     case '?':
-    case '[':
-      word.plain = false;
-      word.text += c;
-      in_word = true;
-      break;
-    case '~':
-      if (!in_word) word.plain = false;
-      word.text += c;
-      in_word = true;
-      break;
-    default: word.text += c; in_word = true;
+    case '[': append(c, false); return true;
+    case '~': append(c, m_in_word); return true;
+    default: append(c, true); return true;
     }
   }
-  end_command();
-  commands.pop_back(); // the empty command end_command leaves last
-  return commands;
-}
+
+  // Add `c` to the word; `plain` false when the shell expands it.
+  void append(char c, bool plain) {
+    if (!plain) m_word.plain = false;
+    m_word.text += c;
+    m_in_word = true;
+  }
+
+  bool read_operator(char c) {
+    const char n = next();
+    switch (c) {
+    case '|':
+      end_command();
+      if (n == '|' || n == '&') ++m_i;
+      return true;
+    case '&':
+      if (n == '>') { // `&>`, `&>>`: both outputs to a file
+        redirect();
+        m_i += m_line.substr(m_i + 2, 1) == ">" ? 2 : 1;
+      } else {
+        end_command();
+        if (n == '&') ++m_i;
+      }
+      return true;
+    case '<':
+    case '>':
+      if (n == '(' || (c == '<' && n == '<')) return false; // `<(`, heredoc
+      redirect();
+      if (n == '>' || n == '&' || n == '|' || (c == '<' && n == '>')) ++m_i;
+      return true;
+    default: end_command(); return true; // a newline or `;`
+    }
+  }
+
+  // Inside a word a `#` is a character; at a word's start it opens a comment to the line's end.
+  void read_hash() {
+    if (m_in_word) {
+      m_word.text += '#';
+      return;
+    }
+    while (m_i + 1 < m_line.size() && m_line[m_i + 1] != '\n')
+      ++m_i;
+  }
+
+  void read_escape() {
+    if (next() == '\n') {
+      ++m_i; // a line continuation
+    } else if (m_i + 1 < m_line.size()) {
+      m_word.text += next();
+      m_in_word = true;
+      ++m_i;
+    }
+  }
+
+  bool read_single_quoted() {
+    const std::size_t close = m_line.find('\'', m_i + 1);
+    if (close == std::string_view::npos) return false;
+    m_word.text += m_line.substr(m_i + 1, close - m_i - 1);
+    m_in_word = true;
+    m_i = close;
+    return true;
+  }
+
+  bool read_double_quoted() {
+    m_in_word = true;
+    std::size_t j = m_i + 1;
+    for (; j < m_line.size() && m_line[j] != '"'; ++j) {
+      if (m_line[j] == '`') return false;
+      if (m_line[j] == '$') {
+        if (j + 1 < m_line.size() && m_line[j + 1] == '(') return false;
+        m_word.plain = false;
+      }
+      if (m_line[j] == '\\' && j + 1 < m_line.size() &&
+          std::string_view("$`\"\\\n").find(m_line[j + 1]) != std::string_view::npos)
+        ++j;
+      m_word.text += m_line[j];
+    }
+    if (j >= m_line.size()) return false;
+    m_i = j;
+    return true;
+  }
+
+  void end_word() {
+    if (!m_in_word) return;
+    if (m_skip_next)
+      m_skip_next = false;
+    else
+      m_commands.back().push_back(std::move(m_word));
+    m_word = Word{};
+    m_in_word = false;
+  }
+
+  void end_command() {
+    end_word();
+    m_skip_next = false;
+    if (!m_commands.back().empty()) m_commands.emplace_back();
+  }
+
+  void redirect() {
+    // A word of digits just before `<` or `>` is the file descriptor (`2>`), not an operand.
+    if (m_in_word && m_word.plain && is_digits(m_word.text)) {
+      m_word = Word{};
+      m_in_word = false;
+    }
+    end_word();
+    m_skip_next = true; // the next word is a redirection target
+  }
+
+  std::string_view m_line;
+  std::size_t m_i = 0;
+  std::vector<Simple> m_commands = std::vector<Simple>(1);
+  Word m_word;
+  bool m_in_word = false;
+  bool m_skip_next = false;
+};
+
+// The simple commands of `line`; nullopt when the line holds what cannot be read without running
+// the shell (substitutions, heredocs, subshells) or an unclosed quote.
+std::optional<std::vector<Simple>> split(std::string_view line) { return Splitter(line).run(); }
 
 // How a command's options are written: the short options and the long ones that take a value
 // (as the next word, or attached: `-n5`, `--lines=5`).

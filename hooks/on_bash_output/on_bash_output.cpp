@@ -147,7 +147,7 @@ ErrorLookup analyze(const ToolInput &input, bool redact) {
 std::vector<SearchSpec> build_plan(const std::string &query, const Config &config) {
   const Scope scope = config.global_search ? Scope::global : Scope::project;
   std::vector<SearchSpec> plan{{query, std::nullopt, 10, scope}};
-  if (config.plan == SearchPlan::thorough) {
+  if (config.search_plan == SearchPlan::thorough) {
     plan.push_back({query, std::string(memory_type::anti_pattern), 5, scope});
     plan.push_back({query, std::string(memory_type::bug_fix), 3, scope});
   }

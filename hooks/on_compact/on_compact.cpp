@@ -1,5 +1,6 @@
 #include "hooks/on_compact/on_compact.hpp"
 #include "hook/remember.hpp"
+#include "mem0/memory.hpp"
 #include "util/utf8.hpp"
 
 namespace mem0::on_compact {
@@ -23,8 +24,8 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
   }
   Capture c;
   c.messages = {{"assistant", summary}};
-  c.type = "compact_summary";
-  c.source = "compact";
+  c.type = memory_type::compact_summary;
+  c.source = memory_source::compact;
   c.prepared = true;
   // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
   (void)remember(ctx, input, std::move(c));

@@ -69,7 +69,7 @@ std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config)
   const std::string query = base == rel || base.empty() ? rel : rel + " " + base;
   const Scope scope = config.global_search ? Scope::global : Scope::project;
   std::vector<SearchSpec> plan{{query, std::nullopt, 10, scope}};
-  if (config.plan == SearchPlan::thorough) {
+  if (config.search_plan == SearchPlan::thorough) {
     plan.push_back({query, std::string(memory_type::convention), 5, scope});
     plan.push_back({query, std::string(memory_type::decision), 3, scope});
   }

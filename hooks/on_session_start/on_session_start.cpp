@@ -48,8 +48,9 @@ HookOutput recent(const HookContext &ctx, const Identity &identity) {
     outcome.sent = 1;
     const auto responses =
         ctx.http.run({list_request(api, identity, k_list_page_size)}, ctx.deadline);
-    const Result<MemoryPage> page =
-        responses.at(0) ? parse_list_response(*responses[0]) : unexpected(responses[0].error());
+    const Result<MemoryPage> page = responses.at(0)
+                                        ? parse_list_response(*responses[0], api.backend())
+                                        : unexpected(responses[0].error());
     if (!page) {
       ctx.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
                    page.error().message);

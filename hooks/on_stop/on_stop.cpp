@@ -1,6 +1,7 @@
 #include "hooks/on_stop/on_stop.hpp"
 #include "hook/transcript.hpp"
 #include "mem0/format.hpp"
+#include "mem0/memory.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
 
@@ -12,8 +13,8 @@ std::optional<Capture> summary_capture(const StopInput &input, const Config &con
   const std::string message = prepare_capture_text(input.last_assistant_message, config.redact);
   if (code_points(message) < k_min_chars) return std::nullopt;
   Capture c;
-  c.type = "session_summary";
-  c.source = "stop";
+  c.type = memory_type::session_summary;
+  c.source = memory_source::stop;
   std::string content = truncate_code_points(message, k_max_chars);
   if (!input.transcript_path.empty()) {
     const auto files = agent.transcript(input.transcript_path, k_transcript_window).files_touched;

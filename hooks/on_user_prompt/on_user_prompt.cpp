@@ -68,7 +68,7 @@ std::vector<SearchSpec> build_plan(const PromptAnalysis &a, const Config &config
   if (a.resume) return resume_plan(scope);
   if (!config.prefetch || a.query.empty()) return {};
   std::vector<SearchSpec> plan{{a.query, std::nullopt, 10, scope}};
-  if (config.plan == SearchPlan::thorough) {
+  if (config.search_plan == SearchPlan::thorough) {
     plan.push_back({a.query, std::string(memory_type::decision), 5, scope});
     if (a.error) plan.push_back({a.query, std::string(memory_type::anti_pattern), 3, scope});
     if (!a.paths.empty())
@@ -98,7 +98,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
   if (config.auto_search) {
     request.plan = build_plan(analysis, config);
     if (!request.plan.empty()) request.identity = facts.search_identity();
-    if (config.plan == SearchPlan::lean && analysis.error && !analysis.resume)
+    if (config.search_plan == SearchPlan::lean && analysis.error && !analysis.resume)
       request.types_first = {memory_type::anti_pattern, memory_type::task_learning};
   } else {
     ctx.log.debug("auto_search is off; no search");
@@ -185,8 +185,8 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
   Capture c;
   for (auto &m : messages)
     c.messages.push_back({m.role, std::move(m.text)});
-  c.type = "auto_capture";
-  c.source = "auto_capture";
+  c.type = memory_type::auto_capture;
+  c.source = memory_source::auto_capture;
   // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
   (void)remember(ctx, input, std::move(c));
 }

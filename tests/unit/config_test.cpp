@@ -65,12 +65,12 @@ TEST_CASE("config: defaults apply when neither environment nor settings.json set
   CHECK(c.auto_search);
   CHECK(c.prefetch);
   CHECK(c.rerank);
-  CHECK(c.threshold == Approx(0.3));
+  CHECK(c.confidence_threshold == Approx(0.3));
   CHECK_FALSE(c.global_search);
   CHECK_FALSE(c.debug);
   CHECK(c.timeout == std::chrono::milliseconds(5000));
-  CHECK(c.plan == SearchPlan::lean);
-  CHECK(c.daily_limit == 0);
+  CHECK(c.search_plan == SearchPlan::lean);
+  CHECK(c.daily_search_limit == 0);
   CHECK(c.state_dir.string() == (home / ".mem0/state").string());
   CHECK(c.settings_status == "not found");
 }
@@ -82,11 +82,11 @@ TEST_CASE("config: settings.json values apply when the environment is silent") {
   CHECK(c.settings_status == "ok");
   CHECK(c.base_url == "https://settings.example.com");
   CHECK_FALSE(c.auto_search);
-  CHECK(c.threshold == Approx(0.55));
+  CHECK(c.confidence_threshold == Approx(0.55));
   CHECK(c.global_search);
   CHECK(c.debug);
-  CHECK(c.plan == SearchPlan::thorough);
-  CHECK(c.daily_limit == 42);
+  CHECK(c.search_plan == SearchPlan::thorough);
+  CHECK(c.daily_search_limit == 42);
 }
 
 TEST_CASE("config: environment variables beat settings.json for every setting") {
@@ -101,11 +101,11 @@ TEST_CASE("config: environment variables beat settings.json for every setting") 
                                              {"MEM0_DAILY_SEARCH_LIMIT", "7"}}));
   CHECK(c.base_url == "https://env.example.com");
   CHECK(c.auto_search);
-  CHECK(c.threshold == Approx(0.8));
+  CHECK(c.confidence_threshold == Approx(0.8));
   CHECK_FALSE(c.global_search);
   CHECK_FALSE(c.debug);
-  CHECK(c.plan == SearchPlan::lean);
-  CHECK(c.daily_limit == 7);
+  CHECK(c.search_plan == SearchPlan::lean);
+  CHECK(c.daily_search_limit == 7);
 }
 
 TEST_CASE("config: environment can switch on what settings.json and the defaults leave off") {
@@ -118,7 +118,7 @@ TEST_CASE("config: environment can switch on what settings.json and the defaults
   CHECK_FALSE(c.auto_search);
   CHECK(c.global_search);
   CHECK_FALSE(c.prefetch);
-  CHECK(c.plan == SearchPlan::thorough);
+  CHECK(c.search_plan == SearchPlan::thorough);
 }
 
 TEST_CASE("config: base URL comes from MEM0_BASE_URL, then MEM0_HOST, then settings.json") {
@@ -190,30 +190,32 @@ TEST_CASE("config: MEM0_TIMEOUT_MS is clamped to 100..30000 and falls back to 50
 
 TEST_CASE("config: confidence threshold from the environment, settings.json or the default") {
   TempDir home;
-  CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.75"}})).threshold ==
+  CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.75"}})).confidence_threshold ==
         Approx(0.75));
   write_settings(home, R"({"confidence_threshold": 0.1})");
-  CHECK(load_config(env_in(home)).threshold == Approx(0.1));
-  CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.6"}})).threshold == Approx(0.6));
-  CHECK(load_config(env_in(home)).threshold == Approx(0.1));
+  CHECK(load_config(env_in(home)).confidence_threshold == Approx(0.1));
+  CHECK(load_config(env_in(home, {{"MEM0_CONFIDENCE_THRESHOLD", "0.6"}})).confidence_threshold ==
+        Approx(0.6));
+  CHECK(load_config(env_in(home)).confidence_threshold == Approx(0.1));
 }
 
 TEST_CASE("config: daily search limit from the environment, settings.json or 0") {
   TempDir home;
-  CHECK(load_config(env_in(home)).daily_limit == 0);
-  CHECK(load_config(env_in(home, {{"MEM0_DAILY_SEARCH_LIMIT", "250"}})).daily_limit == 250);
+  CHECK(load_config(env_in(home)).daily_search_limit == 0);
+  CHECK(load_config(env_in(home, {{"MEM0_DAILY_SEARCH_LIMIT", "250"}})).daily_search_limit == 250);
   write_settings(home, R"({"daily_search_limit": 100})");
-  CHECK(load_config(env_in(home)).daily_limit == 100);
-  CHECK(load_config(env_in(home, {{"MEM0_DAILY_SEARCH_LIMIT", "5"}})).daily_limit == 5);
+  CHECK(load_config(env_in(home)).daily_search_limit == 100);
+  CHECK(load_config(env_in(home, {{"MEM0_DAILY_SEARCH_LIMIT", "5"}})).daily_search_limit == 5);
 }
 
 TEST_CASE("config: search plan from MEM0_SEARCH_PLAN, then settings.json, else lean") {
   TempDir home;
-  CHECK(load_config(env_in(home)).plan == SearchPlan::lean);
-  CHECK(load_config(env_in(home, {{"MEM0_SEARCH_PLAN", "thorough"}})).plan == SearchPlan::thorough);
+  CHECK(load_config(env_in(home)).search_plan == SearchPlan::lean);
+  CHECK(load_config(env_in(home, {{"MEM0_SEARCH_PLAN", "thorough"}})).search_plan ==
+        SearchPlan::thorough);
   write_settings(home, R"({"search_plan": "thorough"})");
-  CHECK(load_config(env_in(home)).plan == SearchPlan::thorough);
-  CHECK(load_config(env_in(home, {{"MEM0_SEARCH_PLAN", "lean"}})).plan == SearchPlan::lean);
+  CHECK(load_config(env_in(home)).search_plan == SearchPlan::thorough);
+  CHECK(load_config(env_in(home, {{"MEM0_SEARCH_PLAN", "lean"}})).search_plan == SearchPlan::lean);
 }
 
 TEST_CASE("config: state dir is MEM0_STATE_DIR, else ~/.mem0/state") {
@@ -230,7 +232,7 @@ TEST_CASE("config: invalid settings.json gives the defaults and says why") {
     const Config c = load_config(env_in(home));
     CHECK(c.settings_status == "invalid JSON");
     CHECK(c.auto_search);
-    CHECK(c.plan == SearchPlan::lean);
+    CHECK(c.search_plan == SearchPlan::lean);
   }
   SECTION("JSON that is not an object") {
     write_settings(home, R"([{"auto_search": false}])");
@@ -248,9 +250,9 @@ TEST_CASE("config: settings.json values of the wrong type are ignored") {
   const Config c = load_config(env_in(home));
   CHECK(c.settings_status == "ok");
   CHECK(c.auto_search);
-  CHECK(c.threshold == Approx(0.3));
+  CHECK(c.confidence_threshold == Approx(0.3));
   CHECK(c.base_url == "https://api.mem0.ai");
-  CHECK(c.daily_limit == 0);
+  CHECK(c.daily_search_limit == 0);
 }
 
 TEST_CASE("config: parse_bool accepts 1,true,yes,on and 0,false,no,off in any case") {

@@ -74,21 +74,21 @@ TEST_CASE("facts: the back-off, today's counts and the outbox as the run first f
   RunFacts &facts = *ctx.facts;
   REQUIRE(facts.api());
   CHECK(facts.api()->server_key() == server_of(f.config));
-  CHECK_FALSE(facts.pause());
+  CHECK_FALSE(facts.backoff());
   CHECK(facts.usage_today().searches == 0);
   CHECK_FALSE(facts.outbox_has_pending());
 
   REQUIRE(f.store().backoff.record_outcome(f.now, server_of(f.config),
                                            BackoffStore::Outcome::rate_limited));
   REQUIRE(f.store().usage.add(f.today(), {3, 1}));
-  CHECK_FALSE(facts.pause());
+  CHECK_FALSE(facts.backoff());
   CHECK(facts.usage_today().searches == 0);
 
   facts.note_queued();
   CHECK(facts.outbox_has_pending()); // what the run itself queued counts
 
   const HookContext next = f.context();
-  CHECK(next.facts->pause());
+  CHECK(next.facts->backoff());
   CHECK(next.facts->usage_today().searches == 3);
   CHECK(next.facts->usage_today().adds == 1);
 }
@@ -98,5 +98,5 @@ TEST_CASE("facts: without a target there is no pause to consult", "[facts]") {
   f.unset_env("MEM0_API_KEY");
   const HookContext ctx = f.context();
   CHECK_FALSE(ctx.facts->api());
-  CHECK_FALSE(ctx.facts->pause());
+  CHECK_FALSE(ctx.facts->backoff());
 }

@@ -358,7 +358,8 @@ TEST_CASE("parse_list_response pages and types a listing the server did not page
   spec.type = "decision";
   spec.page = 2;
   spec.page_size = 2;
-  const auto page = parse_list_response(*mt::http_status(200, mt::results_json(all)), spec);
+  const auto page =
+      parse_list_response(*mt::http_status(200, mt::results_json(all)), spec, Backend::selfhosted);
   REQUIRE(page);
   CHECK(page->count == 3);
   REQUIRE(page->memories.size() == 1);

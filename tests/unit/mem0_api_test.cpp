@@ -864,7 +864,7 @@ TEST_CASE("list_request: a self-hosted listing is one GET with url-encoded ids",
 TEST_CASE("parse_memory_response: a 200 with null is not found", "[backend]") {
   for (const std::string body : {"null", " null\n"}) {
     CAPTURE(body);
-    const auto r = parse_memory_response(response(200, body));
+    const auto r = parse_memory_response(response(200, body), Backend::selfhosted);
     REQUIRE(r.has_value());
     CHECK_FALSE(r->has_value());
   }
@@ -882,7 +882,7 @@ TEST_CASE("parse_list_response: without a count, newest first across offsets, un
   const std::vector<std::string> newest_first{"n2", "n1", "n6", "n4", "n3", "n5"};
   for (const std::string &body : {R"({"results":[)" + items + "]}", "[" + items + "]"}) {
     CAPTURE(body);
-    const auto page = parse_list_response(response(200, body));
+    const auto page = parse_list_response(response(200, body), Backend::selfhosted);
     REQUIRE(page.has_value());
     CHECK(ids_of(page->memories) == newest_first);
     CHECK(page->count == 6);
@@ -892,19 +892,19 @@ TEST_CASE("parse_list_response: without a count, newest first across offsets, un
 
 TEST_CASE("parse_list_response: a listing without a count is a lower bound at its limit",
           "[backend]") {
-  const auto full = parse_list_response(response(200, listing(1000)));
+  const auto full = parse_list_response(response(200, listing(1000)), Backend::selfhosted);
   REQUIRE(full.has_value());
   CHECK(full->count == 1000);
   CHECK(full->memories.size() == 1000);
   CHECK(full->at_least);
 
-  const auto short_of = parse_list_response(response(200, listing(999)));
+  const auto short_of = parse_list_response(response(200, listing(999)), Backend::selfhosted);
   REQUIRE(short_of.has_value());
   CHECK(short_of->count == 999);
   CHECK_FALSE(short_of->at_least);
 
   // With a count, even 1000 items are all there is.
-  const auto counted = parse_list_response(response(200, listing(1000, 1000)));
+  const auto counted = parse_list_response(response(200, listing(1000, 1000)), Backend::selfhosted);
   REQUIRE(counted.has_value());
   CHECK(counted->count == 1000);
   CHECK_FALSE(counted->at_least);
@@ -919,4 +919,49 @@ TEST_CASE("parse_list_response: with a count the server's order is kept", "[back
   CHECK(ids_of(page->memories) == std::vector<std::string>{"old", "nodate", "new"});
   CHECK(page->count == 5000);
   CHECK_FALSE(page->at_least);
+}
+
+TEST_CASE("one list of dialects serves dialect_for and the settings' names", "[backend]") {
+  REQUIRE(dialects().size() == 2);
+  for (const Dialect *d : dialects()) {
+    CAPTURE(d->traits().name);
+    CHECK(&dialect_for(d->traits().backend) == d);
+    CHECK(find_dialect(d->traits().name) == d);
+  }
+  CHECK(find_dialect(" Self-Hosted ") == &selfhosted_dialect());
+  CHECK(find_dialect("PLATFORM") == &platform_dialect());
+  CHECK(find_dialect("mem0") == nullptr);
+  CHECK(find_dialect("") == nullptr);
+}
+
+TEST_CASE("each dialect reads its own answers", "[backend]") {
+  // A get: the self-hosted server's `null` is its "not found"; the Platform's is a 404, and a
+  // `null` from it is not a memory.
+  CHECK(parse_memory_response(response(200, "null"), Backend::platform).error().kind ==
+        ErrorKind::bad_response);
+  CHECK_FALSE(parse_memory_response(response(404, "{}"), Backend::selfhosted).value());
+  // A listing without a count: the Platform's page as it came, a self-hosted one sorted here.
+  const std::string body = "[" + list_item("old", "2020-01-01T00:00:00Z") + "," +
+                           list_item("new", "2026-11-30T10:00:00Z") + "]";
+  const auto platform = parse_list_response(response(200, body), Backend::platform);
+  REQUIRE(platform.has_value());
+  CHECK(ids_of(platform->memories) == std::vector<std::string>{"old", "new"});
+  CHECK(platform->paged);
+  const auto selfhosted = parse_list_response(response(200, body), Backend::selfhosted);
+  REQUIRE(selfhosted.has_value());
+  CHECK(ids_of(selfhosted->memories) == std::vector<std::string>{"new", "old"});
+  CHECK_FALSE(selfhosted->paged);
+  // An add's body follows the backend asked for: the project as agent_id, no instructions.
+  AddSpec spec;
+  spec.messages = {{"user", "x"}};
+  spec.custom_instructions = "keep decisions";
+  const std::string sh = add_body(spec, {"alice", "proj", "s-1"}, Backend::selfhosted);
+  CHECK(sh.find(R"("agent_id":"proj")") != std::string::npos);
+  CHECK(sh.find("app_id") == std::string::npos);
+  CHECK(sh.find("custom_instructions") == std::string::npos);
+  // Both read an add's answer alike.
+  for (const Dialect *d : dialects())
+    CHECK(parse_add_response(response(200, R"({"results":[{"id":"m1","memory":"x"}]})"),
+                             d->traits().backend)
+              ->ids == std::vector<std::string>{"m1"});
 }

@@ -228,7 +228,7 @@ TEST_CASE("on_user_prompt: the query is redacted, whitespace collapsed and cut t
 
 TEST_CASE("on_user_prompt: the lean plan is exactly one search of the query, top 10") {
   HookFixture f;
-  REQUIRE(f.config.plan == SearchPlan::lean);
+  REQUIRE(f.config.search_plan == SearchPlan::lean);
   for (const auto &prompt : {k_plain, k_error_prompt, k_paths_prompt}) {
     CAPTURE(prompt);
     const auto a = oup::analyze(prompt, true);

@@ -138,7 +138,7 @@ TEST_CASE("runner: a run that finds items pending and no pause starts the sender
   SECTION("a pause the run itself started: nothing to detach") {
     const auto handler = [&](std::string_view, const HookContext &ctx, std::string &event) {
       event = "UserPromptSubmit";
-      (void)ctx.facts->pause(); // the run read its facts before the pause began
+      (void)ctx.facts->backoff(); // the run read its facts before the pause began
       REQUIRE(ctx.state.backoff.record_outcome(ctx.now(), server_of(f.config),
                                                BackoffStore::Outcome::rate_limited));
       return HookOutput{};
