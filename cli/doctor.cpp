@@ -325,12 +325,11 @@ void agent_rows(Doctor &d) {
       const Agent *other = find_agent(f.also_runs_hooks_of);
       if (const auto theirs = other && !wired.empty() ? wirings(*other, d) : std::vector<Wiring>{};
           !theirs.empty())
-        d.warnings.push_back(std::string(agent->display_name) + " also runs " +
-                             std::string(other->display_name) + "'s hooks (" +
-                             std::string(f.also_runs_called) + "): with " +
-                             theirs[0].file.string() + " wired too, each hook may run twice in " +
-                             std::string(agent->display_name) + "; " +
-                             std::string(f.also_runs_fix));
+        d.warnings.push_back(
+            std::string(agent->display_name) + " also runs " + std::string(other->display_name) +
+            "'s hooks (" + std::string(f.also_runs_called) + "): with " + theirs[0].file.string() +
+            " wired too, each hook may run twice in " + std::string(agent->display_name) + "; " +
+            std::string(f.also_runs_fix));
     }
     if (!f.mcp_file.empty()) {
       const fs::path file = agent_dir(*agent, d.c, d.ctx.env) / f.mcp_file;

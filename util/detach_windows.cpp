@@ -33,8 +33,7 @@ Result<void> run_detached(const DetachedWork &detached) {
     }
     if (::GetLastError() != ERROR_ACCESS_DENIED) break; // breakaway refused: try without it
   }
-  return unexpected(
-      make_error(ErrorKind::io, "cannot start the sender: " + win::error_text()));
+  return unexpected(make_error(ErrorKind::io, "cannot start the sender: " + win::error_text()));
 }
 
 } // namespace mem0

@@ -29,7 +29,8 @@ Result<void> lock_until(HANDLE file, bool exclusive, const fs::path &name,
     at.OffsetHigh = k_lock_offset_high;
     const DWORD flags = LOCKFILE_FAIL_IMMEDIATELY | (exclusive ? LOCKFILE_EXCLUSIVE_LOCK : 0);
     if (::LockFileEx(file, flags, 0, 1, 0, &at)) return {};
-    if (const DWORD code = ::GetLastError(); code != ERROR_LOCK_VIOLATION && code != ERROR_IO_PENDING)
+    if (const DWORD code = ::GetLastError();
+        code != ERROR_LOCK_VIOLATION && code != ERROR_IO_PENDING)
       return unexpected(io_error("cannot lock", name, code));
     if (std::chrono::steady_clock::now() >= give_up)
       return unexpected(make_error(ErrorKind::timeout, "lock busy: " + name.string()));
@@ -65,7 +66,8 @@ HANDLE open_retrying(const fs::path &path, DWORD access, DWORD disposition,
   for (;;) {
     const HANDLE h = win::open_shared(path, access, disposition);
     const DWORD code = ::GetLastError();
-    if (h != INVALID_HANDLE_VALUE || (code != ERROR_ACCESS_DENIED && code != ERROR_SHARING_VIOLATION) ||
+    if (h != INVALID_HANDLE_VALUE ||
+        (code != ERROR_ACCESS_DENIED && code != ERROR_SHARING_VIOLATION) ||
         std::chrono::steady_clock::now() >= give_up) {
       ::SetLastError(code);
       return h;
@@ -99,7 +101,7 @@ bool rename_posix(const fs::path &source, const fs::path &target) {
   const std::wstring name = target.wstring();
   std::string buffer(sizeof(FILE_RENAME_INFO) + name.size() * sizeof(wchar_t), '\0');
   auto *info = reinterpret_cast<FILE_RENAME_INFO *>(buffer.data());
-  const DWORD flags = 0x1 | 0x2; // FILE_RENAME_FLAG_REPLACE_IF_EXISTS | _POSIX_SEMANTICS
+  const DWORD flags = 0x1 | 0x2;           // FILE_RENAME_FLAG_REPLACE_IF_EXISTS | _POSIX_SEMANTICS
   std::memcpy(info, &flags, sizeof flags); // the Flags member, over ReplaceIfExists
   info->FileNameLength = static_cast<DWORD>(name.size() * sizeof(wchar_t));
   std::memcpy(info->FileName, name.data(), info->FileNameLength);
@@ -177,8 +179,8 @@ void append_log(const fs::path &path, const std::string &line, std::uintmax_t ma
   std::optional<std::pair<DWORD, std::uint64_t>> written;
   {
     // FILE_APPEND_DATA alone: each write goes to the end, whole, among concurrent writers.
-    const win::Handle out{win::open_shared(path, FILE_APPEND_DATA | FILE_READ_ATTRIBUTES,
-                                           OPEN_ALWAYS)};
+    const win::Handle out{
+        win::open_shared(path, FILE_APPEND_DATA | FILE_READ_ATTRIBUTES, OPEN_ALWAYS)};
     if (!out.ok() || ::GetFileType(out.h) != FILE_TYPE_DISK) return;
     const auto size = size_of(out.h);
     DWORD n = 0;
@@ -233,9 +235,9 @@ Result<void> write_file_atomic(const fs::path &requested, const std::string &con
   }
   static std::atomic<unsigned> counter{0};
   const fs::path tmp =
-      path.parent_path() / ("." + path.filename().string() + "." +
-                            std::to_string(platform::process_id()) + "-" +
-                            std::to_string(::GetTickCount64()) + "-" + std::to_string(counter++));
+      path.parent_path() /
+      ("." + path.filename().string() + "." + std::to_string(platform::process_id()) + "-" +
+       std::to_string(::GetTickCount64()) + "-" + std::to_string(counter++));
   {
     const win::Handle out{::CreateFileW(tmp.wstring().c_str(), GENERIC_WRITE, FILE_SHARE_DELETE,
                                         nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr)};
@@ -309,9 +311,9 @@ Result<void> append_bounded(const fs::path &path, const std::string &line, std::
     if (!size) return unexpected(io_error("cannot open", path));
     // One process shrinks, when the file is free at once; the others append meanwhile (the
     // file is over its bound for a moment) instead of waiting in turn, up to twice the bound.
-    const bool shrinks = *size > limit && (try_lock(file.h, true) ||
-                                           (*size > 2 * limit &&
-                                            lock_until(file.h, true, path, give_up)));
+    const bool shrinks =
+        *size > limit &&
+        (try_lock(file.h, true) || (*size > 2 * limit && lock_until(file.h, true, path, give_up)));
     if (shrinks) {
       if (!still_named(file.h, path)) continue; // shrunk meanwhile: look at the new file
       const std::string current = read_small_file(path, 16 << 20).value_or("");

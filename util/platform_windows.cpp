@@ -1,7 +1,7 @@
 // util/platform.hpp on Windows (docs/contributing.md#platforms).
-#include "util/platform.hpp"
 #include "util/detach.hpp"
 #include "util/paths.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 #include "util/windows.hpp"
 
@@ -83,8 +83,8 @@ long process_id() { return static_cast<long>(::GetCurrentProcessId()); }
 
 FileStampResult file_stamp(const fs::path &path) {
   // FILE_FLAG_BACKUP_SEMANTICS opens a directory too, to tell it apart; a symlink is followed.
-  const win::Handle file{win::open_shared(path, FILE_READ_ATTRIBUTES, OPEN_EXISTING,
-                                          FILE_FLAG_BACKUP_SEMANTICS)};
+  const win::Handle file{
+      win::open_shared(path, FILE_READ_ATTRIBUTES, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS)};
   BY_HANDLE_FILE_INFORMATION info{};
   if (!file.ok() || !::GetFileInformationByHandle(file.h, &info))
     return {std::nullopt, "cannot stat: " + win::error_text()};
@@ -140,8 +140,7 @@ std::string read_until(int fd, std::chrono::steady_clock::time_point deadline, s
     bool any = false;
     for (;;) {
       DWORD n = 0;
-      if (!::ReadFile(in, buffer, sizeof buffer, &n, nullptr) || (n == 0 && (file || any)))
-        break;
+      if (!::ReadFile(in, buffer, sizeof buffer, &n, nullptr) || (n == 0 && (file || any))) break;
       any = any || n > 0;
       if (n == 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -185,8 +184,8 @@ std::string first_line_of(const fs::path &program, std::string_view arg,
   ::SetHandleInformation(read_end, HANDLE_FLAG_INHERIT, 0); // only the child's end is inherited
   win::Handle reading{read_end}, writing{write_end};
   const win::Handle null{::CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE,
-                                       FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
-                                       OPEN_EXISTING, 0, nullptr)};
+                                       FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING,
+                                       0, nullptr)};
   // These handles alone are inherited, not whatever else this process holds.
   HANDLE handles[] = {writing.h, null.h};
   SIZE_T size = 0;
@@ -204,18 +203,18 @@ std::string first_line_of(const fs::path &program, std::string_view arg,
   si.StartupInfo.hStdOutput = writing.h;
   si.StartupInfo.hStdError = null.h;
   si.lpAttributeList = list;
-  std::wstring command = win::quote_argument(program.wstring()) + L" " +
-                         win::quote_argument(win::widen(arg));
+  std::wstring command =
+      win::quote_argument(program.wstring()) + L" " + win::quote_argument(win::widen(arg));
   std::wstring block;
   const ChildEnvironment env(environment());
   for (char *const *entry = env.get(); *entry; ++entry)
     block += win::widen(*entry) + L'\0';
   block += L'\0';
   PROCESS_INFORMATION pi{};
-  const BOOL started = ::CreateProcessW(
-      nullptr, command.data(), nullptr, nullptr, TRUE,
-      CREATE_NO_WINDOW | CREATE_UNICODE_ENVIRONMENT | EXTENDED_STARTUPINFO_PRESENT, block.data(),
-      nullptr, &si.StartupInfo, &pi);
+  const BOOL started =
+      ::CreateProcessW(nullptr, command.data(), nullptr, nullptr, TRUE,
+                       CREATE_NO_WINDOW | CREATE_UNICODE_ENVIRONMENT | EXTENDED_STARTUPINFO_PRESENT,
+                       block.data(), nullptr, &si.StartupInfo, &pi);
   ::DeleteProcThreadAttributeList(list);
   if (!started) return {};
   const win::Handle process{pi.hProcess}, thread{pi.hThread};

@@ -31,13 +31,11 @@ TEST_CASE("paths: what is no drive path is left alone", "[paths]") {
   }
 }
 
-TEST_CASE("paths: the system's input path: as given on POSIX, a drive path on Windows",
-          "[paths]") {
+TEST_CASE("paths: the system's input path: as given on POSIX, a drive path on Windows", "[paths]") {
   // Which one this system does shows in how it spells its own executable's path.
   const bool windows = platform::executable_path().value().string().find('\\') != std::string::npos;
   const auto seen = platform::input_path("/c/Users/me/a.py");
   CHECK(seen.string() == (windows ? "C:\\Users\\me\\a.py" : "/c/Users/me/a.py"));
   CHECK(platform::input_path("/home/me/a.py").string() == "/home/me/a.py");
-  CHECK(platform::input_path("C:/x/y") ==
-        std::filesystem::path(windows ? "C:\\x\\y" : "C:/x/y"));
+  CHECK(platform::input_path("C:/x/y") == std::filesystem::path(windows ? "C:\\x\\y" : "C:/x/y"));
 }
