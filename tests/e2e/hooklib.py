@@ -82,6 +82,15 @@ class HookTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.fake.stop()
 
+    def wait_for(self, what, check, timeout=10.0):
+        """Poll `check` until it is true; fail naming `what` after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if check():
+                return
+            time.sleep(0.05)
+        self.fail(f"timed out waiting for {what}")
+
     def setUp(self):
         self.home = tempfile.mkdtemp(prefix="mem0_e2e_home_")
         self.addCleanup(shutil.rmtree, self.home, True)
@@ -165,6 +174,14 @@ class SenderTest(HookTest):
 
     def stop_senders(self):
         return kill_senders(self.home)
+
+
+def outbox_items(outbox):
+    """The names of the queued items in `outbox` (<digits>.json), oldest first; [] without one."""
+    try:
+        return sorted(n for n in os.listdir(outbox) if n.endswith(".json") and n[:-5].isdigit())
+    except FileNotFoundError:
+        return []
 
 
 def senders_of(home):

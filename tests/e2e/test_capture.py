@@ -10,7 +10,7 @@ import subprocess
 import time
 import unittest
 
-from hooklib import BIN_DIR, PROJECT, USER, SenderTest
+from hooklib import BIN_DIR, PROJECT, USER, SenderTest, outbox_items
 import testmain  # noqa: E402
 from hookevents import prompt_event, session_end_event, stop_event
 
@@ -30,25 +30,13 @@ class CaptureTest(SenderTest):
                              env=self.env(**env))
 
     def pending(self):
-        try:
-            return sorted(n for n in os.listdir(self.outbox) if n.endswith(".json")
-                          and n[:-5].isdigit())
-        except FileNotFoundError:
-            return []
+        return outbox_items(self.outbox)
 
     def rejected(self):
         try:
             return sorted(os.listdir(os.path.join(self.outbox, "rejected")))
         except FileNotFoundError:
             return []
-
-    def wait_for(self, what, check, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if check():
-                return
-            time.sleep(0.05)
-        self.fail(f"timed out waiting for {what}")
 
     def added_texts(self):
         return [m["content"] for body in self.fake.adds() for m in body["messages"]]

@@ -6,7 +6,7 @@ import os
 import time
 import unittest
 
-from hooklib import HookTest, memory
+from hooklib import HookTest, memory, outbox_items
 import testmain  # noqa: E402
 from hookevents import (post_compact_event, post_tool_use_failure_event, prompt_event,
                         read_event, session_end_event, session_start_event, stop_event)
@@ -32,10 +32,7 @@ class Controls(HookTest):
         return result.stdout
 
     def pending(self):
-        try:
-            return [n for n in os.listdir(self.outbox) if n.endswith(".json")]
-        except FileNotFoundError:
-            return []
+        return outbox_items(self.outbox)
 
     def system_message(self, result):
         return json.loads(result.stdout).get("systemMessage", "") if result.stdout else ""

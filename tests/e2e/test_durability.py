@@ -18,7 +18,7 @@ import tempfile
 import time
 import unittest
 
-from hooklib import BIN_DIR, HookTest, SenderTest
+from hooklib import BIN_DIR, HookTest, SenderTest, outbox_items
 import testmain  # noqa: E402
 from hookevents import post_compact_event, session_end_event, stop_event
 
@@ -87,10 +87,7 @@ class KilledAtAnyPoint(SenderTest):
     LOOP_LIMIT_S = 40   # the loop stops early past this, and says how far it got
 
     def pending(self):
-        try:
-            return sorted(n for n in os.listdir(self.outbox) if re.fullmatch(r"\d{12}\.json", n))
-        except FileNotFoundError:
-            return []
+        return outbox_items(self.outbox)
 
     def delivered(self):
         """The texts of the adds the server took, one entry per add."""

@@ -18,7 +18,7 @@ os.environ.setdefault("MEM0_BIN_DIR", os.path.join(ROOT, "build-windows", "bin")
 os.environ["MEM0_EXEC_WRAPPER"] = WINE_RUN
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 
-from hooklib import HookTest, memory  # noqa: E402
+from hooklib import HookTest, memory, outbox_items  # noqa: E402
 import testmain  # noqa: E402
 from hookevents import prompt_event, read_event, session_end_event, stop_event  # noqa: E402
 
@@ -72,19 +72,10 @@ class Wine(HookTest):
         return super().env(WINEPREFIX=PREFIX, **overrides)
 
     def pending(self):
-        try:
-            return sorted(n for n in os.listdir(self.outbox) if n.endswith(".json")
-                          and n[:-5].isdigit())
-        except FileNotFoundError:
-            return []
+        return outbox_items(self.outbox)
 
     def wait_for(self, what, check, timeout=20.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if check():
-                return
-            time.sleep(0.1)
-        self.fail(f"timed out waiting for {what}")
+        super().wait_for(what, check, timeout)  # a program under wine starts slower
 
     def context(self, result):
         import json
