@@ -169,10 +169,11 @@ class CopilotTest(unittest.TestCase):
         self.assertEqual(len(outputs), 1, str(run))
         self.assertIn("webhook retries back off exponentially", outputs[0], str(run))
         # The ids the tool showed are in the id map of this Copilot session (the server's
-        # COPILOT_AGENT_SESSION_ID), where the hooks keep theirs.
+        # COPILOT_AGENT_SESSION_ID), where the hooks keep theirs: its state file (its run log,
+        # <id>.runs, may name the id too, when the prompt hook recalled the same memory).
         sessions = os.path.join(self.home, ".mem0", "state", "sessions")
         holding = [n for n in os.listdir(sessions)
-                   if M_TOOL in read_text(os.path.join(sessions, n))]
+                   if n.endswith(".json") and M_TOOL in read_text(os.path.join(sessions, n))]
         self.assertEqual(len(holding), 1, os.listdir(sessions))
         self.assertTrue(holding[0].startswith("copilot-"), holding)
 
