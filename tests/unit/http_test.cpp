@@ -1,5 +1,6 @@
 // The system's HTTP client (mem0/http.hpp) against a loopback server the test owns: the same
 // cases for libcurl and for WinHTTP (under wine), since both must keep the same rules.
+// Tagged [no-qemu]: not run under qemu-user (docs/install.md#linux-arm64).
 #include "mem0/http.hpp"
 #include "tests/unit/catch.hpp"
 #include "tests/unit/loopback_socket.hpp"
@@ -179,7 +180,7 @@ HttpRequest get(std::string url) { return HttpRequest{"GET", std::move(url), {},
 
 } // namespace
 
-TEST_CASE("http: a 200 comes back with its body, status and latency", "[http]") {
+TEST_CASE("http: a 200 comes back with its body, status and latency", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -201,12 +202,12 @@ TEST_CASE("http: a 200 comes back with its body, status and latency", "[http]") 
   CHECK(seen[0].head.find("\r\nx-probe: yes") != std::string::npos);
 }
 
-TEST_CASE("http: no requests, no results", "[http]") {
+TEST_CASE("http: no requests, no results", "[http][no-qemu]") {
   SystemHttpClient http;
   CHECK(http.run({}, SteadyClock::now() + 1s).empty());
 }
 
-TEST_CASE("http: requests run in parallel under one deadline", "[http]") {
+TEST_CASE("http: requests run in parallel under one deadline", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -228,7 +229,7 @@ TEST_CASE("http: requests run in parallel under one deadline", "[http]") {
 
 TEST_CASE("http: a server that never answers times out at the deadline, the others still come "
           "back",
-          "[http]") {
+          "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -246,7 +247,7 @@ TEST_CASE("http: a server that never answers times out at the deadline, the othe
   CHECK(elapsed < 1.5);
 }
 
-TEST_CASE("http: a body that keeps trickling in times out at the deadline", "[http]") {
+TEST_CASE("http: a body that keeps trickling in times out at the deadline", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -260,7 +261,7 @@ TEST_CASE("http: a body that keeps trickling in times out at the deadline", "[ht
   CHECK(elapsed < 1.5);
 }
 
-TEST_CASE("http: a deadline already passed sends nothing that could hang", "[http]") {
+TEST_CASE("http: a deadline already passed sends nothing that could hang", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -272,7 +273,7 @@ TEST_CASE("http: a deadline already passed sends nothing that could hang", "[htt
   CHECK(seconds_since(start) < 1.0);
 }
 
-TEST_CASE("http: a body over the cap is refused, one at the cap is taken", "[http]") {
+TEST_CASE("http: a body over the cap is refused, one at the cap is taken", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -289,7 +290,7 @@ TEST_CASE("http: a body over the cap is refused, one at the cap is taken", "[htt
   CHECK(results[1]->body.size() == k_max_response_bytes);
 }
 
-TEST_CASE("http: a 429 is a response, with its Retry-After", "[http]") {
+TEST_CASE("http: a 429 is a response, with its Retry-After", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -301,7 +302,7 @@ TEST_CASE("http: a 429 is a response, with its Retry-After", "[http]") {
   CHECK(results[0]->retry_after == std::optional<std::chrono::seconds>(7s));
 }
 
-TEST_CASE("http: a redirect is not followed", "[http]") {
+TEST_CASE("http: a redirect is not followed", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
@@ -315,7 +316,7 @@ TEST_CASE("http: a redirect is not followed", "[http]") {
   CHECK(seen[0].path == "/moved");
 }
 
-TEST_CASE("http: a refused connection is a transport error, at once", "[http]") {
+TEST_CASE("http: a refused connection is a transport error, at once", "[http][no-qemu]") {
   int port = 0;
   const Socket probe = listen_loopback(port);
   REQUIRE(probe != k_no_socket);
@@ -331,7 +332,7 @@ TEST_CASE("http: a refused connection is a transport error, at once", "[http]") 
   CHECK(seconds_since(start) < 4.0);
 }
 
-TEST_CASE("http: only http and https URLs are sent", "[http]") {
+TEST_CASE("http: only http and https URLs are sent", "[http][no-qemu]") {
   SystemHttpClient http;
   const auto results =
       http.run({get("ftp://127.0.0.1/"), get("file:///etc/hostname")}, SteadyClock::now() + 2s);
@@ -342,7 +343,7 @@ TEST_CASE("http: only http and https URLs are sent", "[http]") {
   }
 }
 
-TEST_CASE("http: every method carries its body", "[http]") {
+TEST_CASE("http: every method carries its body", "[http][no-qemu]") {
   LoopbackServer server;
   REQUIRE(server.listening());
   SystemHttpClient http;
