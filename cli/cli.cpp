@@ -1,7 +1,7 @@
 // The table of commands and its dispatch (docs/contributing.md#adding-a-command).
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
-#include "hook/agent.hpp"
+#include "runtime/agent.hpp"
 #include "util/strings.hpp"
 #include "util/version.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "hook/runtime.hpp"
+#include "runtime/runtime.hpp"
 #include "util/clock.hpp"
 #include "util/detach.hpp"
 #include "util/error.hpp"

@@ -1,8 +1,8 @@
 // `mem0-hooks import FILE` (docs/cli.md#export-and-import).
 #include "cli/commands.hpp"
 #include "cli/memories.hpp"
-#include "hook/remember.hpp"
 #include "mem0/format.hpp"
+#include "runtime/remember.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
@@ -21,7 +21,8 @@ constexpr std::size_t k_import_listing = 10000;
 // Items queued before a sender round delivers them: the outbox stays far from full.
 constexpr std::size_t k_import_batch = 50;
 
-// Metadata keys the write pipeline sets for this import (hook/remember.hpp), not taken from a line.
+// Metadata keys the write pipeline sets for this import (runtime/remember.hpp), not taken from a
+// line.
 const std::set<std::string, std::less<>> k_own_keys{"type", "source", "agent", "session_id",
                                                     "branch"};
 

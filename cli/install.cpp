@@ -1,6 +1,6 @@
 #include "cli/install.hpp"
 #include "cli/commands.hpp"
-#include "hook/table.hpp"
+#include "runtime/table.hpp"
 #include "util/files.hpp"
 
 #include "util/json.hpp"

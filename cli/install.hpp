@@ -1,8 +1,8 @@
 #pragma once
 #include "cli/command.hpp"
-#include "hook/agent.hpp"
-#include "hook/table.hpp"
 #include "mem0/config.hpp"
+#include "runtime/agent.hpp"
+#include "runtime/table.hpp"
 
 #include <cstddef>
 #include <filesystem>

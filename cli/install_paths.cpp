@@ -2,7 +2,7 @@
 // (docs/cli.md#install-paths). The layout is Claude Code's (2.1): installed plugins are listed in
 // `<plugins dir>/installed_plugins.json`, enabled in the settings' `enabledPlugins`.
 #include "cli/install.hpp"
-#include "hook/table.hpp"
+#include "runtime/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/platform.hpp"

@@ -1,7 +1,7 @@
 // install/uninstall for the agents that load a JS shim instead of running hook commands
 // (docs/cli.md#install): OpenCode and Pi.
 #include "cli/install.hpp"
-#include "hook/table.hpp"
+#include "runtime/table.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"

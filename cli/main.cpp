@@ -1,6 +1,6 @@
 #include "cli/command.hpp"
-#include "hook/runner.hpp"
-#include "hook/runtime.hpp"
+#include "runtime/runner.hpp"
+#include "runtime/runtime.hpp"
 #include "util/detach.hpp"
 #include "util/platform.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 #include "cli/command.hpp"
-#include "hook/agent.hpp"
+#include "runtime/agent.hpp"
 
 #include <cstddef>
 #include <optional>

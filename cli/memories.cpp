@@ -1,8 +1,8 @@
 // What the commands share over the memory service (docs/cli.md).
 #include "cli/memories.hpp"
-#include "hook/recall.hpp"
 #include "mem0/format.hpp"
 #include "mem0/identity.hpp"
+#include "runtime/recall.hpp"
 
 namespace mem0::cli {
 

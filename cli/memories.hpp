@@ -1,7 +1,7 @@
 #pragma once
 #include "cli/command.hpp"
-#include "hook/memory_service.hpp"
 #include "mem0/search.hpp"
+#include "runtime/memory_service.hpp"
 #include "util/json_writer.hpp"
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-// What the commands share over the memory service (hook/memory_service.hpp): the service of a
+// What the commands share over the memory service (runtime/memory_service.hpp): the service of a
 // command's call, who asks, the scope and search of peek, and the JSON of memories.
 
 namespace mem0::cli {

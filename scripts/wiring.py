@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the wiring files the repository ships from the hook table (hook/table.hpp), or with
+"""Write the wiring files the repository ships from the hook table (runtime/table.hpp), or with
 --check say which committed file differs from what the table gives (exit 1).
 
     scripts/wiring.py           # rewrite hooks.json, hooks/codex-hooks.json, ...
@@ -32,7 +32,7 @@ def table_rows():
         rows.append((agent, exe, event, "".join(re.findall(r'"([^"]*)"', matcher)),
                      int(timeout), status))
     if not rows:
-        raise SystemExit("wiring.py: no rows found in hook/table.hpp")
+        raise SystemExit("wiring.py: no rows found in runtime/table.hpp")
     return rows
 
 

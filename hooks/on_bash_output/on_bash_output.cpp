@@ -1,7 +1,7 @@
 #include "hooks/on_bash_output/on_bash_output.hpp"
-#include "hook/recall.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
+#include "runtime/recall.hpp"
 #include "util/detect.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"

@@ -1,8 +1,8 @@
 #pragma once
-#include "hook/io.hpp"
-#include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
+#include "runtime/io.hpp"
+#include "runtime/runner.hpp"
 
 #include <cstddef>
 #include <string>

@@ -1,6 +1,6 @@
 #include "hooks/on_compact/on_compact.hpp"
-#include "hook/remember.hpp"
 #include "mem0/memory.hpp"
+#include "runtime/remember.hpp"
 #include "util/utf8.hpp"
 
 namespace mem0::on_compact {

@@ -1,6 +1,6 @@
 #include "hooks/on_file_read/on_file_read.hpp"
-#include "hook/recall.hpp"
 #include "mem0/format.hpp"
+#include "runtime/recall.hpp"
 #include "util/git.hpp"
 #include "util/platform.hpp"
 #include "util/strings.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-#include "hook/io.hpp"
-#include "hook/runner.hpp"
+#include "runtime/io.hpp"
+#include "runtime/runner.hpp"
 
 namespace mem0::on_session_end {
 

@@ -1,8 +1,8 @@
 #include "hooks/on_session_start/on_session_start.hpp"
-#include "hook/project_files.hpp"
-#include "hook/recall.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
+#include "runtime/project_files.hpp"
+#include "runtime/recall.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>

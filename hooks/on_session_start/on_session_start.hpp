@@ -1,10 +1,10 @@
 #pragma once
-#include "hook/io.hpp"
-#include "hook/recall.hpp"
-#include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
 #include "mem0/memory.hpp"
+#include "runtime/io.hpp"
+#include "runtime/recall.hpp"
+#include "runtime/runner.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -1,7 +1,7 @@
 #include "hooks/on_stop/on_stop.hpp"
-#include "hook/transcript.hpp"
 #include "mem0/format.hpp"
 #include "mem0/memory.hpp"
+#include "runtime/transcript.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
 

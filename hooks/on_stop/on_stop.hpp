@@ -1,7 +1,7 @@
 #pragma once
-#include "hook/io.hpp"
-#include "hook/remember.hpp"
-#include "hook/runner.hpp"
+#include "runtime/io.hpp"
+#include "runtime/remember.hpp"
+#include "runtime/runner.hpp"
 
 #include <optional>
 

@@ -1,6 +1,6 @@
 #pragma once
-#include "hook/io.hpp"
-#include "hook/runner.hpp"
+#include "runtime/io.hpp"
+#include "runtime/runner.hpp"
 
 #include <optional>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
-#include "hook/io.hpp"
-#include "hook/runner.hpp"
-#include "hook/transcript.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
+#include "runtime/io.hpp"
+#include "runtime/runner.hpp"
+#include "runtime/transcript.hpp"
 
 #include <string>
 #include <string_view>

@@ -75,7 +75,7 @@ def memory(mem_id, text_, metadata):
 
 SEED = [
     memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
-    # What a Stop capture in Claude Code stores (hook/remember.cpp), from another session.
+    # What a Stop capture in Claude Code stores (runtime/remember.cpp), from another session.
     memory(M_CLAUDE, "how partial refund works: refund rounding explained in Claude Code",
            {"type": "session_summary", "source": "stop", "agent": "claude-code",
             "session_id": "0f1e2d3c-claude-code-session", "branch": "main"}),
@@ -116,7 +116,7 @@ def install_hooks(codex_home, env):
         hooks.setdefault(event, []).append(entry)
     with open(os.path.join(codex_home, "hooks.json"), "w", encoding="utf-8") as fh:
         json.dump({"hooks": hooks}, fh, indent=2)
-    return "written by the test from hook/table.hpp (no `mem0-hooks install --agent codex`)"
+    return "written by the test from runtime/table.hpp (no `mem0-hooks install --agent codex`)"
 
 
 def developer_texts(body):

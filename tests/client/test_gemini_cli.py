@@ -5,7 +5,7 @@ Gemini CLI (pinned, installed from npm into a cache dir, see gemini_cli.py) runs
 `gemini -p <prompt>` headless in a throw-away project against two loopback stand-ins:
 fake_gemini.py for the Gemini API and tests/fake_mem0 for Mem0. The hooks are the built
 executables with `--agent gemini-cli`, wired in $HOME/.gemini/settings.json from the Gemini CLI
-rows of hook/table.hpp by `mem0-hooks install --agent gemini-cli` (or, in the last test, by
+rows of runtime/table.hpp by `mem0-hooks install --agent gemini-cli` (or, in the last test, by
 linking the repository's Gemini CLI extension).
 
 What it proves:

@@ -49,7 +49,7 @@ HOOKS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."
 
 def load_hook_set(path=HOOKS_JSON):
     """The hook set as the repository's hooks.json wires it (a unit test keeps it identical to
-    hook/table.hpp): one (event, matcher, executable, timeout) per hook entry, in file
+    runtime/table.hpp): one (event, matcher, executable, timeout) per hook entry, in file
     order; matcher None when the group has none (install omits an empty one)."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)

@@ -1,9 +1,9 @@
 // Hook input and output (docs/hooks.md#hook-input): every event parser on any bytes;
 // claude_code_shape::render of what it found must be one JSON object that reads back to the same
 // strings.
-#include "hook/agents/claude_code.hpp"
-#include "hook/io.hpp"
 #include "mem0/format.hpp"
+#include "runtime/agents/claude_code.hpp"
+#include "runtime/io.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 #include <rapidjson/document.h>

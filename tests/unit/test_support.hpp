@@ -2,15 +2,15 @@
 // Shared helpers for the unit tests: private temporary directories, small file helpers, a fake
 // HttpClient that records requests and answers with canned responses, and a hook fixture whose
 // HOME, state dir and environment are isolated from the machine running the tests.
-#include "hook/agents/claude_code.hpp"
-#include "hook/io.hpp"
-#include "hook/recall.hpp"
-#include "hook/remember.hpp"
-#include "hook/runner.hpp"
 #include "mem0/api.hpp"
 #include "mem0/config.hpp"
 #include "mem0/dialect.hpp"
 #include "mem0/http.hpp"
+#include "runtime/agents/claude_code.hpp"
+#include "runtime/io.hpp"
+#include "runtime/recall.hpp"
+#include "runtime/remember.hpp"
+#include "runtime/runner.hpp"
 #include "store/outbox.hpp"
 #include "store/state.hpp"
 #include "util/error.hpp"

@@ -1,0 +1,139 @@
+#include "runtime/agents/claude_code.hpp"
+#include "runtime/agent.hpp"
+#include "runtime/agents/adapter.hpp"
+
+#include <array>
+
+namespace mem0 {
+namespace claude_code_shape {
+
+using adapter::object_member;
+using adapter::parse_event;
+using adapter::string_field;
+
+void read_common(const rapidjson::Value &doc, HookInput &in) {
+  in.session_id = string_field(doc, "session_id");
+  in.transcript_path = string_field(doc, "transcript_path");
+  in.cwd = string_field(doc, "cwd");
+  in.hook_event_name = string_field(doc, "hook_event_name");
+  in.permission_mode = string_field(doc, "permission_mode");
+  in.prompt_id = string_field(doc, "prompt_id");
+}
+
+Result<PromptInput> parse_prompt(std::string_view json) {
+  return parse_event<PromptInput>(json, read_common,
+                                  [](const rapidjson::Value &doc, PromptInput &in) {
+                                    in.prompt = string_field(doc, "prompt");
+                                  });
+}
+
+ToolKind tool_kind(std::string_view name) {
+  if (name == "Read") return ToolKind::read;
+  if (name == "Bash") return ToolKind::shell;
+  if (name == "Write" || name == "Edit" || name == "MultiEdit") return ToolKind::write;
+  return ToolKind::other;
+}
+
+Result<ToolInput> parse_tool(std::string_view json) {
+  return parse_event<ToolInput>(json, read_common, [](const rapidjson::Value &doc, ToolInput &in) {
+    in.tool_name = string_field(doc, "tool_name");
+    in.tool = tool_kind(in.tool_name);
+    in.tool_use_id = string_field(doc, "tool_use_id");
+    in.error = string_field(doc, "error");
+    if (const auto *tool_input = object_member(doc, "tool_input")) {
+      in.tool_input = adapter::to_json(*tool_input);
+      in.file_path = string_field(*tool_input, "file_path");
+      in.command = string_field(*tool_input, "command");
+    }
+    if (const auto *response = object_member(doc, "tool_response")) {
+      in.stdout_text = string_field(*response, "stdout");
+      in.stderr_text = string_field(*response, "stderr");
+    } else {
+      in.stdout_text = string_field(doc, "tool_response");
+    }
+  });
+}
+
+Result<SessionStartInput> parse_session_start(std::string_view json) {
+  return parse_event<SessionStartInput>(json, read_common,
+                                        [](const rapidjson::Value &doc, SessionStartInput &in) {
+                                          in.source = string_field(doc, "source");
+                                        });
+}
+
+Result<StopInput> parse_stop(std::string_view json) {
+  return parse_event<StopInput>(json, read_common, [](const rapidjson::Value &doc, StopInput &in) {
+    in.last_assistant_message = string_field(doc, "last_assistant_message");
+    in.agent_id = string_field(doc, "agent_id");
+  });
+}
+
+Result<CompactInput> parse_compact(std::string_view json) {
+  return parse_event<CompactInput>(json, read_common,
+                                   [](const rapidjson::Value &doc, CompactInput &in) {
+                                     in.compact_summary = string_field(doc, "compact_summary");
+                                   });
+}
+
+Result<SessionEndInput> parse_session_end(std::string_view json) {
+  return parse_event<SessionEndInput>(json, read_common,
+                                      [](const rapidjson::Value &doc, SessionEndInput &in) {
+                                        in.reason = string_field(doc, "reason");
+                                      });
+}
+
+bool accepts_context(std::string_view event) {
+  for (std::string_view e :
+       {"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure"})
+    if (e == event) return true;
+  return false;
+}
+
+std::string render(std::string_view event, const HookOutput &output) {
+  return adapter::hook_specific_output(
+      event, accepts_context(event) ? output.context : std::string_view(), output.system_message,
+      event == "PreToolUse" ? output.updated_input : std::string_view());
+}
+
+} // namespace claude_code_shape
+
+namespace {
+
+// Claude Code's own memory: CLAUDE.md's auto-memory files.
+constexpr std::array<std::string_view, 2> k_native_memory{"*/.claude/*/MEMORY.md",
+                                                          "*/.claude/memory/*"};
+
+} // namespace
+
+const Agent &claude_code() {
+  using namespace claude_code_shape;
+  static constexpr Agent agent{
+      .name = "claude-code",
+      .display_name = "Claude Code",
+      .session_env = "CLAUDE_CODE_SESSION_ID",
+      .project_dir_env = "CLAUDE_PROJECT_DIR",
+      .prompt = parse_prompt,
+      .tool = parse_tool,
+      .session_start = parse_session_start,
+      .stop = parse_stop,
+      .compact = parse_compact,
+      .session_end = parse_session_end,
+      .render = render,
+      .transcript = read_transcript,
+      .native_memory_globs = k_native_memory,
+      .files = {.dir = ".claude",
+                .dir_env = "CLAUDE_CONFIG_DIR",
+                .user_file = "settings.json",
+                .project_file = ".claude/settings.json",
+                .format = HooksFormat::claude,
+                .mcp_file = "",
+                .program = "claude",
+                .version_arg = "--version",
+                .install_note = "start a new Claude Code session (running ones keep their hooks)",
+                .plugin_installs = true},
+      .server_session_env = "CLAUDE_CODE_SESSION_ID",
+  };
+  return agent;
+}
+
+} // namespace mem0

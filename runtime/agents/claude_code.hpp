@@ -1,0 +1,36 @@
+#pragma once
+// Claude Code's hook input and output (docs/hooks.md#hook-input). Codex takes the same shapes.
+#include "runtime/io.hpp"
+#include "util/error.hpp"
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <string_view>
+
+namespace mem0::claude_code_shape {
+
+// The fields every event carries: session_id, transcript_path, cwd, hook_event_name,
+// permission_mode, prompt_id.
+void read_common(const rapidjson::Value &doc, HookInput &in);
+
+// Each event's input: the common fields, then the event's own.
+Result<PromptInput> parse_prompt(std::string_view json);
+Result<ToolInput> parse_tool(std::string_view json);
+Result<SessionStartInput> parse_session_start(std::string_view json);
+Result<StopInput> parse_stop(std::string_view json);
+Result<CompactInput> parse_compact(std::string_view json);
+Result<SessionEndInput> parse_session_end(std::string_view json);
+
+// The kind of Claude Code's tool `name`: Read, Bash, and Write / Edit / MultiEdit.
+ToolKind tool_kind(std::string_view name);
+
+// True when Claude Code reads `hookSpecificOutput.additionalContext` for `event`.
+bool accepts_context(std::string_view event);
+
+// {"hookSpecificOutput":{"hookEventName":<event>,"additionalContext":<context>,
+//  "updatedInput":<object>},"systemMessage":<message>}, with only the fields `event` accepts;
+// "" when there is nothing to print.
+std::string render(std::string_view event, const HookOutput &output);
+
+} // namespace mem0::claude_code_shape

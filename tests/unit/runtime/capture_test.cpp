@@ -1,0 +1,684 @@
+// The write path (docs/capture.md): outbox, the capture pipeline, the sender and detaching.
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "hooks/on_compact/on_compact.hpp"
+#include "hooks/on_stop/on_stop.hpp"
+#include "hooks/on_user_prompt/on_user_prompt.hpp"
+#include "runtime/remember.hpp"
+#include "runtime/sender.hpp"
+#include "store/outbox.hpp"
+#include "util/detach.hpp"
+
+#include <chrono>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+using std::chrono::hours;
+using std::chrono::seconds;
+
+namespace {
+
+OutboxItem add_item(std::string text) {
+  OutboxItem item;
+  item.add.messages = {{"user", std::move(text)}};
+  item.add.user_id = "u";
+  return item;
+}
+
+// The text of the first message of an add body.
+std::string first_content(const std::string &body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("messages")) return {};
+  return doc["messages"][0]["content"].GetString();
+}
+
+rapidjson::Document parsed(const std::string &json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  REQUIRE_FALSE(doc.HasParseError());
+  return doc;
+}
+
+std::string long_text(const std::string &seed) {
+  std::string text;
+  while (text.size() < 150)
+    text += seed + " ";
+  return text;
+}
+
+StopInput stop_input(const HookFixture &f, std::string message) {
+  StopInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.hook_event_name = "Stop";
+  in.last_assistant_message = std::move(message);
+  return in;
+}
+
+} // namespace
+
+TEST_CASE("outbox: items keep the order of capture and read back", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto now = fixed_now();
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i)
+    names.push_back(outbox.put(add_item("item " + std::to_string(i)), "", now).value());
+  CHECK(outbox.pending() == names);
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  CHECK(first_content(platform_body(outbox.load(names[3]))) == "item 3");
+  CHECK(mode_of(tmp / "outbox") == 0700);
+  CHECK(mode_of(tmp / "outbox" / names[0]) == 0600);
+
+  OutboxItem remove;
+  remove.kind = OutboxItem::Kind::remove;
+  remove.memory_id = "abc-123";
+  const auto name = outbox.put(remove, "", now).value();
+  const auto back = outbox.load(name);
+  REQUIRE(back);
+  CHECK(back->kind == OutboxItem::Kind::remove);
+  CHECK(back->memory_id == "abc-123");
+
+  SECTION("a lost state file never makes a name be reused") {
+    fs::remove(tmp / "outbox" / "state.json");
+    const auto later = outbox.put(add_item("after the loss"), "", now).value();
+    CHECK(later > name);
+    CHECK(outbox.pending().size() == 14);
+  }
+}
+
+namespace {
+
+// A capture with every field set, and the Platform's add body of it as the outbox stored it
+// before the neutral capture (docs/capture.md#the-outbox), and a self-hosted server's.
+QueuedAdd full_capture() {
+  QueuedAdd add;
+  add.messages = {{"user", "we chose \"postgres\""}, {"assistant", "noted"}};
+  add.user_id = "alice";
+  add.project_id = "proj";
+  add.metadata = {{"type", "decision"}, {"source", "stop"}};
+  add.infer = false;
+  add.expiration_date = "2027-03-01";
+  add.custom_instructions = "keep decisions";
+  return add;
+}
+constexpr const char *k_legacy_body =
+    R"({"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+    R"({"role":"assistant","content":"noted"}],"user_id":"alice","app_id":"proj",)"
+    R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+    R"("expiration_date":"2027-03-01","custom_instructions":"keep decisions"})";
+constexpr const char *k_selfhosted_body =
+    R"({"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+    R"({"role":"assistant","content":"noted"}],"user_id":"alice","agent_id":"proj",)"
+    R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+    R"("expiration_date":"2027-03-01"})";
+
+} // namespace
+
+TEST_CASE("outbox: an add is stored as a neutral capture in the documented shape", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  OutboxItem item;
+  item.add = full_capture();
+  item.import_file = "proj/CLAUDE.md";
+  item.import_claim = "h-1";
+  const auto name = outbox.put(item, "", fixed_now()).value();
+  CHECK(read_file(outbox.dir() / name) ==
+        R"({"kind":"add","capture":{"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+        R"({"role":"assistant","content":"noted"}],"user_id":"alice","project_id":"proj",)"
+        R"("metadata":{"type":"decision","source":"stop"},"infer":false,)"
+        R"("expiration_date":"2027-03-01","custom_instructions":"keep decisions"},)"
+        R"("import_file":"proj/CLAUDE.md","import_hash":"h-1"})");
+  const auto back = outbox.load(name);
+  REQUIRE(back);
+  CHECK(back->kind == OutboxItem::Kind::add);
+  CHECK(platform_body(back) == k_legacy_body); // every field came back, in order
+  CHECK(back->import_file == "proj/CLAUDE.md");
+  CHECK(back->import_claim == "h-1");
+
+  // Optional fields are left out when empty; an item of the neutral shape needs no other.
+  item.add.expiration_date.clear();
+  item.add.custom_instructions.clear();
+  item.import_file.clear();
+  CHECK(read_file(outbox.dir() / outbox.put(item, "", fixed_now()).value()) ==
+        R"({"kind":"add","capture":{"messages":[{"role":"user","content":"we chose \"postgres\""},)"
+        R"({"role":"assistant","content":"noted"}],"user_id":"alice","project_id":"proj",)"
+        R"("metadata":{"type":"decision","source":"stop"},"infer":false}})");
+}
+
+TEST_CASE("sender: an item queued with the Platform's body goes to each backend as it did",
+          "[capture][backend]") {
+  for (const std::string backend : {"platform", "selfhosted"}) {
+    CAPTURE(backend);
+    HookFixture f;
+    f.set_env("MEM0_BACKEND", backend);
+    Outbox outbox(f.config.state_dir);
+    fs::create_directories(outbox.dir());
+    write_file(outbox.dir() / "000000000001.json",
+               std::string(R"({"kind":"add","body":)") + k_legacy_body + "}");
+    // A body that is not a JSON object was never sent: the item is set aside as unreadable.
+    int n = 2;
+    for (const std::string body : {"[1,2,3]", R"("text")", "null"})
+      write_file(outbox.dir() / ("00000000000" + std::to_string(n++) + ".json"),
+                 R"({"kind":"add","body":)" + body + "}");
+    f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
+    const SendReport report = send_round(f.context());
+    CHECK(report.delivered == 1);
+    CHECK(report.rejected == 3);
+    CHECK(outbox.pending().empty());
+    REQUIRE(f.http.requests.size() == 1);
+    const HttpRequest &sent = f.http.requests[0];
+    if (backend == "platform") {
+      CHECK(sent.url == "https://api.mem0.ai/v3/memories/add/");
+      CHECK(sent.body == k_legacy_body);
+    } else {
+      CHECK(sent.url == "http://localhost:8888/memories");
+      CHECK(sent.body == k_selfhosted_body);
+    }
+  }
+}
+
+TEST_CASE("outbox: the same identity is queued once within 30 days", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto now = fixed_now();
+  REQUIRE(outbox.put(add_item("a"), "same", now));
+  const auto again = outbox.put(add_item("a"), "same", now + hours(24 * 29));
+  REQUIRE_FALSE(again);
+  CHECK(again.error().kind == ErrorKind::duplicate);
+  CHECK(outbox.put(add_item("a"), "same", now + hours(24 * 31)));
+  CHECK(outbox.put(add_item("b"), "other", now));
+  CHECK(outbox.pending().size() == 3);
+}
+
+TEST_CASE("outbox: a full outbox refuses new items and keeps every stored one", "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto now = fixed_now();
+  SECTION("by count") {
+    for (std::size_t i = 0; i < Outbox::k_max_items; ++i)
+      REQUIRE(outbox.put(add_item("x"), "", now));
+    const auto refused = outbox.put(add_item("one too many"), "", now);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().kind == ErrorKind::full);
+    CHECK(outbox.pending().size() == Outbox::k_max_items);
+  }
+  SECTION("by size") {
+    const std::string big(6 * 1024 * 1024, 'b');
+    for (int i = 0; i < 3; ++i)
+      REQUIRE(outbox.put(add_item(big), "", now));
+    CHECK(outbox.put(add_item(big), "", now).error().kind == ErrorKind::full);
+    CHECK(outbox.pending().size() == 3);
+  }
+}
+
+TEST_CASE("outbox: a rejected item is kept aside with its status and the server's text",
+          "[capture]") {
+  TempDir tmp;
+  Outbox outbox(tmp.path());
+  const auto name = outbox.put(add_item("refused"), "", fixed_now()).value();
+  outbox.reject(name, 422, "messages: field required");
+  CHECK(outbox.pending().empty());
+  const auto stats = outbox.stats();
+  CHECK(stats.rejected == 1);
+  const auto kept = read_file(tmp / "outbox" / "rejected" / name);
+  const auto doc = parsed(kept);
+  CHECK(doc["status"].GetInt() == 422);
+  CHECK(std::string(doc["error"].GetString()) == "messages: field required");
+  CHECK(contains(doc["item"].GetString(), "refused"));
+}
+
+TEST_CASE("capture text: wrapper tags go with what they wrap, secrets are redacted", "[capture]") {
+  CHECK(prepare_capture_text("keep <system-reminder>drop\nthis</system-reminder> this", true) ==
+        "keep  this");
+  CHECK(prepare_capture_text("a <private>secret plan</private> b <PRIVATE>x</PRIVATE>", true) ==
+        "a  b");
+  CHECK(prepare_capture_text("a <private>never closed", true) == "a");
+  CHECK(prepare_capture_text("nested <private>1 <private>2</private> 3</private> out", true) ==
+        "nested  out");
+  CHECK(prepare_capture_text("stray </private> closing", true) == "stray  closing");
+  CHECK(prepare_capture_text("<command-name>/clear</command-name>", true).empty());
+  CHECK(prepare_capture_text("a <b>bold</b> tag", true) == "a <b>bold</b> tag");
+  const std::string key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+  CHECK_FALSE(contains(prepare_capture_text("use " + key + " here", true), key));
+  CHECK(contains(prepare_capture_text("use " + key + " here", false), key));
+}
+
+TEST_CASE("remember: the item carries the identity, real roles and metadata, never a run_id",
+          "[capture]") {
+  HookFixture f;
+  write_file(f.project / "mem0.md",
+             "# Notes\n\n## Instructions\nKeep only decisions.\n\n## Other\nx\n");
+  StopInput in = stop_input(f, "");
+  Capture c;
+  c.messages = {{"user", "we picked postgres <private>pw hunter2</private>"},
+                {"assistant", "noted: postgres"}};
+  c.type = "auto_capture";
+  c.source = "auto_capture";
+  REQUIRE(remember(f.context(), in, c).has_value());
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
+  CHECK(std::string(body["user_id"].GetString()) == "alice");
+  CHECK(std::string(body["app_id"].GetString()) == "proj");
+  CHECK_FALSE(body.HasMember("run_id"));
+  CHECK(std::string(body["messages"][0]["role"].GetString()) == "user");
+  CHECK(std::string(body["messages"][0]["content"].GetString()) == "we picked postgres");
+  CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
+  CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+  CHECK(std::string(body["metadata"]["session_id"].GetString()) == "session-1");
+  CHECK(std::string(body["metadata"]["agent"].GetString()) == "claude-code");
+  CHECK(std::string(body["custom_instructions"].GetString()) == "Keep only decisions.");
+  CHECK(body["infer"].IsTrue());
+  CHECK_FALSE(contains(read_file(f.config.state_dir / "outbox" / outbox.pending()[0]), "hunter2"));
+
+  SECTION("the same text again is not queued twice") {
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
+  }
+  SECTION("the same text for another server or backend is queued for it") {
+    f.set_env("MEM0_BASE_URL", "http://127.0.0.1:1");
+    CHECK(remember(f.context(), in, c).has_value());
+    f.set_env("MEM0_BACKEND", "selfhosted");
+    CHECK(remember(f.context(), in, c).has_value());
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
+    CHECK(outbox.pending().size() == 3);
+  }
+  SECTION("capture off, or no key, queues nothing") {
+    f.set_env("MEM0_AUTO_SAVE", "false");
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::disabled);
+    Capture asked = c;
+    asked.messages = {{"user", "Asked for: keep invoices in integer cents"}};
+    asked.asked = true;
+    CHECK(remember(f.context(), in, asked)); // remember / add_memory: capture off is no bar
+    f.unset_env("MEM0_AUTO_SAVE");
+    f.unset_env("MEM0_API_KEY");
+    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::no_key);
+  }
+  SECTION("nothing left after stripping") {
+    Capture empty;
+    empty.messages = {{"user", "<private>all of it</private>"}};
+    CHECK(error_kind(remember(f.context(), in, empty)) == ErrorKind::empty);
+  }
+}
+
+TEST_CASE("sender: items go oldest first, a batch at a time, and leave once delivered",
+          "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  for (int i = 0; i < 6; ++i)
+    REQUIRE(outbox.put(add_item("n" + std::to_string(i)), "", f.now));
+  f.http.responder = [](const HttpRequest &) {
+    return http_status(200, R"({"event_id":"e","status":"PENDING"})");
+  };
+  const SendReport report = send_round(f.context());
+  CHECK(report.delivered == 6);
+  CHECK_FALSE(report.stopped);
+  CHECK(outbox.pending().empty());
+  REQUIRE(f.http.requests.size() == 6);
+  CHECK(f.http.batches == 2); // 4 + 2
+  for (int i = 0; i < 6; ++i) {
+    CHECK(f.http.requests[i].url == "https://api.mem0.ai/v3/memories/add/");
+    CHECK(first_content(f.http.requests[i].body) == "n" + std::to_string(i));
+  }
+  CHECK(f.store().usage.on(f.today()).adds == 6);
+  CHECK(outbox.stats().last_delivery > 0);
+}
+
+TEST_CASE("sender: the report names the ids of each add delivered, and a round ends at `end`",
+          "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  const auto first = outbox.put(add_item("one"), "", f.now);
+  const auto second = outbox.put(add_item("two"), "", f.now);
+  REQUIRE(first);
+  REQUIRE(second);
+  SECTION("delivered") {
+    f.http.responder = [](const HttpRequest &r) {
+      return http_status(200, first_content(r.body) == "one"
+                                  ? R"({"results":[{"id":"id-1","memory":"one","event":"ADD"}]})"
+                                  : R"({"event_id":"e","status":"PENDING"})");
+    };
+    const SendReport report = send_round(f.context());
+    CHECK(report.added.at(*first) == std::vector<std::string>{"id-1"});
+    CHECK(report.added.at(*second).empty()); // asynchronous: no id yet
+  }
+  SECTION("an end already passed sends nothing") {
+    const SendReport report = send_round(f.context(), SteadyClock::now());
+    CHECK(report.added.empty());
+    CHECK(f.http.requests.empty());
+    CHECK(outbox.pending().size() == 2);
+  }
+}
+
+TEST_CASE("sender: retryable failures keep the items and end the round", "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(outbox.put(add_item("k" + std::to_string(i)), "", f.now));
+
+  SECTION("429 pauses everyone") {
+    f.http.responder = [](const HttpRequest &) { return http_status(429, "{}", seconds(40)); };
+    const auto report = send_round(f.context());
+    REQUIRE(report.stopped);
+    CHECK(report.stopped->kind == ErrorKind::rate_limited);
+    CHECK(outbox.pending().size() == 3);
+    CHECK(f.store().backoff.active_pause(f.now, server_of(f.config)));
+    CHECK(f.http.batches == 1);
+    SECTION("and while paused nothing is sent") {
+      CHECK(send_round(f.context()).delivered == 0);
+      CHECK(f.http.batches == 1);
+    }
+  }
+  SECTION("offline") {
+    f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::transport); };
+    CHECK(send_round(f.context()).stopped->kind == ErrorKind::transport);
+    CHECK(outbox.pending().size() == 3);
+  }
+  SECTION("a rejected key keeps the items for a fixed key, and pauses that key until it changes") {
+    const int status = GENERATE(401, 403);
+    f.http.responder = [status](const HttpRequest &) { return http_status(status, "{}"); };
+    CHECK(send_round(f.context()).stopped->kind == ErrorKind::unauthorized);
+    CHECK(outbox.pending().size() == 3);
+    CHECK(outbox.stats().rejected == 0);
+    CHECK(f.http.batches == 1);
+    // No later run starts a sender, and a round sends nothing, however much later.
+    const auto pause =
+        f.store().backoff.active_pause(f.now + std::chrono::hours(48), server_of(f.config));
+    REQUIRE(pause);
+    CHECK(pause->until_key_changes);
+    CHECK_FALSE(sender_work(f.context(), {}));
+    CHECK(send_round(f.context()).delivered == 0);
+    CHECK(f.http.batches == 1);
+    SECTION("a prompt says so once in the session") {
+      const auto said = [&] {
+        RecallRequest request;
+        request.plan = {SearchSpec{"how are invoices rounded", std::nullopt}};
+        request.identity = {"alice", "proj", "s-key"};
+        return recall(f.context(), request).user_notices;
+      };
+      CHECK(said() == std::vector<std::string>{std::string(k_key_paused_line)});
+      CHECK(said().empty());
+      CHECK(f.http.batches == 1); // no search sent either
+    }
+    SECTION("another key is not held up") {
+      f.set_env("MEM0_API_KEY", "m0-another-key");
+      f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
+      CHECK(send_round(f.context()).delivered == 3);
+    }
+    SECTION("doctor --reset ends it") {
+      REQUIRE(f.store().backoff.reset(f.now).value() == 1);
+      CHECK_FALSE(f.store().backoff.active_pause(f.now, server_of(f.config)));
+    }
+  }
+  SECTION("5xx") {
+    f.http.responder = [](const HttpRequest &) { return http_status(503, "down"); };
+    CHECK(send_round(f.context()).stopped->kind == ErrorKind::server);
+    CHECK(outbox.pending().size() == 3);
+  }
+}
+
+TEST_CASE("sender: an item the server refuses is set aside, the others still go", "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  for (const char *t : {"good one", "bad one", "good two"})
+    REQUIRE(outbox.put(add_item(t), "", f.now));
+  f.http.responder = [](const HttpRequest &r) {
+    return first_content(r.body) == "bad one" ? http_status(422, R"({"detail":"invalid"})")
+                                              : http_status(200, R"({"results":[]})");
+  };
+  const auto report = send_round(f.context());
+  CHECK(report.delivered == 2);
+  CHECK(report.rejected == 1);
+  CHECK(outbox.pending().empty());
+  CHECK(outbox.stats().rejected == 1);
+}
+
+TEST_CASE("sender: delivered at least once when a crash came between send and delete",
+          "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  const auto name = outbox.put(add_item("sent, then the sender died"), "", f.now).value();
+  // The request went out, but the process died before removing the item: it is still pending.
+  f.http.run({add_request(target("https://api.mem0.ai", "k"), outbox.load(name)->add)},
+             SteadyClock::now());
+  f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
+  CHECK(send_round(f.context()).delivered == 1);
+  CHECK(outbox.pending().empty());
+  CHECK(f.http.requests.size() == 2);
+}
+
+TEST_CASE("sender: deletes, corrupt items, the lock and the daily cap", "[capture]") {
+  HookFixture f;
+  Outbox outbox(f.config.state_dir);
+  OutboxItem remove;
+  remove.kind = OutboxItem::Kind::remove;
+  remove.memory_id = "gone-already";
+  REQUIRE(outbox.put(remove, "", f.now));
+  write_file(f.config.state_dir / "outbox" / "000000000099.json", "{not json");
+  f.http.responder = [](const HttpRequest &r) {
+    return r.method == "DELETE" ? http_status(404, R"({"error":"Memory not found!"})")
+                                : http_status(200, "{}");
+  };
+  const auto report = send_round(f.context());
+  CHECK(report.delivered == 1); // a 404 delete: already gone
+  CHECK(report.rejected == 1);  // the corrupt item, kept aside
+  CHECK(outbox.pending().empty());
+  REQUIRE(f.http.requests.size() == 1);
+  CHECK(f.http.requests[0].url == "https://api.mem0.ai/v1/memories/gone-already/");
+
+  SECTION("the daily add cap leaves items waiting") {
+    f.set_env("MEM0_DAILY_ADD_LIMIT", "2");
+    REQUIRE(f.store().usage.add(f.today(), {0, 2}));
+    REQUIRE(outbox.put(add_item("waits"), "", f.now));
+    CHECK(send_round(f.context()).delivered == 0);
+    CHECK(outbox.pending().size() == 1);
+  }
+}
+
+TEST_CASE("detach: the work runs in another session with no terminal, the caller does not wait",
+          "[capture][no-qemu]") {
+  TempDir tmp;
+  const fs::path out = tmp / "worker.txt";
+  const auto started = SteadyClock::now();
+  REQUIRE(run_detached({.work = [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Standard output is /dev/null when it is the same file (no /proc on macOS).
+    struct stat fd1 {
+    }, null{};
+    const bool to_null = ::fstat(1, &fd1) == 0 && ::stat("/dev/null", &null) == 0 &&
+                         fd1.st_dev == null.st_dev && fd1.st_ino == null.st_ino;
+    write_file(out, std::to_string(::getsid(0)) + (to_null ? " /dev/null" : " elsewhere"));
+  }}));
+  CHECK(SteadyClock::now() - started < std::chrono::milliseconds(250));
+  for (int i = 0; i < 300 && !fs::exists(out); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(fs::exists(out));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string seen = read_file(out);
+  CHECK(seen.find(std::to_string(::getsid(0)) + " ") != 0);
+  CHECK(contains(seen, "/dev/null"));
+}
+
+TEST_CASE("on_stop: Claude's last message and the files touched, or nothing", "[capture]") {
+  HookFixture f;
+  write_file(
+      f.home / "t.jsonl",
+      R"({"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/src/a.py"}}]}})"
+      "\n");
+  StopInput in = stop_input(f, long_text("We moved the retry logic into the worker."));
+  in.transcript_path = (f.home / "t.jsonl").string();
+  const auto c = on_stop::summary_capture(in, f.config, f.now);
+  REQUIRE(c);
+  CHECK(c->type == "session_summary");
+  REQUIRE(c->messages.size() == 1);
+  CHECK(c->messages[0].role == "assistant");
+  CHECK(contains(c->messages[0].content, "Files touched: /p/src/a.py"));
+  CHECK(c->expiration_date == "2025-06-08"); // 90 days after 2025-03-10
+
+  CHECK_FALSE(on_stop::summary_capture(stop_input(f, "too short"), f.config, f.now));
+  StopInput sub = in;
+  sub.agent_id = "agent-7";
+  CHECK_FALSE(on_stop::summary_capture(sub, f.config, f.now));
+  CHECK_FALSE(on_stop::summary_capture(
+      stop_input(f, "<system-reminder>" + long_text("x") + "</system-reminder>"), f.config, f.now));
+
+  CHECK(on_stop::handle(in, f.context()).context.empty());
+  CHECK(Outbox(f.config.state_dir).pending().size() == 1);
+  CHECK(f.http.requests.empty()); // a capture hook never talks to the network itself
+}
+
+TEST_CASE("on_compact: the summary, once per content", "[capture]") {
+  HookFixture f;
+  CompactInput in;
+  in.session_id = "s";
+  in.cwd = f.project.string();
+  in.compact_summary = long_text("Summary of the work on the billing module.");
+  CHECK(on_compact::handle(in, f.context()).context.empty());
+  CHECK(on_compact::handle(in, f.context()).context.empty());
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  CHECK(contains(platform_body(outbox.load(outbox.pending()[0])), R"("type":"compact_summary")"));
+  in.compact_summary = "short";
+  on_compact::handle(in, f.context());
+  CHECK(outbox.pending().size() == 1);
+
+  SECTION("the model's scratchpad is left out, the summary kept") {
+    in.compact_summary = "<analysis>Thinking about what matters: " + long_text("scratch") +
+                         "</analysis>\n\n<summary>" + long_text("The billing work is done.") +
+                         "</summary>";
+    on_compact::handle(in, f.context());
+    REQUIRE(outbox.pending().size() == 2);
+    const auto body = parsed(platform_body(outbox.load(outbox.pending()[1])));
+    const std::string stored = body["messages"][0]["content"].GetString();
+    CHECK(stored.starts_with("The billing work is done."));
+    CHECK_FALSE(contains(stored, "scratch"));
+    CHECK_FALSE(contains(stored, "summary>"));
+  }
+  CHECK(f.http.requests.empty());
+}
+
+TEST_CASE("auto-capture: every third prompt, the new conversation only, with real roles",
+          "[capture]") {
+  HookFixture f;
+  const fs::path transcript = f.home / "session.jsonl";
+  auto line = [](const std::string &uuid, const std::string &role, const std::string &text) {
+    return R"({"type":")" + role + R"(","uuid":")" + uuid + R"(","message":{"role":")" + role +
+           R"(","content":")" + text + "\"}}\n";
+  };
+  write_file(transcript,
+             line("u1", "user", "Please move the retry helper into sync/retry.py") +
+                 line("a1", "assistant",
+                      "Moved it, and updated the two callers in the worker and the CLI."));
+  PromptInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.transcript_path = transcript.string();
+  in.prompt = "A prompt long enough to count as a prompt";
+  const HookContext ctx = f.context();
+  CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
+  CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
+  const HookOutput third = on_user_prompt::handle(in, ctx);
+  REQUIRE(third.detached);
+  third.detached();
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
+  REQUIRE(body["messages"].Size() == 2);
+  CHECK(std::string(body["messages"][0]["role"].GetString()) == "user");
+  CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
+  CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+
+  SECTION("what was captured is not captured again") {
+    third.detached();
+    CHECK(outbox.pending().size() == 1);
+    write_file(
+        transcript,
+        read_file(transcript) +
+            line("u2", "user", "Now add a jittered backoff to the retry helper") +
+            line("a2", "assistant", "Added full jitter with a 30 s ceiling, and a test for it."));
+    third.detached();
+    REQUIRE(outbox.pending().size() == 2);
+    const auto next = parsed(platform_body(outbox.load(outbox.pending()[1])));
+    REQUIRE(next["messages"].Size() == 2);
+    CHECK(contains(next["messages"][0]["content"].GetString(), "jittered backoff"));
+  }
+  SECTION("what was sent is never sent again, even when its uuid is not found") {
+    // The conversation so far under other uuids (a transcript written again), or under none,
+    // then one new exchange: only the new exchange is sent, and only once.
+    const std::string uuid = GENERATE(std::string("-copy"), std::string("none"));
+    auto id = [&](const std::string &base) { return uuid == "none" ? "" : base + uuid; };
+    const std::string earlier =
+        line(id("u1"), "user", "Please move the retry helper into sync/retry.py") +
+        line(id("a1"), "assistant",
+             "Moved it, and updated the two callers in the worker and the CLI.");
+    write_file(transcript, earlier);
+    third.detached();
+    CHECK(outbox.pending().size() == 1);
+    write_file(transcript,
+               earlier + line(id("u3"), "user", "Then rename the retry helper to with_retries") +
+                   line(id("a3"), "assistant",
+                        "Renamed it in sync/retry.py and in its 4 callers; tests pass."));
+    third.detached();
+    REQUIRE(outbox.pending().size() == 2);
+    const auto next = parsed(platform_body(outbox.load(outbox.pending().back())));
+    REQUIRE(next["messages"].Size() == 2);
+    CHECK(contains(next["messages"][0]["content"].GetString(), "with_retries"));
+    third.detached();
+    CHECK(outbox.pending().size() == 2);
+  }
+  SECTION("capture off asks for nothing") {
+    f.set_env("MEM0_AUTO_SAVE", "off");
+    for (int i = 0; i < 3; ++i)
+      CHECK_FALSE(on_user_prompt::handle(in, f.context()).detached);
+  }
+}
+
+TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, never the hook",
+          "[capture]") {
+  HookFixture f;
+  // A file where the outbox directory belongs: every write fails, as on a full or broken disk
+  // (root ignores permission bits, so a read-only directory would not do in CI).
+  write_file(f.config.state_dir / "outbox", "not a directory");
+  Capture c;
+  c.messages = {{"assistant", long_text("A capture that cannot be stored.")}};
+  c.type = "session_summary";
+  CHECK(error_kind(remember(f.context(), stop_input(f, ""), c)) == ErrorKind::io);
+  CHECK(on_stop::handle(stop_input(f, long_text("Nothing to store it in.")), f.context())
+            .context.empty());
+  CHECK(send_round(f.context()).delivered == 0);
+  CHECK(f.http.requests.empty());
+}
+
+TEST_CASE("prepare_capture_text removes a wrapper block that removing another one forms") {
+  const std::string text =
+      "Summary text <sys<private>x</private>tem-reminder>SECRET-INJECTED</system-reminder> end";
+  // One pass leaves `<system-reminder>SECRET-INJECTED end`, an unclosed block the next removes.
+  CHECK(prepare_capture_text(text, false) == "Summary text");
+}
+
+TEST_CASE("remember: another agent's capture names the agent and keys its session apart",
+          "[capture][agents]") {
+  HookFixture f;
+  Agent other = claude_code();
+  other.name = "other-agent";
+  const HookContext ctx =
+      make_context(f.deps(), SteadyClock::now() + std::chrono::seconds(5), other);
+  Capture c;
+  c.messages = {{"assistant", "we keep migrations in db/migrate and never edit an applied one"}};
+  c.type = "session_summary";
+  c.source = "stop";
+  REQUIRE(remember(ctx, stop_input(f, ""), c).has_value());
+  Outbox outbox(f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
+  CHECK(std::string(body["metadata"]["agent"].GetString()) == "other-agent");
+  // Same user and project as Claude Code's captures: one memory across agents.
+  CHECK(std::string(body["user_id"].GetString()) == "alice");
+  CHECK(std::string(body["app_id"].GetString()) == "proj");
+  CHECK(std::string(body["metadata"]["session_id"].GetString()) == "other-agent-session-1");
+}
