@@ -24,7 +24,7 @@ ROW = re.compile(r'\{\s*"([\w-]+)",\s*"(\w+)",\s*"(\w+)",\s*((?:"[^"]*"\s*)+),\s
 
 def table_rows():
     """(agent, executable, event, matcher, timeout, status) of each row of the hook table."""
-    with open(os.path.join(REPO, "hook", "table.hpp"), encoding="utf-8") as fh:
+    with open(os.path.join(REPO, "runtime", "table.hpp"), encoding="utf-8") as fh:
         text = fh.read()
     body = text[text.index("k_hooks"):]
     rows = []
