@@ -46,6 +46,7 @@ from clientlib import (BIN_DIR, claude_or_exit, client_env, locate, log, plugin_
                        read_text, run_tests, scratch_dir)
 from fake_anthropic import FakeAnthropic
 from fakelib import FakeMem0
+import seeds
 from runresult import RunResult
 
 CLAUDE = None  # set in main()
@@ -60,15 +61,18 @@ PROMPT = "Explain how partial refund rounding works"
 # fake's token-overlap scoring returns each memory for exactly one hook.
 PROMPT_MEM = "a1b2c3d4-1111-4111-8111-000000000001"  # matches the prompt only
 FILE_MEM = "c0ffee00-2222-4222-8222-000000000002"    # matches "src/billing/invoice.py invoice.py"
+
+
+def memory(mem_id, text, mtype):
+    return seeds.memory(mem_id, text, mtype, user=USER, project=PROJECT_ID,
+                        created="2026-10-01T09:00:00Z")
+
+
 # Types the SessionStart banner does not show (it shows decisions, conventions, session state and
 # task learnings, and claims them for the session), so that the prompt and read hooks find them.
 SEED = [
-    {"id": PROMPT_MEM, "memory": "partial refund rounding rule", "user_id": USER,
-     "app_id": PROJECT_ID, "metadata": {"type": "fact"}, "categories": [],
-     "created_at": "2026-10-01T09:00:00Z"},
-    {"id": FILE_MEM, "memory": "src billing invoice py stores money as integer cents",
-     "user_id": USER, "app_id": PROJECT_ID, "metadata": {"type": "note"},
-     "categories": [], "created_at": "2026-10-01T09:00:00Z"},
+    memory(PROMPT_MEM, "partial refund rounding rule", "fact"),
+    memory(FILE_MEM, "src billing invoice py stores money as integer cents", "note"),
 ]
 PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
 PROMPT_LINE = f"- [fact] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"

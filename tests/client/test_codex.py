@@ -34,11 +34,12 @@ import sys
 import time
 import unittest
 
-from clientlib import (BIN_DIR, REPO, ClientRun, adds_from, client_or_exit, locate, log,
+from clientlib import (BIN_DIR, ClientRun, adds_from, client_or_exit, locate, log,
                        read_text, run_tests, scratch_dir)
 import codex_cli
 from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
 from fakelib import FakeMem0
+import seeds
 from gitrepo import make_repo
 import wiring
 
@@ -69,8 +70,8 @@ M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
 
 
 def memory(mem_id, text_, metadata):
-    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
-            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
+    return seeds.memory(mem_id, text_, user=USER, project=PROJECT_ID, metadata=metadata,
+                        created="2026-10-01T09:00:00Z")
 
 
 SEED = [

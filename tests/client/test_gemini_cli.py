@@ -36,6 +36,7 @@ from clientlib import BIN_DIR, REPO, client_or_exit, locate, log, run_tests, scr
 import gemini_cli
 from fake_gemini import FakeGemini, text_of
 from fakelib import FakeMem0
+import seeds
 import wiring
 
 GEMINI = None  # set in main()
@@ -54,16 +55,18 @@ FINAL_TEXT = ("Done: invoice.py keeps every amount in integer cents and rounds t
 PROMPT_MEM = "a1b2c3d4-1111-4111-8111-000000000001"  # matches the prompt only
 FILE_MEM = "c0ffee00-2222-4222-8222-000000000002"    # matches "src/billing/invoice.py invoice.py"
 ERROR_MEM = "badc0de0-3333-4333-8333-000000000003"   # matches the shell command's error line
+
+
+def memory(mem_id, text, mtype):
+    return seeds.memory(mem_id, text, mtype, user=USER, project=PROJECT_ID,
+                        created="2026-10-01T09:00:00Z")
+
+
 SEED = [
-    {"id": PROMPT_MEM, "memory": "partial refund rounding rule", "user_id": USER,
-     "app_id": PROJECT_ID, "metadata": {"type": "fact"}, "categories": [],
-     "created_at": "2026-10-01T09:00:00Z"},
-    {"id": FILE_MEM, "memory": "src billing invoice py stores money as integer cents",
-     "user_id": USER, "app_id": PROJECT_ID, "metadata": {"type": "note"},
-     "categories": [], "created_at": "2026-10-01T09:00:00Z"},
-    {"id": ERROR_MEM, "memory": "ModuleNotFoundError: No module named 'ledger_core' means the "
-     "venv is not active", "user_id": USER, "app_id": PROJECT_ID,
-     "metadata": {"type": "anti_pattern"}, "categories": [], "created_at": "2026-10-01T09:00:00Z"},
+    memory(PROMPT_MEM, "partial refund rounding rule", "fact"),
+    memory(FILE_MEM, "src billing invoice py stores money as integer cents", "note"),
+    memory(ERROR_MEM, "ModuleNotFoundError: No module named 'ledger_core' means the "
+           "venv is not active", "anti_pattern"),
 ]
 PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
 PROMPT_LINE = f"- [fact] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"

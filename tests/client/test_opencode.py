@@ -41,6 +41,8 @@ from clientlib import BIN_DIR, client_or_exit, log, read_text, run_tests, scratc
 import opencode_cli
 from fake_chat import FakeChat, message_texts, text, tool, tool_names
 from fakelib import FakeMem0
+import seeds
+from waiting import wait_until
 from gitrepo import make_repo
 
 OPENCODE = None  # set in main()
@@ -73,8 +75,8 @@ M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
 
 
 def memory(mem_id, text_, metadata):
-    return {"id": mem_id, "memory": text_, "user_id": USER, "app_id": PROJECT_ID,
-            "metadata": metadata, "categories": [], "created_at": "2026-10-01T09:00:00Z"}
+    return seeds.memory(mem_id, text_, user=USER, project=PROJECT_ID, metadata=metadata,
+                        created="2026-10-01T09:00:00Z")
 
 
 SEED = [
@@ -170,12 +172,9 @@ class OpenCodeTest(unittest.TestCase):
     def wait_for_adds(self, source, holding):
         """The stand-in's adds of metadata.source `source`, once one holds `holding` (or after
         CAPTURE_WAIT_S), and SETTLE_S more for any other to arrive."""
-        deadline = time.monotonic() + CAPTURE_WAIT_S
-        while time.monotonic() < deadline:
-            if any(holding in json.dumps(a["messages"]) for a in self.adds(source)):
-                time.sleep(SETTLE_S)
-                break
-            time.sleep(0.2)
+        if wait_until(lambda: any(holding in json.dumps(a["messages"])
+                                  for a in self.adds(source)), CAPTURE_WAIT_S, 0.2):
+            time.sleep(SETTLE_S)
         return self.adds(source)
 
     def adds(self, source):

@@ -34,6 +34,7 @@ import pi_agent
 from fake_chat import FakeChat, message_texts, text, tool, tool_names
 from fakelib import FakeMem0
 from gitrepo import make_repo
+from waiting import wait_until
 from test_opencode import (FAIL_COMMAND, FINAL_TEXT, INVOICE_PY, M_CLAUDE, M_ERROR, M_FILE,
                            M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, START_HEADING,
                            SUMMARY, USER, tag)
@@ -100,13 +101,10 @@ class PiTest(unittest.TestCase):
         self.assertIn("integer cents", result)  # the file itself
         self.assertIn(tag(M_FILE), result, context)
 
-        deadline = time.monotonic() + CAPTURE_WAIT_S
-        while True:
-            stop = [a for a in self.mem0.adds() if (a.get("metadata") or {}).get("source") ==
-                    "stop" and FINAL_TEXT in json.dumps(a["messages"])]
-            if stop or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+        stop = wait_until(lambda: [a for a in self.mem0.adds()
+                                   if (a.get("metadata") or {}).get("source") == "stop"
+                                   and FINAL_TEXT in json.dumps(a["messages"])],
+                          CAPTURE_WAIT_S, 0.2)
         self.assertEqual(len(stop), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{context}")
         self.assertEqual(stop[0]["metadata"].get("agent"), "pi")
         self.assertTrue(stop[0]["metadata"].get("session_id", "").startswith("pi-"), stop[0])
@@ -150,13 +148,9 @@ class PiTest(unittest.TestCase):
         self.assertTrue(compacted and compacted.get("success"), f"{compacted}\n{context}")
         self.assertEqual((compacted.get("data") or {}).get("summary"), SUMMARY, context)
 
-        deadline = time.monotonic() + CAPTURE_WAIT_S
-        while True:
-            adds = [a for a in self.mem0.adds()
-                    if (a.get("metadata") or {}).get("source") == "compact"]
-            if adds or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+        adds = wait_until(lambda: [a for a in self.mem0.adds()
+                                   if (a.get("metadata") or {}).get("source") == "compact"],
+                          CAPTURE_WAIT_S, 0.2)
         self.assertEqual(len(adds), 1, f"{json.dumps(self.mem0.adds(), indent=1)}\n{context}")
         self.assertIn(SUMMARY, json.dumps(adds[0]["messages"]))
         self.assertEqual(adds[0]["metadata"].get("type"), "compact_summary")

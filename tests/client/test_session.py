@@ -58,6 +58,8 @@ from clientlib import (HERE, REPO, claude_or_exit, client_env, hook_outputs, loc
 from fakelib import FakeMem0
 from gitrepo import make_repo
 from runresult import RunResult
+import seeds
+from waiting import wait_until
 
 FAKE_MCP = os.path.join(HERE, "fake_mcp.py")
 CLAUDE = None  # set in main()
@@ -100,8 +102,8 @@ M_ERROR = "d0000005-0000-4000-8000-000000000005"     # ERROR_LINE
 
 
 def memory(mem_id, text, mtype):
-    return {"id": mem_id, "memory": text, "user_id": USER, "app_id": PROJECT_ID,
-            "metadata": {"type": mtype}, "categories": [], "created_at": "2026-09-01T09:00:00Z"}
+    return seeds.memory(mem_id, text, mtype, user=USER, project=PROJECT_ID,
+                        created="2026-09-01T09:00:00Z")
 
 
 SEED = [
@@ -685,9 +687,7 @@ class SessionTest(SessionHarness, unittest.TestCase):
                 a.get("messages") == [{"role": "assistant", "content": final}] for a in adds))
             self.assertEqual(len(adds), 1, f"the Stop capture did not arrive\n{run.summary()}")
             arrived = self.mem0.calls("add")[0]["ts"] - exited
-            deadline = time.monotonic() + CAPTURE_WAIT_S
-            while (done := stop_delivery()) is None and time.monotonic() < deadline:
-                time.sleep(0.1)
+            done = wait_until(stop_delivery, CAPTURE_WAIT_S, 0.1)
             self.assertIsNotNone(done, "no sender reported the delivery\n" + run.summary())
             return run, arrived, done[1] - exited, done[0]
 

@@ -33,6 +33,7 @@ import unittest
 
 import test_session
 from clientlib import BIN_DIR, claude_or_exit, hook_outputs, locate, log, run_tests
+from outbox import outbox_items
 from test_session import (BASH_COMMAND, FINAL_TEXT, M_PROMPT, PROJECT_ID, PROMPT, PROMPT_LINE,
                           USER, SessionHarness, hook_runs, tool_results)
 
@@ -59,10 +60,7 @@ class MemoryToolsTest(SessionHarness, unittest.TestCase):
         return proc.stdout
 
     def outbox_items(self, world):
-        outbox = os.path.join(world.home, ".mem0", "state", "outbox")
-        if not os.path.isdir(outbox):  # made by the first capture queued
-            return []
-        return sorted(n for n in os.listdir(outbox) if re.fullmatch(r"\d+\.json", n))
+        return outbox_items(os.path.join(world.home, ".mem0", "state", "outbox"))
 
     # -- test 1 ----------------------------------------------------------------------------------
     def test_1_model_calls_the_memory_tools(self):

@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
 from fakelib import FakeMem0  # noqa: E402
 from runresult import RunResult, assert_one_json_object  # noqa: E402
+import seeds  # noqa: E402
+from waiting import wait_until  # noqa: E402
 
 BIN_DIR = os.environ.get("MEM0_BIN_DIR", os.path.join(HERE, "..", "..", "build", "bin"))
 # What runs the executables of another architecture (scripts/test.sh --arm64: qemu-aarch64-static).
@@ -35,12 +37,9 @@ def shell_quote(word):
     return "'" + word.replace("'", "'\\''") + "'"
 
 
-def memory(mem_id, text, mtype=None, user=USER, app=PROJECT, created="2026-11-20T10:00:00Z",
-           categories=None):
-    """A seed memory for the fake server."""
-    return {"id": mem_id, "memory": text, "user_id": user, "app_id": app,
-            "metadata": {"type": mtype} if mtype else None,
-            "categories": categories or [], "created_at": created}
+def memory(mem_id, text, mtype=None, user=USER, app=PROJECT, **fields):
+    """A seed memory of the test's user and project on the Platform (tests/lib/seeds.py)."""
+    return seeds.memory(mem_id, text, mtype, user=user, project=app, **fields)
 
 
 def and_terms(filters):
@@ -83,13 +82,12 @@ class HookTest(unittest.TestCase):
         cls.fake.stop()
 
     def wait_for(self, what, check, timeout=10.0):
-        """Poll `check` until it is true; fail naming `what` after `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if check():
-                return
-            time.sleep(0.05)
-        self.fail(f"timed out waiting for {what}")
+        """Poll `check` until it returns a true value, which is returned; fail naming `what`
+        after `timeout` seconds."""
+        value = wait_until(check, timeout)
+        if not value:
+            self.fail(f"timed out after {timeout} s waiting for {what}")
+        return value
 
     def setUp(self):
         self.home = tempfile.mkdtemp(prefix="mem0_e2e_home_")
@@ -174,14 +172,6 @@ class SenderTest(HookTest):
 
     def stop_senders(self):
         return kill_senders(self.home)
-
-
-def outbox_items(outbox):
-    """The names of the queued items in `outbox` (<digits>.json), oldest first; [] without one."""
-    try:
-        return sorted(n for n in os.listdir(outbox) if n.endswith(".json") and n[:-5].isdigit())
-    except FileNotFoundError:
-        return []
 
 
 def senders_of(home):

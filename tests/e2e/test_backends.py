@@ -2,10 +2,10 @@
 of Mem0's newer plugin, and a back-off kept per server and key (docs/failures.md#back-off)."""
 
 import os
-import time
 import unittest
 
 from hooklib import BIN_DIR, kill_senders, HookTest, PROJECT, USER, memory, shared_agent
+import seeds
 import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
@@ -28,14 +28,13 @@ OTHER_AGENT = "55555555-eeee-4eee-8eee-000000000005"
 def selfhosted_memory(mem_id, text, mtype=None, user=USER, agent=PROJECT,
                       created="2026-11-20T10:00:00-08:00"):
     """A memory as the open-source server stores it: user_id and agent_id, flat metadata."""
-    return {"id": mem_id, "memory": text, "user_id": user, "agent_id": agent,
-            "metadata": {"type": mtype} if mtype else None, "created_at": created}
+    return seeds.memory(mem_id, text, mtype, user=user, project=agent, backend="selfhosted",
+                        created=created)
 
 
 def shared_memory(mem_id, text, agent, app=PROJECT):
     """A memory as Mem0's newer plugin files shared project memory: no user_id, no type."""
-    return {"id": mem_id, "memory": text, "agent_id": agent, "app_id": app, "user_id": None,
-            "metadata": None, "categories": [], "created_at": "2026-11-21T10:00:00Z"}
+    return memory(mem_id, text, user=None, app=app, agent_id=agent, created="2026-11-21T10:00:00Z")
 
 
 class BackendTest(HookTest):
@@ -49,15 +48,6 @@ class BackendTest(HookTest):
 
     def cli(self, *args, env=None):
         return self.run_bin(CLI, args=args, data=None, env=env, text=True)
-
-    def wait_until(self, check, what, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = check()
-            if value:
-                return value
-            time.sleep(0.05)
-        self.fail(f"timed out waiting for {what}")
 
 
 
@@ -120,14 +110,14 @@ class SelfHosted(BackendTest):
 
     def test_a_capture_reaches_the_server_and_is_recalled_next_session(self):
         self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project))
-        added = self.wait_until(lambda: self.fake.calls("add"), "the add")
+        added = self.wait_for("the add", lambda: self.fake.calls("add"))
         self.assertEqual((added[0]["method"], added[0]["path"], added[0]["status"]),
                          ("POST", "/memories", 200))
         body = added[0]["body"]
         self.assertEqual((body["user_id"], body["agent_id"]), (USER, PROJECT))
         self.assertNotIn("app_id", body)
         self.assertEqual(body["metadata"]["type"], "session_summary")
-        self.wait_until(lambda: len(self.fake.memories()) == len(self.seed) + 1, "the memory")
+        self.wait_for("the memory", lambda: len(self.fake.memories()) == len(self.seed) + 1)
         ctx = self.prompt("queue worker idempotency key for webhook retries", session="s-2")
         self.assertIn("idempotency key", ctx.context())
 
@@ -243,7 +233,7 @@ class SharedProjectMemory(BackendTest):
 
     def test_writes_keep_the_users_layout(self):
         self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project))
-        [body] = self.wait_until(lambda: self.fake.adds(), "the add")
+        [body] = self.wait_for("the add", lambda: self.fake.adds())
         self.assertEqual((body["user_id"], body["app_id"]), (USER, PROJECT))
         self.assertNotIn("agent_id", body)
 

@@ -6,11 +6,11 @@ import concurrent.futures
 import json
 import os
 import socket
-import subprocess
 import time
 import unittest
 
-from hooklib import BIN_DIR, PROJECT, USER, SenderTest, outbox_items
+from hooklib import PROJECT, USER, SenderTest
+from outbox import outbox_items
 import testmain  # noqa: E402
 from hookevents import prompt_event, session_end_event, stop_event
 

@@ -6,7 +6,8 @@ import os
 import time
 import unittest
 
-from hooklib import HookTest, memory, outbox_items
+from hooklib import HookTest, memory
+from outbox import outbox_items
 import testmain  # noqa: E402
 from hookevents import (post_compact_event, post_tool_use_failure_event, prompt_event,
                         read_event, session_end_event, session_start_event, stop_event)

@@ -18,7 +18,8 @@ import tempfile
 import time
 import unittest
 
-from hooklib import BIN_DIR, HookTest, SenderTest, outbox_items
+from hooklib import BIN_DIR, HookTest, SenderTest
+from outbox import outbox_items
 import testmain  # noqa: E402
 from hookevents import post_compact_event, session_end_event, stop_event
 

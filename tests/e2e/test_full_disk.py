@@ -15,6 +15,8 @@ import time
 import unittest
 
 from hooklib import HookTest
+from outbox import outbox_items
+from waiting import wait_until
 import testmain  # noqa: E402
 from hookevents import prompt_event
 
@@ -54,9 +56,8 @@ class FullDisk(HookTest):
 
     def pending(self):
         outbox = os.path.join(self.state, "outbox")
-        names = sorted(n for n in os.listdir(outbox) if n.endswith(".json") and n[:-5].isdigit())
         items = {}
-        for name in names:
+        for name in outbox_items(outbox):
             with open(os.path.join(outbox, name), "rb") as f:
                 items[name] = f.read()
         return items
@@ -105,9 +106,7 @@ class FullDisk(HookTest):
         self.fake.control()
         self.hook("on_session_end", {"hook_event_name": "SessionEnd", "session_id": "s-disk",
                                      "cwd": self.project, "reason": "other"})
-        deadline = time.monotonic() + 10
-        while self.pending() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: not self.pending(), 10)
         self.assertEqual(self.pending(), {}, "the queued capture was not delivered")
         self.assertIn("First.", json.dumps(self.fake.adds()[-1]))
         self.assertNotIn(NO_SPACE, self.prompt("s-three").system_message() or "")

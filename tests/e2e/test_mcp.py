@@ -7,6 +7,7 @@ import time
 import unittest
 
 from hooklib import BIN_DIR, HookTest, PROJECT, USER
+import seeds
 import testmain  # noqa: E402
 from mcpclient import McpClient
 
@@ -23,11 +24,9 @@ TOOLS = {"search_memories", "get_memory", "get_memories", "add_memory", "update_
 
 def seed_for(backend):
     """The seed in the backend's layout: the project as app_id (platform) or agent_id."""
-    project_key = "app_id" if backend == "platform" else "agent_id"
-
     def mem(mem_id, text, mtype, user=USER, created="2026-11-20T10:00:00Z"):
-        return {"id": mem_id, "memory": text, "user_id": user, project_key: PROJECT,
-                "metadata": {"type": mtype}, "created_at": created}
+        return seeds.memory(mem_id, text, mtype, user=user, project=PROJECT, backend=backend,
+                            created=created)
 
     return [
         mem(OWN, "Stripe webhook retries use exponential backoff", "convention",

@@ -146,9 +146,7 @@ OUTBOX_ITEM = '{"kind":"add","body":{"messages":[{"role":"user","content":"x"}]}
 
 
 def run_memory(mem_id, text, mtype, run_id):
-    item = memory(mem_id, text, mtype, created="2026-08-01T00:00:00Z")
-    item["run_id"] = run_id
-    return item
+    return memory(mem_id, text, mtype, created="2026-08-01T00:00:00Z", run_id=run_id)
 
 
 def ping_fails():

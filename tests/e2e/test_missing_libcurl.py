@@ -11,9 +11,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from hooklib import SenderTest
+from waiting import wait_until
 import testmain  # noqa: E402
 from hookevents import prompt_event, stop_event
 
@@ -83,9 +83,7 @@ class MissingLibcurl(SenderTest):
         self.assertNotIn("cannot reach", doctor.stdout)
 
     def wait_for_senders(self):
-        deadline = time.monotonic() + 10
-        while self.senders() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: not self.senders(), 10)
 
 
 if __name__ == "__main__":

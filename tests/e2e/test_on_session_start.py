@@ -78,22 +78,11 @@ class OnSessionStart(HookTest):
         except FileNotFoundError:
             return []
 
-    def wait_for(self, condition, what, timeout=5.0):
-        """Poll `condition` until it returns a true value (returned) or `timeout` passes."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                self.fail(f"timed out after {timeout} s waiting for {what}")
-            time.sleep(0.05)
-
     def wait_for_senders(self, rounds):
         """Wait until `rounds` detached sender rounds have finished (MEM0_DEBUG logs each)."""
-        self.wait_for(lambda: len([line for line in self.log_lines(" debug sender: ")
-                                   if " delivered, " in line]) >= rounds,
-                      f"{rounds} sender round(s)")
+        self.wait_for(f"{rounds} sender round(s)",
+                      lambda: len([line for line in self.log_lines(" debug sender: ")
+                                   if " delivered, " in line]) >= rounds)
 
     # -- startup and clear -----------------------------------------------------------------
 
@@ -252,8 +241,8 @@ class OnSessionStart(HookTest):
         result = self.start("startup", env=self.debug_env())
         self.assertIn("### mem0: 6 memories", result.context())  # the list ran before the import
 
-        adds = self.wait_for(lambda: len(self.fake.adds()) >= 2 and self.fake.adds(),
-                             "the import's two adds")
+        adds = self.wait_for("the import's two adds",
+                             lambda: len(self.fake.adds()) >= 2 and self.fake.adds())
         self.wait_for_senders(1)
         self.assertEqual(len(adds), 2, adds)
         # The sender sends a few items in parallel: they may arrive in either order.
@@ -282,8 +271,8 @@ class OnSessionStart(HookTest):
         with open(path, "w") as f:
             f.write(CLAUDE_MD.replace("integer cents", "integer cents (int64)"))
         self.start("startup", session="sess-3", env=self.debug_env())
-        self.wait_for(lambda: len(self.fake.adds()) >= 2 and len(self.fake.deletes()) >= 2,
-                      "two deletes and two adds")
+        self.wait_for("two deletes and two adds",
+                      lambda: len(self.fake.adds()) >= 2 and len(self.fake.deletes()) >= 2)
         self.wait_for_senders(2)
         self.assertEqual(sorted(self.fake.deletes()), old_ids)
         self.assertEqual(sorted(b["messages"][0]["content"] for b in self.fake.adds()),

@@ -18,7 +18,8 @@ os.environ.setdefault("MEM0_BIN_DIR", os.path.join(ROOT, "build-windows", "bin")
 os.environ["MEM0_EXEC_WRAPPER"] = WINE_RUN
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 
-from hooklib import HookTest, memory, outbox_items  # noqa: E402
+from hooklib import HookTest, memory  # noqa: E402
+from outbox import outbox_items  # noqa: E402
 import testmain  # noqa: E402
 from hookevents import prompt_event, read_event, session_end_event, stop_event  # noqa: E402
 
