@@ -13,7 +13,9 @@ runs interleaved. MCP rows: `mem0-hooks mcp` from spawn to its `initialize` answ
 `search_memories` call in a running server (request written to answer read) next to one curl
 search, the server's peak RSS after searches and its CPU time while idle; `--mcp-only` prints
 only those, `--shims-only` the JS hosts' shim rows (the prompt hook through each shim, timed inside
-node, next to the same executable run directly). `--npm-bin=DIR` (the bin/ of an installed
+node, next to the same executable run directly). `--wine=DIR` (the bin/ of the Windows build)
+prints only the hooks built for Windows run under wine next to the Linux build's, and the
+executables' sizes. `--npm-bin=DIR` (the bin/ of an installed
 mem0-native-hooks-<os>-<cpu>) adds the prompt hook run from there next to the same hook from BIN_DIR,
 and run as the npm plugin's hooks.json runs it (`sh -c`, finding libexec/<uname -sm> by reading
 /proc, and by `uname -sm` as on a kernel before 6.1) next to the plain `exec` of a package's
@@ -47,8 +49,9 @@ from tlsbed import TlsBed, missing_tools  # noqa: E402
 MCP_ONLY = "--mcp-only" in sys.argv
 SHIMS_ONLY = "--shims-only" in sys.argv
 NPM_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--npm-bin=")), None)
-ARGS = [a for a in sys.argv
-        if a not in ("--mcp-only", "--shims-only") and not a.startswith("--npm-bin=")]
+WINE_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--wine=")), None)
+ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only")
+        and not a.startswith(("--npm-bin=", "--wine="))]
 # --baseline OTHER_BIN_DIR: only the write rows (Stop and the sender), for BIN and OTHER side by
 # side in this one run: what a change to the write path costs.
 BASELINE = ARGS[ARGS.index("--baseline") + 1] if "--baseline" in ARGS else None
@@ -82,14 +85,16 @@ def measure(make_cmd, runs=RUNS):
     return statistics.median(times), peak_rss_kib(*make_cmd(runs))
 
 
-def measure_interleaved(makers, runs=RUNS):
+def measure_interleaved(makers, runs=RUNS, rss=True):
     """Like measure() for several cases at once, their runs alternating (a, b, a, b, ...) so
-    that a noisy machine weighs on each case alike. Returns [(median ms, peak RSS KiB)]."""
+    that a noisy machine weighs on each case alike. Returns [(median ms, peak RSS KiB or None
+    without `rss`)]."""
     times = [[] for _ in makers]
     for i in range(runs):
         for k, make in enumerate(makers):
             times[k].append(run(*make(i)) * 1000)
-    return [(statistics.median(t), peak_rss_kib(*make(runs))) for t, make in zip(times, makers)]
+    return [(statistics.median(t), peak_rss_kib(*make(runs)) if rss else None)
+            for t, make in zip(times, makers)]
 
 
 def callgrind_instructions(cmd, stdin, env, cwd, runs=3):
@@ -239,6 +244,9 @@ def main():
 
         if MCP_ONLY:
             print_mcp(mcp_rows(env, project, curl))
+            return
+        if WINE_BIN:
+            wine_rows(env, work, project, big, small)
             return
         if SHIMS_ONLY:
             base, curl_rss = measure(curl)
@@ -479,6 +487,61 @@ def mcp_rows(env, project, curl):
         ("mcp: peak RSS after the searches", None, None, rss, "<= 12 MB" + met(rss <= 12 * 1024)),
         ("mcp: CPU while idle 1.5 s", idle_cpu_ms, None, None, "~0" + met(idle_cpu_ms <= 10)),
     ]
+
+
+def wine_rows(env, work, project, big, small):
+    """The hooks built for Windows (WINE_BIN), each run under wine, next to the same hooks built
+    for Linux (BIN), runs interleaved; then the executables' sizes. A start under wine costs
+    wine's own (scripts/wine-run.sh keeps a wineserver running): these are not Windows figures
+    (docs/windows.md)."""
+    wine_run = os.path.join(ROOT, "scripts", "wine-run.sh")
+    subprocess.run([wine_run, "--warm"], check=True)
+    windows = lambda path: "Z:" + path.replace("/", "\\")  # wine's drive for the Unix root
+    envs = {False: dict(env, MEM0_STATE_DIR=os.path.join(work, "state-linux")),
+            True: dict(env, MEM0_STATE_DIR=windows(os.path.join(work, "state-wine")))}
+
+    def hook(exe, event, under_wine):
+        spell = windows if under_wine else (lambda path: path)
+        cmd = ([wine_run, os.path.join(WINE_BIN, exe + ".exe")] if under_wine
+               else [os.path.join(BIN, exe)])
+        return lambda i: (cmd, json.dumps(dict(event(spell), cwd=spell(project),
+                                               session_id=f"bench-{time.monotonic_ns()}-{i}"))
+                          .encode(), envs[under_wine], project)
+
+    prompt = lambda text: lambda spell: {"hook_event_name": "UserPromptSubmit", "prompt": text}
+    read = lambda path: lambda spell: {"hook_event_name": "PreToolUse", "tool_name": "Read",
+                                       "tool_input": {"file_path": spell(path)}}
+    cases = [("on_user_prompt lean", "on_user_prompt", prompt(PROMPT)),
+             ("on_user_prompt gated (short prompt)", "on_user_prompt", prompt("hi there")),
+             ("on_file_read lean", "on_file_read", read(big)),
+             ("on_file_read gated (small file)", "on_file_read", read(small))]
+    makers = [lambda i: (["true"], b"", env, project),
+              lambda i: ([wine_run, "cmd", "/c", "exit"], b"", env, project)]
+    for _, exe, event in cases:
+        makers += [hook(exe, event, False), hook(exe, event, True)]
+    results = [ms for ms, _ in measure_interleaved(makers, rss=False)]
+    print(f"{'hook':44} {'linux ms':>9} {'wine ms':>9}  (medians of {RUNS} interleaved runs)")
+    print(f"{'process start: true / wine cmd /c exit':44} {results[0]:9.2f} {results[1]:9.2f}")
+    for k, (name, _, _) in enumerate(cases):
+        print(f"{name:44} {results[2 + 2 * k]:9.2f} {results[3 + 2 * k]:9.2f}")
+
+    strip = shutil.which("x86_64-w64-mingw32-strip")
+    print(f"\n{'executable':20} {'linux KB':>9} {'windows KB':>11} {'stripped KB':>12}")
+    for name in sorted(n[:-4] for n in os.listdir(WINE_BIN) if n.endswith(".exe")):
+        exe = os.path.join(WINE_BIN, name + ".exe")
+        stripped = None
+        if strip:
+            out = os.path.join(work, name + ".stripped.exe")
+            subprocess.run([strip, "-o", out, exe], check=True)
+            stripped = os.path.getsize(out) / 1024
+        linux = os.path.join(BIN, name)
+        print(f"{name:20} {os.path.getsize(linux) / 1024 if os.path.exists(linux) else 0:9.0f} "
+              f"{os.path.getsize(exe) / 1024:11.0f} "
+              f"{'' if stripped is None else f'{stripped:12.0f}':>12}")
+    prefix = os.environ.get("WINEPREFIX") or os.path.expanduser(
+        "~/.cache/mem0-native-hooks/wine-prefix")
+    subprocess.run(["wineserver", "-k"], env=dict(os.environ, WINEPREFIX=prefix),
+                   stderr=subprocess.DEVNULL)  # the one wine-run.sh left running
 
 
 def print_mcp(rows, title="mcp server", note=None):
