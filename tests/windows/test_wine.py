@@ -5,6 +5,7 @@ Under wine, HOME does not reach a Windows program and USERPROFILE points into th
 hooks' state is the prefix's %USERPROFILE%\\.mem0: each test empties it, and the tests run one at
 a time. Paths are handed to the hooks in Windows form (Z:\\... is wine's drive for /)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -262,6 +263,21 @@ class WineInstall(WineCase):
                 self.assertEqual(our_commands(self.hooks_file(agent)), {})
                 self.assertEqual(our_commands(self.hooks_file(agent), "bash"), {})
 
+    def test_the_hooks_name_mem0_hooks_exe_in_the_form_of_the_agents_shell(self):
+        win_cli = windows_path(os.path.join(os.environ["MEM0_BIN_DIR"], "mem0-hooks.exe"))
+        for agent, session, want in (
+                (None, "s-7", win_cli.replace("\\", "/") + " peek"),  # Claude Code: Git Bash
+                ("codex", "s-8", win_cli + " peek"),  # cmd: nothing to quote here
+                ("gemini-cli", "s-9", "& '" + win_cli + "' peek")):
+            with self.subTest(agent=agent):
+                args = ("--agent", agent) if agent else ()
+                result = self.run_bin("on_user_prompt.exe",
+                                      json.dumps(prompt_event(PROMPT, session_id=session,
+                                                              cwd=self.win_project)).encode(),
+                                      args=args)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn("`" + want + " <query>`", self.context(result), agent)
+
     def test_a_path_with_a_space_and_a_quote_in_every_form_and_a_posix_entry_rewritten(self):
         # The executables in a directory whose name needs quoting in every shell.
         unix_dir = os.path.join(self.home, "mem0 hooks", "o'neil")
@@ -285,7 +301,6 @@ class WineInstall(WineCase):
         command = our_commands(self.hooks_file("codex"))["on_user_prompt"]
         self.assertNotIn('"', command)
         self.assertTrue(command.endswith("\\on_user_prompt.exe --agent codex"), command)
-        import json
         ran = subprocess.run([WINE_RUN, "cmd", "/c", command], capture_output=True,
                              env=self.env(), cwd=self.project, timeout=60,
                              input=json.dumps(prompt_event(PROMPT, session_id="s-6",
