@@ -325,6 +325,13 @@ class WineInstall(WineCase):
         self.assertEqual(our_commands(path)["on_stop"], ours)
         self.assertNotIn("written for", self.cli("doctor", exe=exe).stdout)
 
+        # Once that copy is gone, doctor (from the build) names the executables that no longer
+        # exist, as Windows paths.
+        subprocess.run(["rm", "-rf", os.path.join(self.home, "mem0 hooks")], check=True)
+        doctor = self.cli("doctor")
+        self.assertIn("runs " + win_dir + "\\", doctor.stdout)
+        self.assertIn("which no longer exists", doctor.stdout)
+
 
 if __name__ == "__main__":
     testmain.main()

@@ -622,6 +622,24 @@ TEST_CASE("install on Windows: each agent's file gets its Windows form, once",
   }
 }
 
+TEST_CASE("install on Windows: what an older version wrote there is ours and is replaced",
+          "[cli][install][windows]") {
+  // Before the Windows forms: the POSIX quoting of a Windows path without .exe, quoted or not.
+  const std::string older =
+      R"({"hooks":{"Stop":[{"hooks":[)"
+      R"({"type":"command","command":"'C:\\Program Files\\m\\on_stop' --agent codex"},)"
+      R"({"type":"command","command":"C:\\m\\on_compact --agent codex"}]}]}})";
+  const auto found = our_hooks(older, true);
+  REQUIRE(found.size() == 2);
+  CHECK(command_executable(found[0].second) == "on_stop");
+  CHECK(command_program(found[0].second) == "C:\\Program Files\\m\\on_stop");
+  CHECK(command_executable(found[1].second) == "on_compact");
+  CHECK_FALSE(runs_in(CommandShell::cmd, found[0].second));
+  const auto rows = rows_of(codex());
+  CHECK(merge_hooks(older, codex(), rows, k_win_bin, false, true).value() ==
+        merge_hooks("", codex(), rows, k_win_bin, false, true).value());
+}
+
 TEST_CASE("install on Windows: Copilot CLI's entries get a powershell command beside bash",
           "[cli][install][windows]") {
   const auto text = merge_hooks("", copilot(), rows_of(copilot()), k_win_bin, false, true).value();
