@@ -340,19 +340,32 @@ void agent_rows(Doctor &d) {
   }
 }
 
-// A fix for every wiring file whose hooks run an executable that is gone (an update moved it,
-// or the npm cache it lived in was cleaned): wire again from the install in use
-// (docs/install.md#updating).
+// A fix for every wiring file whose hooks the agent cannot run: written for another shell than
+// the one it runs them in here (a POSIX-quoted path under PowerShell, say: wired on another
+// system, or by a version that wrote one form everywhere), or naming an executable that is gone
+// (an update moved it, or the npm cache it lived in was cleaned). Install rewrites both
+// (docs/install.md#updating, docs/windows.md#install-and-doctor).
 void wired_executables(Doctor &d) {
   for (const Agent *agent : agents())
     for (const auto &w : wirings(*agent, d)) {
+      if (agent->files.format == HooksFormat::shim) continue; // no command: the shim spawns them
       const auto text = read_small_file(w.file);
+      const CommandShell shell = hook_shell(*agent);
       std::set<std::string> gone;
+      std::vector<std::string> misformed;
       for (const auto &[event, command] : our_hooks(text.value_or(""))) {
-        const fs::path exe = command_program(command);
+        if (!runs_in(shell, command)) misformed.push_back(command);
+        const fs::path exe = platform::input_path(command_program(command));
         std::error_code ec;
         if (exe.is_absolute() && !fs::exists(exe, ec)) gone.insert(exe.string());
       }
+      if (!misformed.empty())
+        d.fixes.push_back(
+            w.file.string() + ": " + count_of(misformed.size(), "mem0 hook is", "mem0 hooks are") +
+            " written for " + std::string(shell_name(written_for(misformed.front()))) + ", but " +
+            std::string(agent->display_name) + " runs them with " + std::string(shell_name(shell)) +
+            " here, which would not run `" + misformed.front() +
+            "`: run `mem0-hooks install --agent " + std::string(agent->name) + "` to rewrite them");
       if (!gone.empty())
         d.fixes.push_back(
             w.file.string() + " runs " + *gone.begin() +

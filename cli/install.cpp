@@ -5,8 +5,11 @@
 
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 #include <rapidjson/document.h>
+
+#include <algorithm>
 
 namespace mem0::cli {
 namespace fs = std::filesystem;
@@ -19,18 +22,39 @@ bool trim_empty(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-} // namespace
+std::string_view trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  return first == std::string_view::npos ? std::string_view() : s.substr(first);
+}
 
-std::string command_program(std::string_view command) {
-  // The first shell word: quotes and backslashes as POSIX sh reads them.
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// What PowerShell reads as a single quote: ', and U+2018, U+2019, U+201A and U+201B in UTF-8.
+std::size_t ps_quote_at(std::string_view s, std::size_t i) {
+  if (s[i] == '\'') return 1;
+  const auto third = i + 2 < s.size() ? static_cast<unsigned char>(s[i + 2]) : 0;
+  return s.substr(i, 2) == "\xE2\x80" && third >= 0x98 && third <= 0x9B ? 3 : 0;
+}
+
+// The first word as POSIX sh reads it: '…' literal, "…" where a backslash escapes only " \ $ and
+// `, and outside quotes a backslash escapes the next character. A leading & is an operator, no
+// program.
+std::string sh_word(std::string_view command) {
+  if (command.starts_with('&')) return "";
   std::string word;
   char quote = 0;
   for (std::size_t i = 0; i < command.size(); ++i) {
     const char c = command[i];
-    if (quote) {
-      if (c == quote)
+    if (quote == '\'') {
+      if (c == '\'')
         quote = 0;
-      else if (quote == '"' && c == '\\' && i + 1 < command.size())
+      else
+        word += c;
+    } else if (quote == '"') {
+      if (c == '"')
+        quote = 0;
+      else if (c == '\\' && i + 1 < command.size() &&
+               std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos)
         word += command[++i];
       else
         word += c;
@@ -38,8 +62,8 @@ std::string command_program(std::string_view command) {
       quote = c;
     } else if (c == '\\' && i + 1 < command.size()) {
       word += command[++i];
-    } else if (c == ' ' || c == '\t') {
-      if (!word.empty()) break;
+    } else if (is_space(c)) {
+      break;
     } else {
       word += c;
     }
@@ -47,19 +71,111 @@ std::string command_program(std::string_view command) {
   return word;
 }
 
-namespace {
-
-// The command a hook entry runs: its "command", or its "bash" (Copilot CLI's).
-std::optional<std::string_view> entry_command(const Value &hook) {
-  if (!hook.IsObject()) return std::nullopt;
-  if (auto command = string_member(hook, "command")) return command;
-  return string_member(hook, "bash");
+// The program PowerShell runs: after the call operator &, a '…' string (a quote doubled is one) or
+// a "…" one, or a bare word; a bare word alone. A quoted word without & is a string, no program.
+std::string ps_word(std::string_view command) {
+  const bool call = command.starts_with('&');
+  if (call) command = trimmed(command.substr(1));
+  if (command.empty()) return "";
+  if (ps_quote_at(command, 0) || command[0] == '"') {
+    if (!call) return "";
+    std::string word;
+    const bool single = command[0] != '"';
+    for (std::size_t i = single ? ps_quote_at(command, 0) : 1; i < command.size();) {
+      if (const std::size_t q = single ? ps_quote_at(command, i) : command[i] == '"') {
+        const std::size_t next = i + q;
+        const std::size_t again = next < command.size()
+                                      ? (single ? ps_quote_at(command, next) : command[next] == '"')
+                                      : 0;
+        if (!again) return word;
+        word.append(command.substr(i, q));
+        i = next + again;
+        continue;
+      }
+      word += command[i++];
+    }
+    return word;
+  }
+  const auto end = std::find_if(command.begin(), command.end(), is_space);
+  return std::string(command.begin(), end);
 }
 
-// True for a hook entry that runs one of this project's hooks, wherever it is installed.
+// The program cmd.exe runs: characters up to a space outside "…", the quotes dropped, each
+// backslash as it is. A leading & is an operator, no program.
+std::string cmd_word(std::string_view command) {
+  if (command.starts_with('&')) return "";
+  std::string word;
+  bool quoted = false;
+  for (const char c : command) {
+    if (c == '"')
+      quoted = !quoted;
+    else if (is_space(c) && !quoted)
+      break;
+    else
+      word += c;
+  }
+  return word;
+}
+
+// A drive or UNC path, bare or in "…": the first word of a command written for cmd.
+bool windows_path_first(std::string_view command) {
+  if (command.starts_with('"')) command.remove_prefix(1);
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  return (command.size() >= 3 && letter(command[0]) && command[1] == ':' &&
+          (command[2] == '\\' || command[2] == '/')) ||
+         command.starts_with("\\\\");
+}
+
+} // namespace
+
+CommandShell written_for(std::string_view command) {
+  command = trimmed(command);
+  if (command.starts_with('&')) return CommandShell::powershell;
+  if (windows_path_first(command)) return CommandShell::cmd;
+  return CommandShell::posix;
+}
+
+std::string program_read_by(CommandShell shell, std::string_view command) {
+  command = trimmed(command);
+  switch (shell) {
+  case CommandShell::powershell: return ps_word(command);
+  case CommandShell::cmd: return cmd_word(command);
+  case CommandShell::posix:
+  case CommandShell::git_bash: return sh_word(command);
+  }
+  return sh_word(command);
+}
+
+std::string command_program(std::string_view command) {
+  return program_read_by(written_for(command), command);
+}
+
+bool runs_in(CommandShell shell, std::string_view command) {
+  const std::string program = command_program(command);
+  return !program.empty() && program_read_by(shell, command) == program;
+}
+
+namespace {
+
+// The command a hook entry runs: its "command", else Copilot CLI's "powershell" on Windows
+// (`windows`) or "bash" elsewhere, else the other one.
+std::optional<std::string_view> entry_command(const Value &hook, bool windows) {
+  if (!hook.IsObject()) return std::nullopt;
+  if (auto command = string_member(hook, "command")) return command;
+  const char *first = windows ? "powershell" : "bash";
+  if (auto command = string_member(hook, first)) return command;
+  return string_member(hook, windows ? "bash" : "powershell");
+}
+
+// True for a hook entry that runs one of this project's hooks, wherever it is installed and
+// whichever of its commands names it.
 bool is_ours(const Value &hook) {
-  const auto command = entry_command(hook);
-  return command && is_hook_executable(command_executable(*command));
+  if (!hook.IsObject()) return false;
+  for (const char *key : {"command", "bash", "powershell"})
+    if (const auto command = string_member(hook, key);
+        command && is_hook_executable(command_executable(*command)))
+      return true;
+  return false;
 }
 
 // Remove our entries from every matcher group of every event, dropping groups and events that
@@ -106,12 +222,20 @@ Value string_value(std::string_view s, Document::AllocatorType &a) {
 // The entry of an event's list that runs `command` for the hook `spec`, in `format`: a matcher
 // group holding the hook (Claude Code's, Gemini CLI's), or the hook itself (Cursor's, Copilot
 // CLI's).
-Value hook_entry(HooksFormat format, const HookSpec &spec, const std::string &command,
+// `command` is written for the agent's shell on this system; a Copilot CLI entry on Windows
+// (`windows`) has a Git Bash `bash` command beside its `powershell` one.
+Value hook_entry(const Agent &agent, const HookSpec &spec, const fs::path &exe_dir, bool windows,
                  Document::AllocatorType &a) {
+  const HooksFormat format = agent.files.format;
+  const std::string command =
+      hook_command(agent, exe_dir, spec.executable, hook_shell(agent, windows));
   Value hook(rapidjson::kObjectType);
   if (format == HooksFormat::copilot) {
     hook.AddMember("type", "command", a);
-    hook.AddMember("bash", string_value(command, a), a);
+    const std::string bash =
+        windows ? hook_command(agent, exe_dir, spec.executable, CommandShell::git_bash) : command;
+    hook.AddMember("bash", string_value(bash, a), a);
+    if (windows) hook.AddMember("powershell", string_value(command, a), a);
     hook.AddMember("timeoutSec", spec.timeout_seconds, a);
     return hook;
   }
@@ -176,8 +300,9 @@ void say_still_wired(const CliContext &ctx) {
 void warn_missing_executables(const Agent &agent, const CliContext &ctx) {
   for (const HookSpec &spec : hooks_of(agent.name))
     if (find_hook(spec.agent, spec.executable) == &spec &&
-        !fs::exists(ctx.exe_dir / spec.executable))
-      ctx.err << "mem0-hooks install: warning: " << (ctx.exe_dir / spec.executable).string()
+        !fs::exists(program_path(ctx.exe_dir, spec.executable, platform::windows_commands())))
+      ctx.err << "mem0-hooks install: warning: "
+              << program_path(ctx.exe_dir, spec.executable, platform::windows_commands())
               << " does not exist (build or install it first)\n";
 }
 
@@ -205,10 +330,19 @@ Result<void> write_settings(const fs::path &target, const std::string *previous,
 } // namespace
 
 std::string command_executable(std::string_view command) {
-  return fs::path(command_program(command)).filename().string();
+  std::string name = command_program(command);
+  if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos)
+    name.erase(0, slash + 1);
+  if (name.size() > 4 && ascii_lower(name.substr(name.size() - 4)) == ".exe")
+    name.resize(name.size() - 4);
+  return name;
 }
 
 std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text) {
+  return our_hooks(text, platform::windows_commands());
+}
+
+std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text, bool windows) {
   Document doc;
   std::vector<std::pair<std::string, std::string>> out;
   if (!parse_json(doc, text) || !doc.IsObject() || !doc.HasMember("hooks") ||
@@ -217,7 +351,7 @@ std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text
   for (const auto &event : doc["hooks"].GetObject()) {
     if (!event.value.IsArray()) continue;
     auto add = [&](const Value &hook) {
-      if (is_ours(hook)) out.emplace_back(event.name.GetString(), *entry_command(hook));
+      if (is_ours(hook)) out.emplace_back(event.name.GetString(), *entry_command(hook, windows));
     };
     for (const auto &group : event.value.GetArray()) {
       add(group); // Cursor's, Copilot CLI's
@@ -236,10 +370,32 @@ std::set<std::string> our_commands(std::string_view settings) {
   return out;
 }
 
+std::string program_path(const fs::path &exe_dir, std::string_view executable, bool windows) {
+  if (!windows) return (exe_dir / executable).string();
+  std::string dir = exe_dir.string(); // joined by hand: a Windows path on any system
+  if (!dir.empty() && dir.back() != '\\' && dir.back() != '/') dir += '\\';
+  return dir + std::string(executable) + ".exe";
+}
+
+std::string hook_command(const Agent &agent, const fs::path &exe_dir, std::string_view executable,
+                         CommandShell shell) {
+  const bool windows = shell != CommandShell::posix;
+  std::string program = program_path(exe_dir, executable, windows);
+  // Codex hands cmd its command as one quoted argument, whose inner quotes cmd does not read:
+  // a path is best written without them (docs/windows.md#how-each-agent-runs-a-hook).
+  if (shell == CommandShell::cmd && !cmd_plain(program))
+    if (const std::string short_form =
+            program_path(platform::short_path(exe_dir), executable, windows);
+        cmd_plain(short_form))
+      program = short_form;
+  // Claude Code's commands have no --agent, as before the flag existed.
+  const std::string args =
+      agent.name == claude_code().name ? "" : "--agent " + std::string(agent.name);
+  return render_command(shell, program, args);
+}
+
 std::string hook_command(const Agent &agent, const fs::path &exe_dir, std::string_view executable) {
-  const std::string program = shell_quote((exe_dir / executable).string());
-  if (agent.name == claude_code().name) return program; // as before --agent existed
-  return program + " --agent " + std::string(agent.name);
+  return hook_command(agent, exe_dir, executable, hook_shell(agent));
 }
 
 std::vector<HookSpec> rows_of(const Agent &agent) {
@@ -256,6 +412,12 @@ Result<std::string> merge_settings(std::string_view current, const fs::path &exe
 Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
                                 const std::vector<HookSpec> &rows, const fs::path &exe_dir,
                                 bool remove) {
+  return merge_hooks(current, agent, rows, exe_dir, remove, platform::windows_commands());
+}
+
+Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
+                                const std::vector<HookSpec> &rows, const fs::path &exe_dir,
+                                bool remove, bool windows) {
   const auto unusable = [](std::string message) {
     return unexpected(make_error(ErrorKind::io, std::move(message)));
   };
@@ -284,8 +446,7 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
       hooks = doc.FindMember("hooks");
     }
     for (const HookSpec &spec : rows)
-      append_group(hooks->value, spec.event,
-                   hook_entry(format, spec, hook_command(agent, exe_dir, spec.executable), a), a);
+      append_group(hooks->value, spec.event, hook_entry(agent, spec, exe_dir, windows, a), a);
   } else if (hooks != doc.MemberEnd() && hooks->value.ObjectEmpty()) {
     doc.RemoveMember("hooks");
   }

@@ -59,9 +59,15 @@ Result<std::string> merge_settings(std::string_view current, const std::filesyst
                                    bool remove);
 
 // Merge or remove this project's hook entries, the `rows` of the hook table, in the hooks file
-// `current` of `agent` (in its files.format); `exe_dir` holds the executables. Other entries are
-// kept as they are. Returns the new text, or an io error saying why when `current` is not a JSON
-// object with an object "hooks".
+// `current` of `agent` (in its files.format); `exe_dir` holds the executables. Each command is
+// written for the shell the agent runs it in on Windows (`windows`) or POSIX, and our entries in
+// any other form are replaced. Copilot CLI's entries have a `bash` command, and on Windows a
+// `powershell` one too. Other entries are kept as they are. Returns the new text, or an io error
+// saying why when `current` is not a JSON object with an object "hooks". Without `windows`, for
+// this system (platform::windows_commands).
+Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
+                                const std::vector<HookSpec> &rows,
+                                const std::filesystem::path &exe_dir, bool remove, bool windows);
 Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
                                 const std::vector<HookSpec> &rows,
                                 const std::filesystem::path &exe_dir, bool remove);
@@ -69,8 +75,18 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
 // The rows of the hook table `agent` wires.
 std::vector<HookSpec> rows_of(const Agent &agent);
 
-// The command `agent` runs for our `executable` in `exe_dir`: `<exe_dir>/<executable> --agent
-// <name>`, without the flag for Claude Code.
+// The path of our `executable` in `exe_dir`: `<exe_dir>/<executable>` on POSIX; on Windows
+// (`windows`) `<exe_dir>\<executable>.exe`.
+std::string program_path(const std::filesystem::path &exe_dir, std::string_view executable,
+                         bool windows);
+
+// The command `agent` runs for our `executable` in `exe_dir`, written for `shell` (render_command;
+// a Windows shell names `<executable>.exe`): the program, then `--agent <name>`, without the flag
+// for Claude Code. For cmd, a path that would need quotes is written in its short form when that
+// needs none (docs/windows.md#how-each-agent-runs-a-hook). Without `shell`, the one `agent` runs
+// its hooks in on this system (hook_shell).
+std::string hook_command(const Agent &agent, const std::filesystem::path &exe_dir,
+                         std::string_view executable, CommandShell shell);
 std::string hook_command(const Agent &agent, const std::filesystem::path &exe_dir,
                          std::string_view executable);
 
@@ -79,13 +95,30 @@ std::string hook_command(const Agent &agent, const std::filesystem::path &exe_di
 std::set<std::string> our_commands(std::string_view settings);
 
 // Each entry of a hooks file (any HooksFormat) that runs one of our executables, as its event
-// and command, in file order; empty when there are none or the text is not a hooks object.
+// and command, in file order; empty when there are none or the text is not a hooks object. The
+// command of a Copilot CLI entry is its `powershell` one on Windows (`windows`), its `bash` one
+// elsewhere, else the other. Without `windows`, for this system.
+std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text, bool windows);
 std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text);
 
-// The program a hook command runs: its first shell word, unquoted.
+// The program a hook command runs: its first word, unquoted, read as the shell its form is
+// written for reads it: `& '…'` as PowerShell, a drive or UNC path (`C:\…`, `"C:\…"`, `\\host\…`)
+// as cmd, anything else as POSIX sh (Git Bash too).
 std::string command_program(std::string_view command);
 
-// The file name of the program a hook command runs (its first shell word, unquoted).
+// The first word of `command` as `shell` reads it; "" when `shell` would not run a program named
+// by it (PowerShell reads a quoted first word as a string, sh reads a leading `&` as an operator).
+std::string program_read_by(CommandShell shell, std::string_view command);
+
+// True when `shell` runs the program `command` was written to run: it reads the same first word
+// (command_program). A POSIX-quoted path under PowerShell or cmd, say, is not.
+bool runs_in(CommandShell shell, std::string_view command);
+
+// The shell whose form `command` is written in, as command_program reads it: powershell, cmd or
+// posix (which Git Bash reads the same).
+CommandShell written_for(std::string_view command);
+
+// The name of the program a hook command runs, without its directory and without `.exe`.
 std::string command_executable(std::string_view command);
 
 // The plugin's name (.claude-plugin/plugin.json): a marketplace install is `<name>@<marketplace>`.

@@ -8,6 +8,7 @@
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 #include <rapidjson/document.h>
 
@@ -25,9 +26,13 @@ Result<std::string> refused(std::string message, ErrorKind kind = ErrorKind::io)
   return unexpected(make_error(kind, std::move(message)));
 }
 
-// True when `command` runs this project's mem0-hooks, wherever it is installed.
+// True when `command`, a program's path (no command line), runs this project's mem0-hooks,
+// wherever it is installed: `mem0-hooks`, or `mem0-hooks.exe` on Windows.
 bool runs_mem0_hooks(std::string_view command) {
-  return fs::path(std::string(command)).filename() == "mem0-hooks";
+  const auto slash = command.find_last_of("/\\");
+  const std::string_view name =
+      slash == std::string_view::npos ? command : command.substr(slash + 1);
+  return name == "mem0-hooks" || ascii_lower(name) == "mem0-hooks.exe";
 }
 
 // --- JSON -------------------------------------------------------------------------------------
@@ -350,7 +355,7 @@ bool registers_memory_tools(const fs::path &file) {
 
 Result<std::string> merge_memory_tools(std::string_view current, const fs::path &file,
                                        const fs::path &exe_dir, bool remove) {
-  const std::string program = (exe_dir / "mem0-hooks").string();
+  const std::string program = program_path(exe_dir, "mem0-hooks", platform::windows_commands());
   return file.extension() == ".toml" ? merge_toml(current, program, remove)
                                      : merge_json(current, program, remove, opencode_shape(file));
 }

@@ -1,4 +1,5 @@
 #include "runtime/agent.hpp"
+#include "util/platform.hpp"
 
 #include <array>
 
@@ -29,6 +30,14 @@ std::string session_in_env(const Environment &env, bool server) {
 std::string agent_session(const Agent &agent, std::string_view session_id) {
   if (session_id.empty() || &agent == &claude_code()) return std::string(session_id);
   return std::string(agent.name) + "-" + std::string(session_id);
+}
+
+CommandShell hook_shell(const Agent &agent, bool windows) {
+  return windows ? agent.files.windows_shell : CommandShell::posix;
+}
+
+CommandShell hook_shell(const Agent &agent) {
+  return hook_shell(agent, platform::windows_commands());
 }
 
 } // namespace mem0

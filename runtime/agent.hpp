@@ -2,6 +2,7 @@
 #include "mem0/config.hpp"
 #include "runtime/io.hpp"
 #include "runtime/transcript.hpp"
+#include "util/command_line.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -34,6 +35,10 @@ struct AgentFiles {
   std::string_view user_file;    // the user's hooks file, relative to the agent's directory
   std::string_view project_file; // the project's hooks file, relative to the project
   HooksFormat format;
+  // The shell the agent runs a hook command in on Windows, which decides how install writes it
+  // (docs/windows.md#how-each-agent-runs-a-hook); on POSIX every agent runs sh. Unused for a shim,
+  // which starts the executables itself.
+  CommandShell windows_shell = CommandShell::git_bash;
   // Where the memory tools are registered, relative to the agent's directory: `mcpServers.mem0`
   // in a JSON file, `[mcp_servers.mem0]` in a .toml one; "" when doctor does not look.
   std::string_view mcp_file;
@@ -125,6 +130,11 @@ const Agent &opencode();
 
 // The Pi coding agent (runtime/agents/pi.cpp), through its shim.
 const Agent &pi();
+
+// The shell `agent` runs a hook command in: on Windows (`windows`) its files.windows_shell, else
+// the POSIX shell. Without `windows`, this system's (platform::windows_commands).
+CommandShell hook_shell(const Agent &agent, bool windows);
+CommandShell hook_shell(const Agent &agent);
 
 // The session key of `session_id` under `agent`: the id itself for Claude Code (whose session
 // files predate other agents), else "<agent>-<id>", so ids of different agents never collide.

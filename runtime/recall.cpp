@@ -312,13 +312,13 @@ std::string user_pause_notice(const HookContext &ctx, const PauseStore::UserPaus
   return notice_once(ctx, ctx.facts->session(), notice_kind::user_paused, user_pause_line(pause));
 }
 
-const std::string &mem0_hooks_command() {
-  static const std::string command = [] {
-    const auto exe = platform::executable_path();
-    return exe ? shell_quote((exe->parent_path() / "mem0-hooks").string())
-               : std::string("mem0-hooks");
-  }();
-  return command;
+std::string mem0_hooks_command(const Agent &agent) {
+  static const auto exe = platform::executable_path();
+  if (!exe) return "mem0-hooks";
+  const bool windows = platform::windows_commands();
+  std::string program = (exe->parent_path() / "mem0-hooks").string();
+  if (windows) program += ".exe";
+  return render_command(hook_shell(agent, windows), program, "");
 }
 
 namespace {

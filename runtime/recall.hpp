@@ -95,10 +95,11 @@ std::string user_pause_line(const PauseStore::UserPause &pause);
 // a session, always the line.
 std::string user_pause_notice(const HookContext &ctx, const PauseStore::UserPause &pause);
 
-// The mem0-hooks executable that sits next to the running hook, by absolute path and quoted for
-// a shell when it needs it; plain `mem0-hooks` when the system does not say where the hook is.
-// Text for the model names this, never a tool that may not be installed.
-const std::string &mem0_hooks_command();
+// The mem0-hooks executable that sits next to the running hook, by absolute path (`mem0-hooks.exe`
+// on Windows), written for the shell `agent` runs commands in here (hook_shell, render_command);
+// plain `mem0-hooks` when the system does not say where the hook is. Text for the model names
+// this, never a tool that may not be installed.
+std::string mem0_hooks_command(const Agent &agent = claude_code());
 
 // `mem0: N memories recalled` (`1 memory`): the show_recall summary.
 std::string recalled_line(std::size_t count);

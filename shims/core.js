@@ -12,6 +12,12 @@ function log(line) {
   } catch {}
 }
 
+// Our executable `name` in CONFIG.bin, which is spawned directly, without a shell: on Windows
+// its file is `<name>.exe`.
+function program(name) {
+  return path.join(CONFIG.bin, process.platform === "win32" ? `${name}.exe` : name);
+}
+
 // Run `program` with `args`, `input` on stdin, until `ms`: its stdout (with `stderr`, its
 // stdout and stderr, whatever its exit status), or null on any failure.
 function run(program, args, input, ms, stderr = false) {
@@ -54,7 +60,7 @@ async function userCommand(name, words) {
   const subcommand = (CONFIG.commands || {})[name];
   if (!subcommand) return null;
   const argv = String(words || "").split(/\s+/).filter(Boolean);
-  const out = await run(path.join(CONFIG.bin, "mem0-hooks"), [subcommand, ...argv], "", 15000, true);
+  const out = await run(program("mem0-hooks"), [subcommand, ...argv], "", 15000, true);
   if (out === null) return null;
   return `${out.trim()}\n\nAbove is the output of \`mem0-hooks ${subcommand}\`, run for the ` +
          `user's /${name}. Show it to the user as it is, in a few words at most; do not run it again.`;
@@ -62,7 +68,7 @@ async function userCommand(name, words) {
 
 // The context one hook row prints for `payload`; "" for none.
 async function hook(row, payload) {
-  const out = await run(path.join(CONFIG.bin, row.executable), ["--agent", CONFIG.agent],
+  const out = await run(program(row.executable), ["--agent", CONFIG.agent],
                         JSON.stringify(payload), row.timeout_ms);
   if (!out || !out.trim()) return "";
   try {

@@ -68,6 +68,16 @@ std::filesystem::path input_path(std::string_view path);
 // This process's id.
 long process_id();
 
+// True when this system's agents run hook commands the Windows way (each agent's PowerShell, cmd
+// or Git Bash: runtime/agent.hpp AgentFiles::windows_shell) and the executables end in `.exe`;
+// false on POSIX, where every agent runs them with sh (docs/windows.md#how-each-agent-runs-a-hook).
+bool windows_commands();
+
+// The short (8.3) form of the existing `path`, which needs no quotes where the long one does.
+// Windows: GetShortPathNameW; `path` itself when the volume keeps no short names, on an error,
+// and on POSIX.
+std::filesystem::path short_path(const std::filesystem::path &path);
+
 // The version of the regular file at `path`: its modification time in nanoseconds since the
 // epoch and its size. An error line when it is missing ("cannot stat: ...") or not a regular file.
 struct FileStamp {

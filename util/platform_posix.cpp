@@ -65,6 +65,10 @@ std::filesystem::path input_path(std::string_view path) { return std::string(pat
 
 long process_id() { return static_cast<long>(::getpid()); }
 
+bool windows_commands() { return false; }
+
+std::filesystem::path short_path(const std::filesystem::path &path) { return path; }
+
 FileStampResult file_stamp(const std::filesystem::path &path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)

@@ -81,6 +81,19 @@ fs::path input_path(std::string_view path) {
 
 long process_id() { return static_cast<long>(::GetCurrentProcessId()); }
 
+bool windows_commands() { return true; }
+
+fs::path short_path(const fs::path &path) {
+  const std::wstring wide = path.wstring();
+  const DWORD size = ::GetShortPathNameW(wide.c_str(), nullptr, 0);
+  if (size == 0) return path;
+  std::wstring out(size, L'\0');
+  const DWORD written = ::GetShortPathNameW(wide.c_str(), out.data(), size);
+  if (written == 0 || written >= size) return path;
+  out.resize(written);
+  return out;
+}
+
 FileStampResult file_stamp(const fs::path &path) {
   // FILE_FLAG_BACKUP_SEMANTICS opens a directory too, to tell it apart; a symlink is followed.
   const win::Handle file{

@@ -76,8 +76,8 @@ std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config)
   return plan;
 }
 
-std::string details_line() {
-  return "Need details? Run `" + mem0_hooks_command() +
+std::string details_line(const Agent &agent) {
+  return "Need details? Run `" + mem0_hooks_command(agent) +
          " peek <id8>` with the 8-character id a memory line ends with.";
 }
 
@@ -134,7 +134,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   if (!found.memories.empty()) {
     head = {"Prior work on `" + shown_rel + "` \xE2\x80\x94 " +
                 std::to_string(found.memories.size()) + " memories found.",
-            details_line(), ""};
+            details_line(*ctx.agent), ""};
     lines = found.lines;
   }
   return recall_output(found, head, lines);

@@ -41,8 +41,9 @@ std::vector<SearchSpec> build_plan(const std::string &rel, const Config &config)
 
 // "Need details? Run `<mem0-hooks> peek <id8>` with the 8-character id a memory line ends with.",
 // naming the mem0-hooks next to this hook by absolute path (mem0_hooks_command). (No literal
-// `[mem0:` in it: only memory lines carry citations.)
-std::string details_line();
+// `[mem0:` in it: only memory lines carry citations.) mem0-hooks is written for the shell `agent`
+// runs commands in.
+std::string details_line(const Agent &agent = claude_code());
 
 // Handle one PreToolUse(Read) event: gate, plan, recall, format.
 HookOutput handle(const ToolInput &input, const HookContext &ctx);

@@ -17,8 +17,8 @@ constexpr std::size_t k_detector_window = 256 * 1024;
 
 } // namespace
 
-std::string rubric_line() {
-  const std::string &cli = mem0_hooks_command();
+std::string rubric_line(const Agent &agent) {
+  const std::string cli = mem0_hooks_command(agent);
   return "Mem0 holds this project's past decisions, conventions, errors and work. When the user "
          "references past work, asks about a decision, reports an error or starts a non-trivial "
          "task, search it with a noun-phrase query: run `" +
@@ -39,10 +39,10 @@ std::string remember_line(bool auto_save) {
          "fact to keep in one plain sentence in your reply so that it is stored as meant.";
 }
 
-std::string error_line() {
+std::string error_line(const Agent &agent) {
   return "Error detected in prompt. Prior fixes may be in mem0 as anti_pattern or task_learning "
          "memories: run `" +
-         mem0_hooks_command() + " peek <the error message>`.";
+         mem0_hooks_command(agent) + " peek <the error message>`.";
 }
 
 bool is_gated(std::string_view prompt) {
@@ -128,8 +128,8 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     if (analysis.resume) tail.emplace_back(k_resume_footer);
   }
   if (analysis.remember) tail.push_back(remember_line(config.auto_save));
-  if (show_rubric) tail.push_back(rubric_line());
-  if (analysis.error) tail.push_back(error_line());
+  if (show_rubric) tail.push_back(rubric_line(*ctx.agent));
+  if (analysis.error) tail.push_back(error_line(*ctx.agent));
   if (!analysis.paths.empty()) tail.push_back("File paths detected: " + join(analysis.paths, ", "));
   HookOutput out = recall_output(found, head, lines, tail);
   // The context is copied: the runner returns before the detached process runs it.

@@ -52,12 +52,14 @@ std::string message_key(const TranscriptMessage &m);
 // the mem0-hooks executable next to this hook, by absolute path (mem0_hooks_command). Mem0's MCP
 // tools may or may not be configured, and a hook cannot tell; when they are, the model finds them
 // in its tool list anyway.
-// The rubric, once per session: when and how to search mem0.
-std::string rubric_line();
+// The rubric, once per session: when and how to search mem0, with mem0-hooks written for the
+// shell `agent` runs commands in.
+std::string rubric_line(const Agent &agent = claude_code());
 // Remember intent: capture is automatic (or off, with auto_save false); no skill or tool to call.
 std::string remember_line(bool auto_save);
-// Error detected: where prior fixes may be, and the command that finds them.
-std::string error_line();
+// Error detected: where prior fixes may be, and the command that finds them, written for the
+// shell `agent` runs commands in.
+std::string error_line(const Agent &agent = claude_code());
 
 // Handle one UserPromptSubmit event: gate, analyse, plan, recall, format; every third prompt of
 // a session also asks for capture_conversation in the detached sender.

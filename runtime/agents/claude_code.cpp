@@ -126,6 +126,7 @@ const Agent &claude_code() {
                 .user_file = "settings.json",
                 .project_file = ".claude/settings.json",
                 .format = HooksFormat::claude,
+                .windows_shell = CommandShell::git_bash,
                 .mcp_file = "",
                 .program = "claude",
                 .version_arg = "--version",

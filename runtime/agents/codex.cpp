@@ -132,6 +132,7 @@ const Agent &codex() {
                 .user_file = "hooks.json",
                 .project_file = ".codex/hooks.json",
                 .format = HooksFormat::claude,
+                .windows_shell = CommandShell::cmd,
                 .mcp_file = "config.toml",
                 .program = "codex",
                 .version_arg = "--version",

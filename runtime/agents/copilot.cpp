@@ -237,6 +237,7 @@ const Agent &copilot() {
                 .user_file = "hooks/mem0.json",
                 .project_file = ".github/hooks/mem0.json",
                 .format = HooksFormat::copilot,
+                .windows_shell = CommandShell::powershell,
                 .mcp_file = "mcp-config.json",
                 .program = "copilot",
                 .version_arg = "--version",

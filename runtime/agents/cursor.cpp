@@ -145,6 +145,7 @@ const Agent &cursor() {
                 .user_file = "hooks.json",
                 .project_file = ".cursor/hooks.json",
                 .format = HooksFormat::cursor,
+                .windows_shell = CommandShell::powershell,
                 .mcp_file = "mcp.json",
                 .program = "cursor-agent",
                 .version_arg = "--version",

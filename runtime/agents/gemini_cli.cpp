@@ -269,6 +269,7 @@ const Agent &gemini_cli() {
                 .user_file = "settings.json",
                 .project_file = ".gemini/settings.json",
                 .format = HooksFormat::gemini,
+                .windows_shell = CommandShell::powershell,
                 .mcp_file = "settings.json",
                 .program = "gemini",
                 .version_arg = "--version",

@@ -8,7 +8,7 @@
 function memoryServer() {
   let child;
   try {
-    child = spawn(path.join(CONFIG.bin, "mem0-hooks"), ["mcp"], { stdio: ["pipe", "pipe", "ignore"] });
+    child = spawn(program("mem0-hooks"), ["mcp"], { stdio: ["pipe", "pipe", "ignore"] });
   } catch (e) {
     log(`mem0-hooks mcp: ${e && e.message}`);
     return null;

@@ -5,6 +5,7 @@ Under wine, HOME does not reach a Windows program and USERPROFILE points into th
 hooks' state is the prefix's %USERPROFILE%\\.mem0: each test empties it, and the tests run one at
 a time. Paths are handed to the hooks in Windows form (Z:\\... is wine's drive for /)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -43,7 +44,9 @@ def wine_home():
     return os.path.join(users, names[0])
 
 
-class Wine(HookTest):
+class WineCase(HookTest):
+    """What the cases under wine share: the build, the warmed prefix, an empty profile state."""
+
     seed = [memory("11111111-aaaa-4aaa-8aaa-000000000001",
                    "Stripe webhook handler retries invoices with exponential backoff",
                    "convention"),
@@ -82,6 +85,10 @@ class Wine(HookTest):
         import json
         out = json.loads(result.stdout)
         return out.get("hookSpecificOutput", {}).get("additionalContext", "")
+
+
+class Wine(WineCase):
+    """The hooks and mem0-hooks.exe run as an agent runs them."""
 
     def test_bad_stdin_exits_0_and_prints_nothing(self):
         for data in (b"{not json", b"", b"\xff\xfe\x00", b"[1,2]"):
@@ -151,6 +158,180 @@ class Wine(HookTest):
         self.assertIn("exponential backoff", peek.stdout)
         doctor = self.run_bin("mem0-hooks.exe", None, args=("doctor",), text=True, timeout=60)
         self.assertIn(".mem0", doctor.stdout)
+
+
+# The hooks file of each agent that has one, under %USERPROFILE%, and the shell it runs our
+# commands in on Windows (docs/windows.md#how-each-agent-runs-a-hook).
+AGENT_FILES = {
+    "claude-code": (".claude/settings.json", "git_bash"),
+    "codex": (".codex/hooks.json", "cmd"),
+    "gemini-cli": (".gemini/settings.json", "powershell"),
+    "cursor": (".cursor/hooks.json", "powershell"),
+    "copilot": (".copilot/hooks/mem0.json", "powershell"),
+}
+
+
+def our_commands(path, key="command"):
+    """{executable: command} of the entries in the hooks file at `path` that run one of ours
+    (.exe); `key` names Copilot CLI's field ("powershell" or "bash")."""
+    import json
+    import re
+    with open(path) as f:
+        doc = json.load(f)
+    out = {}
+    for entries in doc.get("hooks", {}).values():
+        for entry in entries:
+            for hook in entry.get("hooks", [entry]):
+                command = hook.get("command", hook.get(key, ""))
+                found = re.search(r"([a-z_]+)\.exe", command)
+                if found:
+                    out[found.group(1)] = command
+    return out
+
+
+def expected_command(agent, shell, win_dir, exe):
+    """The command install writes for `agent`'s `exe` in the Windows directory `win_dir`."""
+    program = win_dir + "\\" + exe + ".exe"
+    args = "" if agent == "claude-code" else " --agent " + agent
+    if shell == "powershell":
+        return "& '" + program.replace("'", "''") + "'" + args
+    if shell == "git_bash":
+        slashed = program.replace("\\", "/")
+        plain = all(c.isalnum() or c in "/._+:@%-" for c in slashed)
+        return (slashed if plain else "'" + slashed.replace("'", "'\\''") + "'") + args
+    return program + args  # cmd: a path with nothing to quote is written bare
+
+
+class WineInstall(WineCase):
+    """mem0-hooks.exe install, doctor and uninstall write and check each agent's Windows form in
+    its file under the wine profile."""
+
+    def setUp(self):
+        super().setUp()
+        for name in (".claude", ".codex", ".gemini", ".cursor", ".copilot"):
+            path = os.path.join(self.profile, name)
+            subprocess.run(["rm", "-rf", path], check=True)
+            self.addCleanup(subprocess.run, ["rm", "-rf", path])
+
+    def cli(self, *args, exe=None):
+        """mem0-hooks.exe with `args` (from the build, or the copy at `exe`), decoded."""
+        if exe is None:
+            return self.run_bin("mem0-hooks.exe", None, args=args, text=True, timeout=60)
+        proc = subprocess.run([WINE_RUN, exe, *args], capture_output=True, env=self.env(),
+                              cwd=self.project, timeout=60, stdin=subprocess.DEVNULL)
+        return proc.__class__(proc.args, proc.returncode, proc.stdout.decode(errors="replace"),
+                              proc.stderr.decode(errors="replace"))
+
+    def hooks_file(self, agent):
+        return os.path.join(self.profile, AGENT_FILES[agent][0])
+
+    def test_install_writes_each_agents_windows_form_once_and_uninstall_removes_it(self):
+        win_bin = windows_path(os.environ["MEM0_BIN_DIR"])
+        for agent, (_, shell) in AGENT_FILES.items():
+            with self.subTest(agent=agent):
+                install = self.cli("install", "--agent", agent)
+                self.assertEqual(install.returncode, 0, install.stdout + install.stderr)
+                path = self.hooks_file(agent)
+                key = "powershell" if agent == "copilot" else "command"
+                commands = our_commands(path, key)
+                self.assertIn("on_stop", commands)
+                for exe, command in commands.items():
+                    self.assertEqual(command, expected_command(agent, shell, win_bin, exe))
+                if agent == "copilot":  # the bash field is kept, in Git Bash's form
+                    for exe, command in our_commands(path, "bash").items():
+                        self.assertEqual(command,
+                                         expected_command(agent, "git_bash", win_bin, exe))
+                with open(path, "rb") as f:
+                    written = f.read()
+                again = self.cli("install", "--agent", agent)
+                self.assertEqual(again.returncode, 0, again.stderr)
+                self.assertIn("already up to date", again.stdout)
+                with open(path, "rb") as f:
+                    self.assertEqual(f.read(), written)
+
+        doctor = self.cli("doctor")
+        for agent in AGENT_FILES:
+            name = os.path.basename(AGENT_FILES[agent][0])
+            self.assertRegex(doctor.stdout, r"hooks +wired in C:\\users\\[^\n]*" +
+                             name.replace(".", r"\."), agent)
+        self.assertNotIn("written for", doctor.stdout)
+        self.assertNotIn("no longer exists", doctor.stdout)
+
+        for agent in AGENT_FILES:
+            with self.subTest(agent=agent):
+                removed = self.cli("uninstall", "--agent", agent)
+                self.assertEqual(removed.returncode, 0, removed.stderr)
+                self.assertEqual(our_commands(self.hooks_file(agent)), {})
+                self.assertEqual(our_commands(self.hooks_file(agent), "bash"), {})
+
+    def test_the_hooks_name_mem0_hooks_exe_in_the_form_of_the_agents_shell(self):
+        win_cli = windows_path(os.path.join(os.environ["MEM0_BIN_DIR"], "mem0-hooks.exe"))
+        for agent, session, want in (
+                (None, "s-7", win_cli.replace("\\", "/") + " peek"),  # Claude Code: Git Bash
+                ("codex", "s-8", win_cli + " peek"),  # cmd: nothing to quote here
+                ("gemini-cli", "s-9", "& '" + win_cli + "' peek")):
+            with self.subTest(agent=agent):
+                args = ("--agent", agent) if agent else ()
+                result = self.run_bin("on_user_prompt.exe",
+                                      json.dumps(prompt_event(PROMPT, session_id=session,
+                                                              cwd=self.win_project)).encode(),
+                                      args=args)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn("`" + want + " <query>`", self.context(result), agent)
+
+    def test_a_path_with_a_space_and_a_quote_in_every_form_and_a_posix_entry_rewritten(self):
+        # The executables in a directory whose name needs quoting in every shell.
+        unix_dir = os.path.join(self.home, "mem0 hooks", "o'neil")
+        os.makedirs(unix_dir)
+        for name in os.listdir(os.environ["MEM0_BIN_DIR"]):
+            if name.endswith(".exe"):
+                subprocess.run(["cp", os.path.join(os.environ["MEM0_BIN_DIR"], name), unix_dir],
+                               check=True)
+        exe = os.path.join(unix_dir, "mem0-hooks.exe")
+        win_dir = windows_path(unix_dir)
+        for agent in ("gemini-cli", "claude-code"):
+            result = self.cli("install", "--agent", agent, exe=exe)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            shell = AGENT_FILES[agent][1]
+            self.assertEqual(our_commands(self.hooks_file(agent))["on_stop"],
+                             expected_command(agent, shell, win_dir, "on_stop"))
+
+        # Codex's cmd gets the short form, unquoted, which wine's cmd /C runs (the command line
+        # quoted as a whole, as Codex's spawn does).
+        self.assertEqual(self.cli("install", "--agent", "codex", exe=exe).returncode, 0)
+        command = our_commands(self.hooks_file("codex"))["on_user_prompt"]
+        self.assertNotIn('"', command)
+        self.assertTrue(command.endswith("\\on_user_prompt.exe --agent codex"), command)
+        ran = subprocess.run([WINE_RUN, "cmd", "/c", command], capture_output=True,
+                             env=self.env(), cwd=self.project, timeout=60,
+                             input=json.dumps(prompt_event(PROMPT, session_id="s-6",
+                                                           cwd=self.win_project)).encode())
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        self.assertIn("exponential backoff", self.context(ran))
+
+        # A POSIX-quoted entry (a Linux install's, or an older version's) is one doctor names, and
+        # install rewrites it.
+        path = self.hooks_file("gemini-cli")
+        with open(path) as f:
+            text = f.read()
+        ours = our_commands(path)["on_stop"]
+        posix = "'/opt/mem0 hooks/on_stop' --agent gemini-cli"
+        with open(path, "w") as f:
+            f.write(text.replace(json.dumps(ours)[1:-1], json.dumps(posix)[1:-1]))
+        doctor = self.cli("doctor", exe=exe)
+        self.assertIn("1 mem0 hook is written for sh, but Gemini CLI runs them with PowerShell "
+                      "here", doctor.stdout)
+        self.assertIn("mem0-hooks install --agent gemini-cli", doctor.stdout)
+        self.assertEqual(self.cli("install", "--agent", "gemini-cli", exe=exe).returncode, 0)
+        self.assertEqual(our_commands(path)["on_stop"], ours)
+        self.assertNotIn("written for", self.cli("doctor", exe=exe).stdout)
+
+        # Once that copy is gone, doctor (from the build) names the executables that no longer
+        # exist, as Windows paths.
+        subprocess.run(["rm", "-rf", os.path.join(self.home, "mem0 hooks")], check=True)
+        doctor = self.cli("doctor")
+        self.assertIn("runs " + win_dir + "\\", doctor.stdout)
+        self.assertIn("which no longer exists", doctor.stdout)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -487,4 +488,201 @@ TEST_CASE("install --agent codex: an unreadable config.toml is left alone, and i
                                       " already registers another server named mem0"));
   CHECK(read_small_file(codex) ==
         std::string("[mcp_servers.mem0]\nurl = \"https://mcp.mem0.ai/mcp/\"\n"));
+}
+
+// --- each agent's command form (docs/windows.md#how-each-agent-runs-a-hook) ---
+
+namespace {
+
+const fs::path k_win_bin = "C:\\Program Files\\mem0 hooks";
+
+// Paths a hook command must carry through: spaces, a quote, non-ASCII, a long one.
+std::vector<std::string> windows_programs() {
+  std::string long_dir = "C:\\Users\\me";
+  while (long_dir.size() < 300)
+    long_dir += "\\a long folder name";
+  return {"C:\\mem0\\on_stop.exe",
+          "C:\\Program Files\\mem0 hooks\\on_stop.exe",
+          "C:\\Users\\O'Neil\\mem0\\on_stop.exe",
+          "C:\\Users\\andr\xC3\xA9\\mem0 hooks\\on_stop.exe",
+          "C:\\Users\\O\xE2\x80\x99Neil\\on_stop.exe",
+          "\\\\server\\share\\mem0 hooks\\on_stop.exe",
+          long_dir + "\\on_stop.exe"};
+}
+
+std::vector<std::string> posix_programs() {
+  return {"/opt/mem0/bin/on_stop", "/opt/my tools/on_stop",          "/home/o'neil/bin/on_stop",
+          "/home/a \"b\"/on_stop", "/home/andr\xC3\xA9/bin/on_stop", "/a/b\\c/on_stop"};
+}
+
+} // namespace
+
+TEST_CASE("command forms: each shell's command gives its program back", "[cli][install][windows]") {
+  for (const std::string &program : windows_programs())
+    for (const CommandShell shell :
+         {CommandShell::git_bash, CommandShell::powershell, CommandShell::cmd}) {
+      const std::string command = render_command(shell, program, "--agent codex");
+      INFO(command);
+      std::string want = program;
+      if (shell == CommandShell::git_bash) std::replace(want.begin(), want.end(), '\\', '/');
+      CHECK(command_program(command) == want);
+      CHECK(command_executable(command) == "on_stop");
+      CHECK(runs_in(shell, command));
+    }
+  for (const std::string &program : posix_programs()) {
+    const std::string command = render_command(CommandShell::posix, program, "--agent codex");
+    INFO(command);
+    CHECK(command_program(command) == program);
+    CHECK(runs_in(CommandShell::posix, command));
+    CHECK(runs_in(CommandShell::git_bash, command));
+  }
+}
+
+TEST_CASE("command forms: a command written for one shell is told apart from another's",
+          "[cli][install][windows]") {
+  const std::string posix = "'/opt/my tools/on_stop' --agent codex";
+  const std::string ps = "& 'C:\\Program Files\\mem0 hooks\\on_stop.exe' --agent gemini-cli";
+  const std::string cmd = "\"C:\\Program Files\\mem0 hooks\\on_stop.exe\" --agent codex";
+  const std::string bare_cmd = "C:\\mem0\\on_stop.exe --agent codex";
+  CHECK(written_for(posix) == CommandShell::posix);
+  CHECK(written_for(ps) == CommandShell::powershell);
+  CHECK(written_for(cmd) == CommandShell::cmd);
+  CHECK(written_for(bare_cmd) == CommandShell::cmd);
+  // PowerShell reads a quoted first word as a string and cmd keeps ' as it is: neither runs it.
+  CHECK_FALSE(runs_in(CommandShell::powershell, posix));
+  CHECK_FALSE(runs_in(CommandShell::cmd, posix));
+  // sh reads & as an operator, and \ outside quotes as an escape.
+  CHECK_FALSE(runs_in(CommandShell::posix, ps));
+  CHECK_FALSE(runs_in(CommandShell::git_bash, ps));
+  CHECK_FALSE(runs_in(CommandShell::git_bash, bare_cmd));
+  CHECK_FALSE(runs_in(CommandShell::powershell, cmd));
+  // A path that needs no quoting runs wherever it is read the same.
+  CHECK(runs_in(CommandShell::powershell, bare_cmd));
+  CHECK(runs_in(CommandShell::cmd, "C:/mem0/on_stop.exe --agent codex"));
+  CHECK(runs_in(CommandShell::git_bash, "C:/mem0/on_stop.exe --agent codex"));
+  // A double-quoted Windows path reads the same in sh: \ before a plain character is kept.
+  CHECK(runs_in(CommandShell::git_bash, cmd));
+  CHECK(command_program("\"/a \\\"b\\\"/on_stop\" x") == "/a \"b\"/on_stop");
+  for (const char *odd : {"", "   ", "&", "& ''", "'unterminated"})
+    CHECK_FALSE(runs_in(CommandShell::powershell, odd));
+}
+
+TEST_CASE("hook_command: each agent's Windows form names the .exe", "[cli][install][windows]") {
+  CHECK(hook_command(gemini_cli(), k_win_bin, "on_stop", CommandShell::powershell) ==
+        "& 'C:\\Program Files\\mem0 hooks\\on_stop.exe' --agent gemini-cli");
+  // Without a short form (none on this system), cmd gets the quoted path.
+  CHECK(hook_command(codex(), k_win_bin, "on_stop", CommandShell::cmd) ==
+        "\"C:\\Program Files\\mem0 hooks\\on_stop.exe\" --agent codex");
+  CHECK(hook_command(codex(), "C:\\mem0", "on_stop", CommandShell::cmd) ==
+        "C:\\mem0\\on_stop.exe --agent codex");
+  CHECK(hook_command(claude_code(), k_win_bin, "on_stop", CommandShell::git_bash) ==
+        "'C:/Program Files/mem0 hooks/on_stop.exe'");
+  CHECK(hook_command(codex(), k_bin, "on_stop", CommandShell::posix) ==
+        "/opt/mem0/bin/on_stop --agent codex");
+  CHECK(program_path("C:\\mem0\\", "on_stop", true) == "C:\\mem0\\on_stop.exe");
+  CHECK(program_path(k_bin, "on_stop", false) == "/opt/mem0/bin/on_stop");
+  CHECK(hook_shell(codex(), true) == CommandShell::cmd);
+  CHECK(hook_shell(gemini_cli(), true) == CommandShell::powershell);
+  CHECK(hook_shell(cursor(), true) == CommandShell::powershell);
+  CHECK(hook_shell(copilot(), true) == CommandShell::powershell);
+  CHECK(hook_shell(claude_code(), true) == CommandShell::git_bash);
+  for (const Agent *agent : agents())
+    CHECK(hook_shell(*agent, false) == CommandShell::posix);
+}
+
+TEST_CASE("install on Windows: each agent's file gets its Windows form, once",
+          "[cli][install][windows]") {
+  for (const Agent *agent : agents()) {
+    if (agent->files.format == HooksFormat::shim) continue;
+    INFO(agent->name);
+    const auto rows = rows_of(*agent);
+    const auto text = merge_hooks("", *agent, rows, k_win_bin, false, true);
+    REQUIRE(text.has_value());
+    const auto hooks = our_hooks(*text, true);
+    REQUIRE(hooks.size() == rows.size());
+    const CommandShell shell = hook_shell(*agent, true);
+    for (const auto &[event, command] : hooks) {
+      INFO(command);
+      CHECK(runs_in(shell, command));
+      const std::string exe = command_executable(command);
+      CHECK(command == hook_command(*agent, k_win_bin, exe, shell));
+    }
+    // A second install changes nothing; uninstall removes every entry.
+    CHECK(merge_hooks(*text, *agent, rows, k_win_bin, false, true).value() == *text);
+    CHECK(our_hooks(merge_hooks(*text, *agent, rows, k_win_bin, true, true).value(), true).empty());
+
+    // The POSIX form a Linux install, or an older version on Windows, wrote is rewritten.
+    const auto posix = merge_hooks("", *agent, rows, k_win_bin, false, false).value();
+    for (const auto &[event, command] : our_hooks(posix, true))
+      if (shell != CommandShell::git_bash) CHECK_FALSE(runs_in(shell, command));
+    CHECK(merge_hooks(posix, *agent, rows, k_win_bin, false, true).value() == *text);
+    // And back: the Windows form is rewritten for POSIX.
+    CHECK(merge_hooks(*text, *agent, rows, k_bin, false, false).value() ==
+          merge_hooks("", *agent, rows, k_bin, false, false).value());
+  }
+}
+
+TEST_CASE("install on Windows: what an older version wrote there is ours and is replaced",
+          "[cli][install][windows]") {
+  // Before the Windows forms: the POSIX quoting of a Windows path without .exe, quoted or not.
+  const std::string older =
+      R"({"hooks":{"Stop":[{"hooks":[)"
+      R"({"type":"command","command":"'C:\\Program Files\\m\\on_stop' --agent codex"},)"
+      R"({"type":"command","command":"C:\\m\\on_compact --agent codex"}]}]}})";
+  const auto found = our_hooks(older, true);
+  REQUIRE(found.size() == 2);
+  CHECK(command_executable(found[0].second) == "on_stop");
+  CHECK(command_program(found[0].second) == "C:\\Program Files\\m\\on_stop");
+  CHECK(command_executable(found[1].second) == "on_compact");
+  CHECK_FALSE(runs_in(CommandShell::cmd, found[0].second));
+  const auto rows = rows_of(codex());
+  CHECK(merge_hooks(older, codex(), rows, k_win_bin, false, true).value() ==
+        merge_hooks("", codex(), rows, k_win_bin, false, true).value());
+}
+
+TEST_CASE("install on Windows: Copilot CLI's entries get a powershell command beside bash",
+          "[cli][install][windows]") {
+  const auto text = merge_hooks("", copilot(), rows_of(copilot()), k_win_bin, false, true).value();
+  const auto doc = parsed(text);
+  const auto &entry = doc["hooks"]["postToolUse"][0];
+  CHECK(std::string(entry["powershell"].GetString()) ==
+        "& 'C:\\Program Files\\mem0 hooks\\on_file_read.exe' --agent copilot");
+  CHECK(std::string(entry["bash"].GetString()) ==
+        "'C:/Program Files/mem0 hooks/on_file_read.exe' --agent copilot");
+  // Each system reads the field it runs.
+  for (const auto &[event, command] : our_hooks(text, true))
+    CHECK(command.starts_with("& 'C:\\Program Files\\mem0 hooks\\"));
+  for (const auto &[event, command] : our_hooks(text, false))
+    CHECK(command.starts_with("'C:/Program Files/mem0 hooks/"));
+  // On POSIX, bash only.
+  const auto posix =
+      parsed(merge_hooks("", copilot(), rows_of(copilot()), k_bin, false, false).value());
+  CHECK_FALSE(posix["hooks"]["postToolUse"][0].HasMember("powershell"));
+  // An entry of ours with only a powershell command is still ours, and uninstall removes it.
+  const std::string only_ps = R"({"version":1,"hooks":{"agentStop":[{"type":"command",)"
+                              R"("powershell":"& 'C:\\m\\on_stop.exe' --agent copilot"}]}})";
+  CHECK(our_hooks(only_ps, false).size() == 1);
+  CHECK(our_hooks(merge_hooks(only_ps, copilot(), {}, k_bin, true, false).value(), false).empty());
+}
+
+TEST_CASE("doctor: hooks written for another shell than the agent's here are a fix",
+          "[cli][doctor][windows]") {
+  mt::CliHome h;
+  const auto file = h.f.home / ".gemini" / "settings.json";
+  const std::string windows =
+      merge_hooks("", gemini_cli(), rows_of(gemini_cli()), k_win_bin, false, true).value();
+  mt::write_file(file, windows);
+  h.run({"doctor"});
+  CHECK(mt::contains(h.out.str(),
+                     "fix: " + file.string() + ": " + std::to_string(rows_of(gemini_cli()).size()) +
+                         " mem0 hooks are written for PowerShell, but Gemini CLI runs them with "
+                         "sh here, which would not run `& 'C:\\Program Files\\mem0 hooks\\"));
+  CHECK(mt::contains(h.out.str(), "run `mem0-hooks install --agent gemini-cli` to rewrite them"));
+  // Install rewrites them in this system's form; doctor then has nothing to say of them.
+  CHECK(h.run({"install", "--agent", "gemini-cli"}) == k_ok);
+  for (const auto &[event, command] : our_hooks(read_small_file(file).value()))
+    CHECK(runs_in(CommandShell::posix, command));
+  h.out.str("");
+  h.run({"doctor"});
+  CHECK_FALSE(mt::contains(h.out.str(), "written for"));
 }
