@@ -38,14 +38,18 @@ if [ "${1:-}" = "--arm64" ]; then
     OnUserPrompt.test_relevant_memory_is_injected_in_the_documented_format
 fi
 if [ "${1:-}" = "--windows" ]; then
-  # docs/windows.md#testing-under-wine: the Windows build and the end-to-end subset under wine.
+  # docs/windows.md#testing-under-wine: the Windows build, its unit tests in one wine process (the
+  # CTest entry unit_wine), then the end-to-end subset under wine.
   if ! scripts/setup.sh --windows; then
     echo "windows: SKIPPED (mingw-w64 or wine cannot be installed here)"
     exit 0
   fi
   scripts/build.sh --windows
+  cmake --build build-windows -j"$jobs" --target unit_tests
   status=0
-  (cd tests/windows && python3 test_wine.py -v) || status=$?
+  scripts/wine-run.sh --warm # the prefix's services start now, not inside ctest's captured run
+  ctest --test-dir build-windows --output-on-failure -R '^unit_wine$' || status=1
+  (cd tests/windows && python3 test_wine.py -v) || { s=$?; [ "$status" = 0 ] && status=$s; }
   # The step leaves no wineserver behind (scripts/wine-run.sh keeps one running for its programs).
   WINEPREFIX=${WINEPREFIX:-$HOME/.cache/mem0-native-hooks/wine-prefix} wineserver -k 2>/dev/null || true
   [ "$status" = 77 ] && echo "windows: some cases SKIPPED (see above)" && status=0

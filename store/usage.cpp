@@ -19,8 +19,15 @@
 namespace mem0 {
 namespace {
 
+// `n` as a count, held at the largest (or smallest) count where a long has 32 bits (Windows)
+// instead of wrapping.
+long to_count(std::int64_t n) {
+  return static_cast<long>(std::clamp<std::int64_t>(n, std::numeric_limits<long>::min(),
+                                                    std::numeric_limits<long>::max()));
+}
+
 long count_member(const rapidjson::Value &object, const char *name) {
-  return static_cast<long>(int64_member(object, name).value_or(0));
+  return to_count(int64_member(object, name).value_or(0));
 }
 
 // One day in usage.json: its counts, and how many bytes of the day's log they include.
@@ -32,7 +39,7 @@ struct DayEntry {
 // One day's entry: {"searches": N, "adds": M, "folded": B}, or the bare search count of older
 // files.
 DayEntry parse_day(const rapidjson::Value &v) {
-  if (v.IsInt64()) return {{static_cast<long>(v.GetInt64()), 0}};
+  if (v.IsInt64()) return {{to_count(v.GetInt64()), 0}};
   if (!v.IsObject()) return {};
   return {{count_member(v, "searches"), count_member(v, "adds")},
           std::max<std::int64_t>(0, int64_member(v, "folded").value_or(0))};

@@ -58,9 +58,11 @@ std::string relative_to_project(const fs::path &file, const fs::path &cwd) {
 
 std::string relative_to_project(const fs::path &file, const fs::path &cwd,
                                 const std::optional<GitRepo> &repo) {
+  // `/` on every system, as git spells a path in a repository: the query and the heading name
+  // src/app.py alike whichever system a memory of it was made on.
   if (repo)
-    if (const auto rel = inside(file, repo->top)) return rel->string();
-  if (const auto rel = inside(file, cwd)) return rel->string();
+    if (const auto rel = inside(file, repo->top)) return rel->generic_string();
+  if (const auto rel = inside(file, cwd)) return rel->generic_string();
   return file.string();
 }
 

@@ -27,7 +27,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -36,9 +35,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 namespace mem0::testing {
@@ -128,6 +124,41 @@ inline int mode_of(const fs::path &path) {
   if (ec || !fs::exists(status)) return -1;
   return static_cast<int>(status.permissions() & fs::perms::mask);
 }
+
+// --- What differs between systems: tests/unit/test_support_posix.cpp and
+// test_support_windows.cpp (docs/contributing.md#platforms) ---
+
+// The permission bits mode_of reads back for a file, or a directory, made with `mode`. POSIX keeps
+// them as given. Windows keeps no POSIX modes, only a read-only flag: its C runtime reports 0666
+// (0444 read-only) for any file and 0777 for any directory.
+int file_mode_as_kept(int mode);
+int dir_mode_as_kept(int mode);
+// True when this process cannot read a file of mode 000: POSIX but for root; never on Windows,
+// where a mode is only a read-only flag.
+bool mode_denies_reading();
+
+// Both ends of an anonymous pipe as file descriptors (the C runtime's on Windows, as
+// platform::read_some takes them), each closed at the latest when the pipe is destroyed.
+class Pipe {
+public:
+  Pipe();
+  ~Pipe();
+  Pipe(const Pipe &) = delete;
+  Pipe &operator=(const Pipe &) = delete;
+  void close_read();
+  void close_write();
+  int read_fd = -1;
+  int write_fd = -1;
+};
+
+// Write all of `data` to `fd`: the count of bytes written, short when the reader went away (POSIX
+// ignores SIGPIPE for this, so a broken reader fails the test instead of killing the run).
+std::size_t write_all(int fd, std::string_view data);
+
+// True when `work` returns true within `limit`: a test of something that must be quick fails at
+// the limit instead of hanging the run. POSIX runs it in a child process, killed at the limit;
+// Windows, which cannot fork, in a thread left behind at the limit until the process exits.
+bool finishes_within(std::function<bool()> work, std::chrono::milliseconds limit);
 
 // Split `text` at real newlines.
 inline std::vector<std::string> lines_of(std::string_view text) {

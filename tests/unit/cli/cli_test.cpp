@@ -351,7 +351,8 @@ TEST_CASE("cli: a command path with a single quote is still recognised as ours",
   CHECK(canonical(merged(once, true, quoted)) == canonical("{}"));
 }
 
-TEST_CASE("shell_quote: a real sh reads every word back as it was", "[cli][merge]") {
+// [no-wine]: it runs /bin/sh, which a Windows program cannot (docs/windows.md#testing-under-wine).
+TEST_CASE("shell_quote: a real sh reads every word back as it was", "[cli][merge][no-wine]") {
   for (const std::string word :
        {"/opt/plain/bin", "/opt/a{b,c}/bin", "/opt/new\nline", "it's", "$HOME", "`id`", "a b", "!x",
         "*", "~", "a\\b", "x=1", "#c", "", "\"q\""}) {

@@ -259,8 +259,10 @@ TEST_CASE("install --agent copilot: its hooks file and mcp-config.json under COP
   CHECK_FALSE(registers_memory_tools(dir / "mcp-config.json"));
 }
 
+// [no-wine]: a #!/bin/sh script stands in for the agent's program, and Windows runs no script as
+// a program (docs/windows.md#testing-under-wine).
 TEST_CASE("doctor: an agent's program that does not answer --version in time is cut short",
-          "[cli][doctor][agents]") {
+          "[cli][doctor][agents][no-wine]") {
   mt::CliHome h;
   const auto path = h.f.home / "path";
   mt::write_file(path / "cursor-agent", "#!/bin/sh\nexec sleep 30\n");
@@ -274,8 +276,10 @@ TEST_CASE("doctor: an agent's program that does not answer --version in time is 
   CHECK(mt::contains(h.out.str(), "  hooks         not wired (mem0-hooks install --agent cursor)"));
 }
 
+// [no-wine]: a #!/bin/sh script stands in for the agent's program, and Windows runs no script as
+// a program (docs/windows.md#testing-under-wine).
 TEST_CASE("doctor: an agent's version is the first line its program prints",
-          "[cli][doctor][agents]") {
+          "[cli][doctor][agents][no-wine]") {
   mt::CliHome h;
   const auto path = h.f.home / "path";
   mt::write_file(path / "cursor-agent", "#!/bin/sh\necho ' 2026.11.30-abc '\necho more\n");
@@ -447,7 +451,7 @@ TEST_CASE("install --agent codex|gemini-cli|cursor registers the memory tools; u
   CHECK(read_small_file(codex) == std::string(k_codex_config) +
                                       "\n[mcp_servers.mem0]\ncommand = \"" + program +
                                       "\"\nargs = [\"mcp\"]\n");
-  CHECK(mt::mode_of(codex) == 0640); // the file's mode kept
+  CHECK(mt::mode_of(codex) == mt::file_mode_as_kept(0640)); // the file's mode kept
   CHECK(read_small_file(codex.string() + ".bak") == std::string(k_codex_config));
   CHECK(mt::contains(h.out.str(),
                      "registered the mem0 memory tools (mem0-hooks mcp) in " + codex.string()));

@@ -12,7 +12,6 @@
 #include "util/json.hpp"
 
 #include <rapidjson/document.h>
-#include <unistd.h>
 
 #include <sstream>
 #include <string>
@@ -273,19 +272,13 @@ TEST_CASE("mcp: get_memory resolves a short id only through the id maps", "[mcp]
 // serve_mcp over a pipe: what it writes for `input`, and its status.
 static std::pair<std::string, int> serve(const std::string &input) {
   McpFixture c;
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
+  mt::Pipe pipe;
   std::thread writer([&] {
-    for (std::size_t at = 0; at < input.size();) {
-      const ssize_t n = ::write(fds[1], input.data() + at, input.size() - at);
-      if (n <= 0) break;
-      at += static_cast<std::size_t>(n);
-    }
-    ::close(fds[1]);
+    mt::write_all(pipe.write_fd, input);
+    pipe.close_write();
   });
-  const int status = serve_mcp(fds[0], c.context());
+  const int status = serve_mcp(pipe.read_fd, c.context());
   writer.join();
-  ::close(fds[0]);
   return {c.out.str(), status};
 }
 

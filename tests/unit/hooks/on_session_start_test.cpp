@@ -758,8 +758,9 @@ TEST_CASE("on_session_start: rejected captures are told with where they are", "[
                            " (run mem0-hooks doctor)";
   CHECK(respond(f, "startup").system_message == line);
   CHECK(respond(f, "clear").system_message.empty());
-  CHECK(outbox_rejected_line(1, "/s/outbox") ==
-        "mem0: 1 capture rejected by Mem0, kept in /s/outbox/rejected (run mem0-hooks doctor)");
+  CHECK(outbox_rejected_line(1, "/s/outbox") == "mem0: 1 capture rejected by Mem0, kept in " +
+                                                    (fs::path("/s/outbox") / "rejected").string() +
+                                                    " (run mem0-hooks doctor)");
 }
 
 TEST_CASE("on_session_start: the daily add limit is told once per session", "[start]") {

@@ -3,60 +3,21 @@
 #include "runtime/agents/claude_code.hpp"
 #include "runtime/io.hpp"
 #include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
 
 #include <rapidjson/document.h>
 
 #include <chrono>
-#include <csignal>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <unistd.h>
-
 using namespace mem0;
+using mem0::testing::Pipe;
+using mem0::testing::write_all;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Both ends of a pipe, closed on scope exit.
-struct Pipe {
-  int read_fd = -1;
-  int write_fd = -1;
-  Pipe() {
-    int fds[2];
-    REQUIRE(::pipe(fds) == 0);
-    read_fd = fds[0];
-    write_fd = fds[1];
-  }
-  ~Pipe() {
-    close_read();
-    close_write();
-  }
-  Pipe(const Pipe &) = delete;
-  Pipe &operator=(const Pipe &) = delete;
-  void close_read() {
-    if (read_fd >= 0) ::close(read_fd);
-    read_fd = -1;
-  }
-  void close_write() {
-    if (write_fd >= 0) ::close(write_fd);
-    write_fd = -1;
-  }
-};
-
-// Write all of `data`; returns the number of bytes written (short when the reader went away:
-// SIGPIPE is ignored so a broken reader fails the test instead of killing the run).
-std::size_t write_all(int fd, const std::string &data) {
-  std::signal(SIGPIPE, SIG_IGN);
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  return done;
-}
 
 std::string pattern(std::size_t size) {
   std::string s(size, '\0');

@@ -87,11 +87,14 @@ TEST_CASE("runner: the typed handler reads the event's input and binds the run's
                                                                           const HookContext &ctx) {
     return HookOutput{.context = ctx.facts->session() + " " + ctx.facts->cwd().string()};
   };
-  const std::string input = R"({"session_id":"s-7","cwd":")" + f.project.string() +
-                            R"(","hook_event_name":"UserPromptSubmit"})";
+  std::string cwd; // as a JSON string's content: a Windows path's backslashes escaped
+  for (const char c : f.project.string())
+    cwd += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  const std::string input =
+      R"({"session_id":"s-7","cwd":")" + cwd + R"(","hook_event_name":"UserPromptSubmit"})";
   const Ran ran =
       run_hook_in(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), input);
-  CHECK(contains(ran.out, "s-7 " + f.project.string()));
+  CHECK(contains(ran.out, "s-7 " + cwd));
 
   SECTION("input that is not JSON prints nothing") {
     CHECK(run_hook_in(f, "on_user_prompt", typed_handler(&Agent::session_end, handle), "not json")

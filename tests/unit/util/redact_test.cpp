@@ -1,15 +1,11 @@
 // Secret redaction of text that leaves the machine (docs/failures.md#secrets-and-redaction).
 #include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
 #include "util/redact.hpp"
 
 #include <chrono>
-#include <csignal>
 #include <string>
-#include <thread>
 #include <vector>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace mem0;
 
@@ -43,25 +39,15 @@ const std::vector<Secret> &token_secrets() {
   return secrets;
 }
 
-// Run redact_secrets(text) in a child process; true when it finished within `limit`. A
-// quadratic implementation fails here quickly instead of hanging the test run.
+// True when redact_secrets(text) finished within `limit`: a quadratic implementation fails here
+// quickly instead of hanging the test run.
 bool redacts_within(const std::string &text, std::chrono::milliseconds limit) {
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const std::string out = redact_secrets(text);
-    ::_exit(out.empty() && !text.empty() ? 1 : 0);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(pid, &status, WNOHANG) == pid)
-      return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &status, 0);
-  return false;
+  return testing::finishes_within(
+      [text] {
+        const std::string out = redact_secrets(text);
+        return !out.empty() || text.empty();
+      },
+      limit);
 }
 
 } // namespace

@@ -27,14 +27,18 @@ using namespace mem0::testing;
 
 namespace {
 
-// The fixture `name`, its project placeholder replaced by `project`.
+// The fixture `name`, its project placeholder replaced by `project` (inside a JSON string: a
+// Windows path's backslashes escaped).
 std::string fixture(std::string_view name, const fs::path &project = "/work/project") {
   const auto text = read_small_file(std::string(testing::k_source_dir) +
                                     "/tests/unit/fixtures/cursor/" + std::string(name) + ".json");
   REQUIRE(text.has_value());
+  std::string escaped;
+  for (const char c : project.string())
+    escaped += c == '\\' ? std::string("\\\\") : std::string(1, c);
   std::string out = *text;
   for (std::size_t at; (at = out.find("__PROJECT__")) != std::string::npos;)
-    out.replace(at, 11, project.string());
+    out.replace(at, 11, escaped);
   return out;
 }
 

@@ -1,0 +1,39 @@
+// Detaching on POSIX: fork + setsid, the work in a session of its own with its output on
+// /dev/null (Windows starts the sender as a process of its own instead; docs/windows.md).
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "util/detach.hpp"
+
+#include <chrono>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+namespace fs = std::filesystem;
+
+TEST_CASE("detach: the work runs in another session with no terminal, the caller does not wait",
+          "[capture][no-qemu]") {
+  TempDir tmp;
+  const fs::path out = tmp / "worker.txt";
+  const auto started = SteadyClock::now();
+  REQUIRE(run_detached({.work = [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Standard output is /dev/null when it is the same file (no /proc on macOS).
+    struct stat fd1 {
+    }, null{};
+    const bool to_null = ::fstat(1, &fd1) == 0 && ::stat("/dev/null", &null) == 0 &&
+                         fd1.st_dev == null.st_dev && fd1.st_ino == null.st_ino;
+    write_file(out, std::to_string(::getsid(0)) + (to_null ? " /dev/null" : " elsewhere"));
+  }}));
+  CHECK(SteadyClock::now() - started < std::chrono::milliseconds(250));
+  for (int i = 0; i < 300 && !fs::exists(out); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(fs::exists(out));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string seen = read_file(out);
+  CHECK(seen.find(std::to_string(::getsid(0)) + " ") != 0);
+  CHECK(contains(seen, "/dev/null"));
+}

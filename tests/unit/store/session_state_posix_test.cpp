@@ -1,0 +1,145 @@
+// The session state under what only POSIX has: separate processes made by fork, a lock file
+// removed while it is waited on (the rest: session_state_test.cpp).
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "store/state.hpp"
+#include "util/files.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fcntl.h>
+#include <map>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mem0;
+using namespace mem0::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string worker_id(int worker, int i) {
+  return "w" + std::to_string(worker) + "-" + std::to_string(i);
+}
+
+// Check that `state` holds exactly the ids of `workers` x `per_worker` updates, each once.
+void check_all_ids_once(const SessionState &state, int workers, int per_worker) {
+  CHECK(state.injected.size() == static_cast<std::size_t>(workers * per_worker));
+  CHECK(state.prompts == workers * per_worker);
+  for (int w = 0; w < workers; ++w)
+    for (int i = 0; i < per_worker; ++i) {
+      const std::string id = worker_id(w, i);
+      const auto n = std::count(state.injected.begin(), state.injected.end(), id);
+      if (n != 1) FAIL_CHECK(id << " appears " << n << " times");
+    }
+}
+
+} // namespace
+
+TEST_CASE("session state: concurrent updates from separate processes lose nothing", "[no-qemu]") {
+  TempDir tmp;
+  constexpr int k_workers = 4, k_updates = 25;
+  std::vector<pid_t> children;
+  for (int w = 0; w < k_workers; ++w) {
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      // The child must never return into the test runner: every path ends in _exit.
+      int code = 1;
+      try {
+        StateStore store(tmp / "state");
+        int failed = 0;
+        for (int i = 0; i < k_updates; ++i)
+          if (!store.sessions.update("shared-session", [&](SessionState &s) {
+                s.injected.push_back(worker_id(w, i));
+                ++s.prompts;
+              }))
+            ++failed;
+        code = failed == 0 ? 0 : 1;
+      } catch (...) {
+      }
+      ::_exit(code);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+}
+
+TEST_CASE("session state: concurrent runs appending to the run log past its bound lose none",
+          "[reliability][no-qemu]") {
+  TempDir tmp;
+  constexpr int k_workers = 6, k_runs = 120;
+  std::vector<pid_t> children;
+  for (int w = 0; w < k_workers; ++w) {
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      int failed = 0;
+      try {
+        SessionStore store(tmp / "state");
+        for (int i = 0; i < k_runs; ++i) {
+          RunRecord r;
+          r.hook = "worker-" + std::to_string(w);
+          r.chars = static_cast<std::size_t>(i);
+          r.skipped.push_back({"gated", std::string(550, 'x')}); // a shrink every few runs
+          failed += !store.append_run("shared-session", r);
+        }
+      } catch (...) {
+        failed = 1;
+      }
+      ::_exit(failed == 0 ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  }
+  // No loss: of each worker's runs, those still kept are its last ones, with no gap.
+  std::map<std::string, std::vector<std::size_t>> kept;
+  const auto runs = SessionStore(tmp / "state").runs("shared-session");
+  CHECK(runs.size() == k_max_runs);
+  for (const auto &r : runs)
+    kept[r.hook].push_back(r.chars);
+  for (const auto &[worker, seqs] : kept)
+    for (std::size_t i = 0; i < seqs.size(); ++i)
+      CHECK(seqs[i] == k_runs - seqs.size() + i);
+}
+
+TEST_CASE("atomic file: a waiter whose lock file was removed under it locks the new one",
+          "[reliability][no-qemu]") {
+  TempDir tmp;
+  const fs::path target = tmp / "data.json", lock = tmp / "data.json.lock";
+  const int holder = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(holder >= 0);
+  REQUIRE(::flock(holder, LOCK_EX) == 0);
+  std::atomic<bool> waiting{false}, named_while_held{false};
+  std::thread waiter([&] {
+    waiting = true;
+    (void)update_file_locked(
+        target,
+        [&](const std::string &) {
+          named_while_held = fs::exists(lock); // the file the path names, not the removed one
+          return std::optional<std::string>("written");
+        },
+        Durability::saves_work, std::chrono::seconds(5));
+  });
+  while (!waiting)
+    std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // it opened the lock and waits
+  ::unlink(lock.c_str()); // the sweep removes a lock only while holding it
+  ::close(holder);
+  waiter.join();
+  CHECK(read_file(target) == "written");
+  CHECK(named_while_held);
+}
