@@ -194,8 +194,8 @@ TEST_CASE("reliability: the debug log past 1 MiB moves to hooks.log.1, one old f
 
 TEST_CASE("reliability: the sender sets aside an outbox item that is a FIFO, without waiting",
           "[reliability][no-qemu]") {
-  HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  HookFixture f(StateOn::disk); // a FIFO
+  Outbox outbox(f.disk(), f.config.state_dir);
   OutboxItem item;
   item.add.messages = {{"user", "a real item"}};
   item.add.user_id = "u";

@@ -129,7 +129,8 @@ TEST_CASE("session state: concurrent updates from threads lose nothing", "[no-qe
     t.join();
 
   CHECK(std::all_of(failures.begin(), failures.end(), [](int n) { return n == 0; }));
-  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+  check_all_ids_once(SessionStore(real_state_disk(), tmp / "state").load("shared-session"),
+                     k_workers, k_updates);
 }
 
 TEST_CASE("session state: concurrent updates from separate processes lose nothing", "[no-qemu]") {
@@ -164,7 +165,8 @@ TEST_CASE("session state: concurrent updates from separate processes lose nothin
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
   }
-  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+  check_all_ids_once(SessionStore(real_state_disk(), tmp / "state").load("shared-session"),
+                     k_workers, k_updates);
 }
 
 TEST_CASE("session state: state directories are 0700 and state files 0600") {
@@ -392,7 +394,7 @@ TEST_CASE("session state: update reports an error instead of waiting forever on 
 TEST_CASE("usage: searches and adds are counted apart; an older file's bare numbers are searches") {
   TempDir tmp;
   write_file(tmp / "state/usage.json", R"({"2025-03-10": 7, "2025-03-11": "junk"})");
-  UsageStore usage(tmp / "state");
+  UsageStore usage(real_state_disk(), tmp / "state");
   CHECK(usage.on("2025-03-10").searches == 7);
   CHECK(usage.on("2025-03-10").adds == 0);
   CHECK(usage.on("2025-03-11").searches == 0);
@@ -426,7 +428,7 @@ TEST_CASE("session state: concurrent runs appending to the run log past its boun
     if (pid == 0) {
       int failed = 0;
       try {
-        SessionStore store(tmp / "state");
+        SessionStore store(real_state_disk(), tmp / "state");
         for (int i = 0; i < k_runs; ++i) {
           RunRecord r;
           r.hook = "worker-" + std::to_string(w);
@@ -448,7 +450,7 @@ TEST_CASE("session state: concurrent runs appending to the run log past its boun
   }
   // No loss: of each worker's runs, those still kept are its last ones, with no gap.
   std::map<std::string, std::vector<std::size_t>> kept;
-  const auto runs = SessionStore(tmp / "state").runs("shared-session");
+  const auto runs = SessionStore(real_state_disk(), tmp / "state").runs("shared-session");
   CHECK(runs.size() == k_max_runs);
   for (const auto &r : runs)
     kept[r.hook].push_back(r.chars);
