@@ -201,7 +201,7 @@ void state(Doctor &d) {
             " today" +
             (c.daily_search_limit > 0 ? ", limit " + std::to_string(c.daily_search_limit) : "") +
             ")");
-  const Outbox::Stats outbox = Outbox(c.state_dir).stats();
+  const Outbox::Stats outbox = d.ctx.state.outbox.stats();
   d.row("outbox", outbox_line(outbox, d.today.adds, c));
   if (outbox.rejected > 0)
     d.fixes.push_back("look at the " +

@@ -129,13 +129,13 @@ const DailyUsage &RunFacts::usage_today() {
 }
 
 const Outbox::Stats &RunFacts::outbox_stats() {
-  return once(m_outbox, [&] { return Outbox(m_state.dir).stats(); });
+  return once(m_outbox, [&] { return m_state.outbox.stats(); });
 }
 
 bool RunFacts::outbox_has_pending() {
   if (m_queued) return true;
   if (m_outbox) return m_outbox->pending > 0;
-  return once(m_pending, [&] { return !Outbox(m_state.dir).pending().empty(); });
+  return once(m_pending, [&] { return !m_state.outbox.pending().empty(); });
 }
 
 void RunFacts::note_queued() { m_queued = true; }

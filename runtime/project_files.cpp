@@ -117,16 +117,16 @@ std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookIn
 }
 
 // Change the entry `key` of imports.json with `change` (given the entry, true when it changed it).
-Result<void> update_import(const fs::path &state_dir, const std::string &key,
+Result<void> update_import(StateStore &state, const std::string &key,
                            const std::function<bool(Import &)> &change) {
-  return update_file_locked(
-      imports_path(state_dir),
+  return state.disk->update_locked(
+      imports_path(state.dir),
       [&](const std::string &current) {
         Imports imports = parse_imports(current);
         if (!change(imports[key])) return std::optional<std::string>();
         return std::optional<std::string>(serialize_imports(imports));
       },
-      Durability::saves_work);
+      Durability::saves_work, k_lock_wait);
 }
 
 // Take back an import that could not queue all of its items: its queued items leave the outbox,
@@ -137,7 +137,7 @@ void withdraw_import(const HookContext &ctx, Outbox &outbox, const std::string &
                      const std::string &claim, const std::vector<std::string> &queued) {
   for (const auto &name : queued)
     outbox.remove(name);
-  auto done = update_import(ctx.state.dir, key, [&](Import &entry) {
+  auto done = update_import(ctx.state, key, [&](Import &entry) {
     if (entry.claim != claim) return false;
     entry.hash.clear();
     entry.ids.insert(entry.ids.begin(), entry.replaced.begin(), entry.replaced.end());
@@ -198,7 +198,8 @@ std::string new_claim(const std::string &hash) {
 
 bool project_files_changed(const HookContext &ctx, const HookInput &input) {
   const auto [root, project] = project_of(ctx, input);
-  const Imports imports = parse_imports(read_small_file(imports_path(ctx.state.dir)).value_or(""));
+  const Imports imports =
+      parse_imports(ctx.state.disk->read(imports_path(ctx.state.dir), 1 << 20).value_or(""));
   const auto changed = [&] {
     for (const auto name : k_project_files)
       if (const auto text = read_small_file(root / name, k_max_file_bytes)) {
@@ -217,7 +218,7 @@ bool project_files_changed(const HookContext &ctx, const HookInput &input) {
 
 void import_project_files(const HookContext &ctx, const HookInput &input) {
   const auto [root, project] = project_of(ctx, input);
-  Outbox outbox(ctx.state.dir);
+  Outbox &outbox = ctx.state.outbox;
   for (const auto name : k_project_files) {
     const auto text = read_small_file(root / name, k_max_file_bytes);
     if (!text) continue;
@@ -227,11 +228,11 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
     const long long now = unix_seconds(ctx.now());
     std::vector<std::string> old_ids;
     bool claimed = false;
-    if (!ensure_private_dir(ctx.state.dir)) return;
+    if (!ctx.state.disk->make_dir(ctx.state.dir)) return;
     // Claimed under the lock, so that concurrent starts import a file once. What the last
     // import stored, and what an abandoned one was to replace, is replaced by this one. A failed
     // update leaves `claimed` false: the file waits for the next start.
-    (void)update_import(ctx.state.dir, key, [&](Import &last) {
+    (void)update_import(ctx.state, key, [&](Import &last) {
       if (last.hash == hash && !last.abandoned(now)) return false;
       old_ids = std::move(last.replaced);
       old_ids.insert(old_ids.end(), last.ids.begin(), last.ids.end());
@@ -250,7 +251,7 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
     }
     // Every item is queued: the import is complete (unless a newer one took over meanwhile).
     // Best effort: an import left queueing is taken over by the next start.
-    (void)update_import(ctx.state.dir, key, [&](Import &entry) {
+    (void)update_import(ctx.state, key, [&](Import &entry) {
       if (entry.claim != claim) return false;
       entry.replaced.clear();
       entry.queueing_since = 0;
@@ -259,12 +260,12 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
   }
 }
 
-void record_import_ids(const fs::path &state_dir, const OutboxItem &item,
+void record_import_ids(StateStore &state, const OutboxItem &item,
                        const std::vector<std::string> &ids) {
   if (item.import_file.empty() || ids.empty()) return;
   bool superseded = false;
   // Best effort: ids that cannot be recorded are not deleted by the next import.
-  (void)update_import(state_dir, item.import_file, [&](Import &entry) {
+  (void)update_import(state, item.import_file, [&](Import &entry) {
     // Replaced (or withdrawn) while this item waited in the outbox?
     superseded = entry.items_carry() != item.import_claim;
     if (!superseded) entry.ids.insert(entry.ids.end(), ids.begin(), ids.end());
@@ -273,13 +274,12 @@ void record_import_ids(const fs::path &state_dir, const OutboxItem &item,
   // The newer import could not delete what this one stored (it was not delivered yet): delete
   // it now, or it would stay in the project for good.
   if (!superseded) return;
-  Outbox outbox(state_dir);
   for (const auto &id : ids) {
     OutboxItem remove;
     remove.kind = OutboxItem::Kind::remove;
     remove.memory_id = id;
     // Best effort: a deletion the outbox refuses leaves the memory, and no caller is waiting.
-    (void)outbox.put(remove, "", std::chrono::system_clock::now());
+    (void)state.outbox.put(remove, "", std::chrono::system_clock::now());
   }
 }
 

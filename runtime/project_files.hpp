@@ -30,7 +30,7 @@ bool project_files_changed(const HookContext &ctx, const HookInput &input);
 // Record the ids a delivered import item got, so that the next import of its file can delete
 // them; ids of an import that a newer one already replaced are queued for deletion at once.
 // Items that are not part of an import are ignored.
-void record_import_ids(const std::filesystem::path &state_dir, const OutboxItem &item,
+void record_import_ids(StateStore &state, const OutboxItem &item,
                        const std::vector<std::string> &ids);
 
 } // namespace mem0

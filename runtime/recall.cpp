@@ -105,7 +105,7 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
       ctx.facts->usage_today().adds >= config.daily_add_limit)
     notices.push_back(
         {{std::string(notice_kind::add_limit)}, add_limit_line(config.daily_add_limit)});
-  if (!was_shown(seen, notice_kind::no_space) && nearly_full(ctx.state.dir))
+  if (!was_shown(seen, notice_kind::no_space) && ctx.state.disk->nearly_full(ctx.state.dir))
     notices.push_back(
         {{std::string(notice_kind::no_space)},
          "mem0: captures cannot be stored \xE2\x80\x94 no space left on the disk of " +
@@ -119,7 +119,7 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
   }
   if (stats.rejected > 0)
     notices.push_back({{std::string(notice_kind::outbox_rejected)},
-                       outbox_rejected_line(stats.rejected, Outbox(ctx.state.dir).dir())});
+                       outbox_rejected_line(stats.rejected, ctx.state.outbox.dir())});
   return notices;
 }
 
@@ -395,8 +395,8 @@ Claim claim(const HookContext &ctx, const RecallRequest &request, const SessionS
   // which needs no data block, records it instead (docs/failures.md#a-full-disk).
   for (std::size_t i = 0; i < notices.size(); ++i)
     if (claimed.show[i] && notices[i].kinds.front() == notice_kind::no_space && !session.empty())
-      claimed.show[i] =
-          create_marker(ctx.state.dir / (".no-space-told-" + sha256_hex(session).substr(0, 16)));
+      claimed.show[i] = ctx.state.disk->create_marker(
+          ctx.state.dir / (".no-space-told-" + sha256_hex(session).substr(0, 16)));
   return claimed;
 }
 

@@ -175,7 +175,7 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
       capture.import_file.empty()
           ? capture_identity(all_text, capture.type, identity.project_id, target)
           : std::string();
-  const auto queued = Outbox(ctx.state.dir).put(item, dedupe, ctx.now());
+  const auto queued = ctx.state.outbox.put(item, dedupe, ctx.now());
   if (!queued) {
     if (queued.error().kind == ErrorKind::duplicate)
       return refuse(ErrorKind::duplicate, "already captured");

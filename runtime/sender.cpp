@@ -15,9 +15,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // `<outbox>/.sender.lock`, held while alive; not held when another sender has it.
-std::unique_ptr<TryLock> sender_lock(const fs::path &dir) {
-  if (!ensure_private_dir(dir)) return nullptr;
-  return std::make_unique<TryLock>(dir / ".sender.lock");
+std::unique_ptr<StateDisk::Lock> sender_lock(StateDisk &disk, const fs::path &dir) {
+  if (!disk.make_dir(dir)) return nullptr;
+  return disk.try_lock(dir / ".sender.lock");
 }
 
 bool retryable(const Error &e) {
@@ -94,7 +94,7 @@ struct Round {
                                      : check_status(*response);
     const auto added = parse_add_response(*response, api.backend());
     if (!added) return unexpected(added.error());
-    record_import_ids(ctx.state.dir, item, added->ids);
+    record_import_ids(ctx.state, item, added->ids);
     report.added[name] = added->ids;
     return {};
   }
@@ -159,8 +159,7 @@ DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &be
   // Capture off: `before` (a capture) is dropped, and what the user asked for still leaves.
   const bool capture = ctx.config.auto_save;
   const std::function<void()> first = capture ? before : nullptr;
-  if (capture ? !first && !facts.outbox_has_pending() : !Outbox(ctx.state.dir).has_asked())
-    return {};
+  if (capture ? !first && !facts.outbox_has_pending() : !ctx.state.outbox.has_asked()) return {};
   if (facts.user_pause()) {
     // Nothing leaves while the user pauses: the queue waits, and `before`'s capture is dropped.
     facts.note_paused_work();
@@ -180,8 +179,8 @@ DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &be
 SendReport send_round(const HookContext &ctx, std::optional<Deadline> end,
                       const std::string &only) {
   SendReport report;
-  Outbox outbox(ctx.state.dir);
-  const auto lock = sender_lock(outbox.dir());
+  Outbox &outbox = ctx.state.outbox;
+  const auto lock = sender_lock(*ctx.state.disk, outbox.dir());
   if (!lock || !lock->held()) {
     ctx.log.debug("sender: another sender is running");
     report.busy = true;

@@ -120,11 +120,12 @@ std::string serialize_servers(Servers servers) {
 
 } // namespace
 
-BackoffStore::BackoffStore(std::filesystem::path state_dir) : m_file(state_dir / "backoff.json") {}
+BackoffStore::BackoffStore(StateDisk &disk, std::filesystem::path state_dir)
+    : m_disk(&disk), m_file(state_dir / "backoff.json") {}
 
 std::optional<BackoffStore::Pause> BackoffStore::active_pause(WallTime now,
                                                               std::string_view server) const {
-  const auto text = read_small_file(m_file, 1 << 16);
+  const auto text = m_disk->read(m_file, 1 << 16);
   if (!text) return std::nullopt;
   const long long now_s = unix_seconds(now);
   const Servers servers = parse_servers(*text, now_s);
@@ -150,9 +151,9 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
   // An answer from a server with nothing recorded, the common case, costs one read: no lock.
   const bool answered = outcome == Outcome::answered || outcome == Outcome::refused;
   if (answered &&
-      !parse_servers(read_small_file(m_file, 1 << 16).value_or(""), now_s).contains(server))
+      !parse_servers(m_disk->read(m_file, 1 << 16).value_or(""), now_s).contains(server))
     return {};
-  if (!ensure_private_dir(m_file.parent_path()))
+  if (!m_disk->make_dir(m_file.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + m_file.parent_path().string()));
   const FileChange change = [&](const std::string &current) -> std::optional<std::string> {
     Servers servers = parse_servers(current, now_s);
@@ -183,7 +184,7 @@ Result<void> BackoffStore::record_outcome(WallTime now, std::string_view server,
     }
     return serialize_servers(std::move(servers));
   };
-  return update_file_locked(m_file, change, Durability::saves_work, wait);
+  return m_disk->update_locked(m_file, change, Durability::saves_work, wait);
 }
 
 Result<void> BackoffStore::record_run(WallTime now, std::string_view server,
@@ -219,8 +220,8 @@ Result<std::size_t> BackoffStore::reset(WallTime now) {
     if (current.empty()) return std::nullopt;
     return std::string("{}");
   };
-  if (!std::filesystem::exists(m_file)) return ended;
-  if (auto done = update_file_locked(m_file, change, Durability::saves_work); !done)
+  if (!m_disk->exists(m_file)) return ended;
+  if (auto done = m_disk->update_locked(m_file, change, Durability::saves_work, k_lock_wait); !done)
     return unexpected(done.error());
   return ended;
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include "store/disk.hpp"
 #include "util/clock.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -19,7 +20,7 @@ namespace mem0 {
 // key is part of the server key) or `reset`. Another server, or another key, is not held up.
 class BackoffStore {
 public:
-  explicit BackoffStore(std::filesystem::path state_dir);
+  BackoffStore(StateDisk &disk, std::filesystem::path state_dir);
 
   static constexpr int k_failures_before_pause = 3;
   static constexpr std::chrono::seconds k_default_pause{30};
@@ -57,6 +58,7 @@ public:
   Result<std::size_t> reset(WallTime now);
 
 private:
+  StateDisk *m_disk;
   std::filesystem::path m_file;
 };
 

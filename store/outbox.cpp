@@ -168,14 +168,15 @@ std::optional<OutboxItem> parse_item(std::string_view json) {
 
 } // namespace
 
-Outbox::Outbox(const fs::path &state_dir) : m_dir(state_dir / "outbox") {}
+Outbox::Outbox(StateDisk &disk, const fs::path &state_dir)
+    : m_disk(&disk), m_dir(state_dir / "outbox") {}
 
 Result<std::string> Outbox::put(const OutboxItem &item, const std::string &identity, WallTime now) {
-  if (!ensure_private_dir(m_dir)) return unexpected(make_error(ErrorKind::io, "outbox: io"));
+  if (!m_disk->make_dir(m_dir)) return unexpected(make_error(ErrorKind::io, "outbox: io"));
   const std::string content = serialize_item(item);
   std::optional<ErrorKind> refused;
   std::string name;
-  auto done = update_file_locked(
+  auto done = m_disk->update_locked(
       m_dir / "state.json",
       [&](const std::string &current) -> std::optional<std::string> {
         OutboxState s = parse_state(current);
@@ -187,9 +188,8 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
         }
         const auto names = pending();
         std::size_t bytes = content.size();
-        std::error_code ec;
         for (const auto &n : names)
-          bytes += static_cast<std::size_t>(fs::file_size(m_dir / n, ec));
+          bytes += static_cast<std::size_t>(m_disk->size(m_dir / n).value_or(0));
         if (names.size() >= k_max_items || bytes > k_max_bytes) {
           refused = ErrorKind::full;
           return std::nullopt;
@@ -199,7 +199,7 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
         char buffer[32];
         std::snprintf(buffer, sizeof buffer, "%012lld.json", s.next);
         name = buffer;
-        if (!write_file_atomic(m_dir / name, content, Durability::durable)) {
+        if (!m_disk->write(m_dir / name, content, Durability::durable)) {
           refused = ErrorKind::io;
           return std::nullopt;
         }
@@ -207,7 +207,8 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
         if (!identity.empty()) s.seen[identity] = t;
         return serialize_state(s);
       },
-      Durability::saves_work); // the item is durable; the state only numbers and dedupes
+      Durability::saves_work, // the item is durable; the state only numbers and dedupes
+      k_lock_wait);
   if (refused)
     return unexpected(make_error(*refused, "outbox: " + std::string(to_string(*refused))));
   if (!done) {
@@ -219,11 +220,8 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
 
 std::vector<std::string> Outbox::pending() const {
   std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(m_dir, ec)) {
-    std::string name = entry.path().filename().string();
-    if (is_item_name(name)) names.push_back(std::move(name));
-  }
+  for (auto &entry : m_disk->list(m_dir))
+    if (is_item_name(entry.name)) names.push_back(std::move(entry.name));
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -237,48 +235,44 @@ bool Outbox::has_asked() const {
 }
 
 std::optional<OutboxItem> Outbox::load(const std::string &name) const {
-  const auto text = read_small_file(m_dir / name, k_max_bytes);
+  const auto text = m_disk->read(m_dir / name, k_max_bytes);
   return text ? parse_item(*text) : std::nullopt;
 }
 
-void Outbox::remove(const std::string &name) {
-  std::error_code ec;
-  fs::remove(m_dir / name, ec);
-}
+void Outbox::remove(const std::string &name) { m_disk->remove(m_dir / name); }
 
 void Outbox::reject(const std::string &name, long status, const std::string &message) {
-  const std::string item = read_small_file(m_dir / name, k_max_bytes).value_or("");
+  const std::string item = m_disk->read(m_dir / name, k_max_bytes).value_or("");
   JsonWriter w;
   w.begin_object().key("status").int64(status).member("error", message).member("item", item);
   w.end_object();
   // The item moves only once its copy is safely written: nothing is lost if this fails.
-  if (ensure_private_dir(m_dir / "rejected") &&
-      write_file_atomic(m_dir / "rejected" / name, w.text(), Durability::durable))
+  if (m_disk->make_dir(m_dir / "rejected") &&
+      m_disk->write(m_dir / "rejected" / name, w.text(), Durability::durable))
     remove(name);
 }
 
 void Outbox::delivered(WallTime now) {
   // Best effort: the last delivery only informs `doctor`.
-  (void)update_file_locked(
+  (void)m_disk->update_locked(
       m_dir / "state.json",
       [&](const std::string &current) {
         OutboxState s = parse_state(current);
         s.last_delivery = unix_seconds(now);
         return std::optional<std::string>(serialize_state(s));
       },
-      Durability::saves_work);
+      Durability::saves_work, k_lock_wait);
 }
 
 Outbox::Stats Outbox::stats() const {
   Stats stats;
-  std::error_code ec;
   for (const auto &name : pending()) {
     ++stats.pending;
-    stats.bytes += static_cast<std::size_t>(fs::file_size(m_dir / name, ec));
+    stats.bytes += static_cast<std::size_t>(m_disk->size(m_dir / name).value_or(0));
   }
-  for (const auto &entry : fs::directory_iterator(m_dir / "rejected", ec))
-    if (is_item_name(entry.path().filename().string())) ++stats.rejected;
-  if (const auto text = read_small_file(m_dir / "state.json"))
+  for (const auto &entry : m_disk->list(m_dir / "rejected"))
+    if (is_item_name(entry.name)) ++stats.rejected;
+  if (const auto text = m_disk->read(m_dir / "state.json", 1 << 20))
     stats.last_delivery = parse_state(*text).last_delivery;
   return stats;
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include "store/disk.hpp"
 #include "util/clock.hpp"
 #include "util/error.hpp"
 
@@ -44,10 +45,10 @@ struct OutboxItem {
 // a sequence number so that the order of capture is the order of sending; rejected items under
 // `outbox/rejected/`; the sequence, the dedupe record and the last delivery in `outbox/state.json`.
 // Queueing is made under `outbox/state.json.lock`; only the one sender (under its own lock)
-// removes or rejects items.
+// removes or rejects items. On `disk`.
 class Outbox {
 public:
-  explicit Outbox(const std::filesystem::path &state_dir);
+  Outbox(StateDisk &disk, const std::filesystem::path &state_dir);
 
   static constexpr std::size_t k_max_items = 1000;
   static constexpr std::size_t k_max_bytes = 20 * 1024 * 1024;
@@ -85,6 +86,7 @@ public:
   const std::filesystem::path &dir() const { return m_dir; }
 
 private:
+  StateDisk *m_disk;
   std::filesystem::path m_dir;
 };
 

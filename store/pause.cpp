@@ -48,11 +48,12 @@ bool ends_later(long long a, long long b) { return a == 0 ? b != 0 : b != 0 && a
 
 } // namespace
 
-PauseStore::PauseStore(std::filesystem::path state_dir) : m_file(state_dir / "pause.json") {}
+PauseStore::PauseStore(StateDisk &disk, std::filesystem::path state_dir)
+    : m_disk(&disk), m_file(state_dir / "pause.json") {}
 
 std::optional<PauseStore::UserPause>
 PauseStore::active(WallTime now, const std::function<std::string()> &project) const {
-  const auto text = read_small_file(m_file, 1 << 20);
+  const auto text = m_disk->read(m_file, 1 << 20);
   if (!text) return std::nullopt;
   const Pauses pauses = parse_pauses(*text, unix_seconds(now));
   if (pauses.empty()) return std::nullopt;
@@ -67,29 +68,28 @@ PauseStore::active(WallTime now, const std::function<std::string()> &project) co
 }
 
 Result<void> PauseStore::pause(WallTime now, const std::string &project, long long until) {
-  if (auto dir = ensure_private_dir(m_file.parent_path()); !dir) return dir;
-  return update_file_locked(
+  if (auto dir = m_disk->make_dir(m_file.parent_path()); !dir) return dir;
+  return m_disk->update_locked(
       m_file,
       [&](const std::string &current) {
         Pauses pauses = parse_pauses(current, unix_seconds(now));
         pauses[project] = until;
         return std::optional<std::string>(serialize_pauses(pauses));
       },
-      Durability::durable);
+      Durability::durable, k_lock_wait);
 }
 
 Result<bool> PauseStore::resume(WallTime now, const std::string &project) {
-  std::error_code ec;
-  if (!std::filesystem::exists(m_file, ec)) return false;
+  if (!m_disk->exists(m_file)) return false;
   bool ended = false;
-  auto done = update_file_locked(
+  auto done = m_disk->update_locked(
       m_file,
       [&](const std::string &current) {
         Pauses pauses = parse_pauses(current, unix_seconds(now));
         ended = pauses.erase(project) > 0;
         return std::optional<std::string>(serialize_pauses(pauses));
       },
-      Durability::durable);
+      Durability::durable, k_lock_wait);
   if (!done) return unexpected(done.error());
   return ended;
 }

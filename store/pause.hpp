@@ -1,4 +1,5 @@
 #pragma once
+#include "store/disk.hpp"
 #include "util/clock.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -16,7 +17,7 @@ namespace mem0 {
 // or until resumed. A pause whose end has passed is no pause; writes drop it.
 class PauseStore {
 public:
-  explicit PauseStore(std::filesystem::path state_dir);
+  PauseStore(StateDisk &disk, std::filesystem::path state_dir);
 
   struct UserPause {
     std::string project; // the project paused; "" for the pause of every project
@@ -39,6 +40,7 @@ public:
   const std::filesystem::path &file() const { return m_file; }
 
 private:
+  StateDisk *m_disk;
   std::filesystem::path m_file;
 };
 

@@ -18,41 +18,41 @@ constexpr auto k_session_lifetime = std::chrono::hours(24 * 7);
 bool safe_name(std::string_view s) { return s.size() <= 128 && all_of_class(s, is_id_char); }
 
 // A temporary file of write_file_atomic (`.<name>.XXXXXX`) that a killed process left behind.
-bool is_leftover_temp(const fs::directory_entry &entry) {
-  const std::string name = entry.path().filename().string();
+bool is_leftover_temp(const std::string &name) {
   return name.size() > 8 && name.front() == '.' && name[name.size() - 7] == '.';
 }
 
 // Remove session files idle for longer than k_session_lifetime, and temporary files a killed
 // process left (older than an hour) in the state dir, sessions/ and the outbox; at most once a
 // day (the mtime of `.swept` says when), so a new session does not stat every stored one.
-void sweep_state_dir(const fs::path &state_dir) {
-  std::error_code ec;
+void sweep_state_dir(StateDisk &disk, const fs::path &state_dir) {
   const fs::path sessions = state_dir / "sessions";
   const auto now = fs::file_time_type::clock::now();
   const fs::path marker = sessions / ".swept";
-  if (const auto last = fs::last_write_time(marker, ec); !ec && now - last < std::chrono::hours(24))
-    return;
+  if (const auto last = disk.modified(marker); last && now - *last < std::chrono::hours(24)) return;
   const auto cutoff = now - k_session_lifetime;
   const auto temp_cutoff = now - std::chrono::hours(1); // older than any live writer's
-  for (const auto &entry : fs::directory_iterator(sessions, ec)) {
-    if (!entry.is_regular_file(ec) ||
-        entry.last_write_time(ec) >= (is_leftover_temp(entry) ? temp_cutoff : cutoff))
-      continue;
+  // Older than `before`; false when it cannot be told.
+  const auto older = [&](const fs::path &path, fs::file_time_type before) {
+    const auto written = disk.modified(path);
+    return written && *written < before;
+  };
+  for (const auto &entry : disk.list(sessions)) {
+    const fs::path path = sessions / entry.name;
+    if (!entry.file || !older(path, is_leftover_temp(entry.name) ? temp_cutoff : cutoff)) continue;
     // A lock's mtime stays old while a live session holds it: only an unheld one goes.
-    if (entry.path().extension() == ".lock")
-      (void)remove_unheld_lock(entry.path());
+    if (path.extension() == ".lock")
+      (void)disk.remove_unheld_lock(path);
     else
-      fs::remove(entry.path(), ec);
+      disk.remove(path);
   }
   // Items (`NNNNNNNNNNNN.json`) never start with a dot: only temporaries go.
   for (const fs::path &dir : {state_dir, state_dir / "outbox", state_dir / "outbox" / "rejected"})
-    for (const auto &entry : fs::directory_iterator(dir, ec))
-      if (entry.is_regular_file(ec) && is_leftover_temp(entry) &&
-          entry.last_write_time(ec) < temp_cutoff)
-        fs::remove(entry.path(), ec);
+    for (const auto &entry : disk.list(dir))
+      if (entry.file && is_leftover_temp(entry.name) && older(dir / entry.name, temp_cutoff))
+        disk.remove(dir / entry.name);
   // Best effort: without it, the next start sweeps again.
-  (void)write_file_atomic(marker, "", Durability::saves_work);
+  (void)disk.write(marker, "", Durability::saves_work);
 }
 
 } // namespace
@@ -102,9 +102,9 @@ void write_run(JsonWriter &w, const RunRecord &r) {
 
 // The runs appended to `path` (SessionStore::append_run), the last k_max_runs; lines that do not
 // parse (a torn last line) are skipped.
-std::vector<RunRecord> appended_runs(const fs::path &path) {
+std::vector<RunRecord> appended_runs(const StateDisk &disk, const fs::path &path) {
   std::vector<RunRecord> runs;
-  const auto text = read_small_file(path, 4 * SessionStore::k_max_runs_bytes);
+  const auto text = disk.read(path, 4 * SessionStore::k_max_runs_bytes);
   if (!text) return runs;
   std::string_view rest(*text);
   while (!rest.empty()) {
@@ -187,7 +187,7 @@ std::string serialize_session_state(const SessionState &s) {
   return w.text();
 }
 
-SessionStore::SessionStore(fs::path dir) : m_dir(std::move(dir)) {}
+SessionStore::SessionStore(StateDisk &disk, fs::path dir) : m_disk(&disk), m_dir(std::move(dir)) {}
 
 fs::path SessionStore::session_path(std::string_view session) const {
   const std::string name =
@@ -196,7 +196,7 @@ fs::path SessionStore::session_path(std::string_view session) const {
 }
 
 SessionState SessionStore::load(std::string_view session) const {
-  const auto text = read_small_file(session_path(session), 16 << 20);
+  const auto text = m_disk->read(session_path(session), 16 << 20);
   return text ? parse_session_state(*text) : SessionState{};
 }
 
@@ -204,18 +204,17 @@ Result<SessionState> SessionStore::update(std::string_view session,
                                           const std::function<void(SessionState &)> &change,
                                           std::chrono::milliseconds wait) {
   const fs::path path = session_path(session);
-  std::error_code ec;
-  const bool is_new = !fs::exists(path, ec);
-  if (!ensure_private_dir(path.parent_path()))
+  const bool is_new = !m_disk->exists(path);
+  if (!m_disk->make_dir(path.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + path.parent_path().string()));
-  if (is_new) sweep_state_dir(m_dir);
+  if (is_new) sweep_state_dir(*m_disk, m_dir);
   SessionState result;
   const FileChange apply = [&](const std::string &current) {
     result = parse_session_state(current);
     change(result);
     return std::optional<std::string>(serialize_session_state(result));
   };
-  auto done = update_file_locked(path, apply, Durability::saves_work, wait);
+  auto done = m_disk->update_locked(path, apply, Durability::saves_work, wait);
   if (!done) return unexpected(done.error());
   return result;
 }
@@ -227,11 +226,11 @@ fs::path SessionStore::runs_path(std::string_view session) const {
 
 Result<void> SessionStore::append_run(std::string_view session, const RunRecord &run) {
   const fs::path path = runs_path(session);
-  if (auto dir = ensure_private_dir(path.parent_path()); !dir) return dir;
+  if (auto dir = m_disk->make_dir(path.parent_path()); !dir) return dir;
   // Bounded: past k_max_runs_bytes, only the runs that runs() would show are kept.
   const auto keep_shown = [&](const std::string &) {
     std::string text;
-    for (const auto &r : appended_runs(path)) {
+    for (const auto &r : appended_runs(*m_disk, path)) {
       JsonWriter w;
       write_run(w, r);
       text += w.text() + "\n";
@@ -241,12 +240,12 @@ Result<void> SessionStore::append_run(std::string_view session, const RunRecord 
   JsonWriter w;
   write_run(w, run);
   // A shrink holds the file for a few milliseconds: waiting for one is waiting for that.
-  return append_bounded(path, w.text() + "\n", k_max_runs_bytes, keep_shown, k_lock_wait);
+  return m_disk->append_bounded(path, w.text() + "\n", k_max_runs_bytes, keep_shown, k_lock_wait);
 }
 
 std::vector<RunRecord> SessionStore::runs(std::string_view session) const {
   std::vector<RunRecord> all = load(session).runs;
-  for (auto &r : appended_runs(runs_path(session)))
+  for (auto &r : appended_runs(*m_disk, runs_path(session)))
     all.push_back(std::move(r));
   std::stable_sort(all.begin(), all.end(),
                    [](const RunRecord &a, const RunRecord &b) { return a.time < b.time; });
@@ -257,12 +256,12 @@ std::vector<RunRecord> SessionStore::runs(std::string_view session) const {
 
 std::optional<std::string> SessionStore::latest_session() const {
   std::vector<std::pair<fs::file_time_type, std::string>> written;
-  std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec)) {
-    const auto ext = entry.path().extension();
-    if ((ext != ".json" && ext != ".runs") || !entry.is_regular_file(ec)) continue;
-    if (const auto time = entry.last_write_time(ec); !ec)
-      written.emplace_back(time, entry.path().stem().string());
+  for (const auto &entry : m_disk->list(m_dir / "sessions")) {
+    const fs::path name = entry.name;
+    const auto ext = name.extension();
+    if ((ext != ".json" && ext != ".runs") || !entry.file) continue;
+    if (const auto time = m_disk->modified(m_dir / "sessions" / name))
+      written.emplace_back(*time, name.stem().string());
   }
   if (written.empty()) return std::nullopt;
   std::sort(written.begin(), written.end(), std::greater<>());
@@ -274,10 +273,9 @@ std::optional<std::string> SessionStore::latest_session() const {
 
 std::vector<SessionState> SessionStore::all_sessions() const {
   std::vector<SessionState> out;
-  std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(m_dir / "sessions", ec))
-    if (entry.path().extension() == ".json")
-      if (const auto text = read_small_file(entry.path(), 16 << 20))
+  for (const auto &entry : m_disk->list(m_dir / "sessions"))
+    if (fs::path(entry.name).extension() == ".json")
+      if (const auto text = m_disk->read(m_dir / "sessions" / entry.name, 16 << 20))
         out.push_back(parse_session_state(*text));
   return out;
 }

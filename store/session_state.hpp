@@ -1,4 +1,5 @@
 #pragma once
+#include "store/disk.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 
@@ -62,10 +63,10 @@ struct SessionState {
 SessionState parse_session_state(std::string_view json);
 std::string serialize_session_state(const SessionState &state);
 
-// The session files under `<state dir>/sessions/`.
+// The session files under `<state dir>/sessions/`, on `disk`.
 class SessionStore {
 public:
-  explicit SessionStore(std::filesystem::path state_dir);
+  SessionStore(StateDisk &disk, std::filesystem::path state_dir);
 
   // The state of `session` as stored now (empty when new or unreadable). No lock is taken.
   SessionState load(std::string_view session) const;
@@ -100,6 +101,7 @@ public:
 private:
   std::filesystem::path session_path(std::string_view session) const;
   std::filesystem::path runs_path(std::string_view session) const;
+  StateDisk *m_disk;
   std::filesystem::path m_dir;
 };
 

@@ -86,9 +86,9 @@ struct LogTail {
   std::int64_t end = 0;
 };
 
-LogTail read_log(const std::filesystem::path &log, std::int64_t from) {
+LogTail read_log(const StateDisk &disk, const std::filesystem::path &log, std::int64_t from) {
   LogTail tail;
-  const auto text = read_small_file(log, k_max_log_bytes);
+  const auto text = disk.read(log, k_max_log_bytes);
   if (!text) return tail;
   std::string_view rest(*text);
   if (static_cast<std::size_t>(from) > rest.size()) from = 0;
@@ -113,30 +113,31 @@ LogTail read_log(const std::filesystem::path &log, std::int64_t from) {
 
 } // namespace
 
-UsageStore::UsageStore(std::filesystem::path state_dir) : m_file(state_dir / "usage.json") {}
+UsageStore::UsageStore(StateDisk &disk, std::filesystem::path state_dir)
+    : m_disk(&disk), m_file(state_dir / "usage.json") {}
 
 std::filesystem::path UsageStore::log_of(std::string_view day) const {
   return m_file.parent_path() / ("usage." + std::string(day) + ".log");
 }
 
 DailyUsage UsageStore::on(std::string_view day) const {
-  const auto text = read_small_file(m_file, 1 << 16);
+  const auto text = m_disk->read(m_file, 1 << 16);
   const auto days = text ? parse_usage(*text) : std::map<std::string, DayEntry>{};
   const auto it = days.find(std::string(day));
   const DayEntry entry = it == days.end() ? DayEntry{} : it->second;
-  const DailyUsage logged = read_log(log_of(day), entry.folded).counts;
+  const DailyUsage logged = read_log(*m_disk, log_of(day), entry.folded).counts;
   return {add_saturating(std::max(entry.counts.searches, 0L), logged.searches),
           add_saturating(std::max(entry.counts.adds, 0L), logged.adds)};
 }
 
 Result<void> UsageStore::add(std::string_view day, DailyUsage counts,
                              std::chrono::milliseconds wait) {
-  if (!ensure_private_dir(m_file.parent_path()))
+  if (!m_disk->make_dir(m_file.parent_path()))
     return unexpected(make_error(ErrorKind::io, "cannot create " + m_file.parent_path().string()));
   // The record is the line in the day's log, written without a lock; usage.json takes it in
   // when its lock is free (docs/state.md#daily-counts).
-  if (!append_line(log_of(day),
-                   std::to_string(counts.searches) + " " + std::to_string(counts.adds) + "\n"))
+  if (!m_disk->append_line(log_of(day), std::to_string(counts.searches) + " " +
+                                            std::to_string(counts.adds) + "\n"))
     return unexpected(make_error(ErrorKind::io, "cannot append to " + log_of(day).string()));
   // Counted all the same when the lock is busy: a later add folds it in.
   (void)fold(day, wait);
@@ -154,7 +155,7 @@ Result<void> UsageStore::fold(std::string_view day, std::chrono::milliseconds wa
     if (today) logged.push_back(utc_day(*today - std::chrono::days(1)));
     for (const auto &d : logged) {
       DayEntry &entry = days[d];
-      const LogTail tail = read_log(log_of(d), entry.folded);
+      const LogTail tail = read_log(*m_disk, log_of(d), entry.folded);
       if (tail.end == entry.folded && entry.counts.searches == 0 && entry.counts.adds == 0) {
         if (d != day) days.erase(d); // nothing that day
         continue;
@@ -189,12 +190,11 @@ Result<void> UsageStore::fold(std::string_view day, std::chrono::milliseconds wa
     w.end_object();
     return std::optional<std::string>(w.text());
   };
-  auto updated = update_file_locked(m_file, change, Durability::saves_work, wait);
+  auto updated = m_disk->update_locked(m_file, change, Durability::saves_work, wait);
   if (updated) {
-    std::error_code ec;
     for (const auto &d : dropped)
-      std::filesystem::remove(log_of(d), ec);
-    if (today) std::filesystem::remove(log_of(utc_day(*today - std::chrono::days(2))), ec);
+      m_disk->remove(log_of(d));
+    if (today) m_disk->remove(log_of(utc_day(*today - std::chrono::days(2))));
   }
   return updated;
 }

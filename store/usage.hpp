@@ -1,4 +1,5 @@
 #pragma once
+#include "store/disk.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 
@@ -18,7 +19,7 @@ struct DailyUsage {
 // caps read and `doctor` shows. Older files held a bare number per day: the searches.
 class UsageStore {
 public:
-  explicit UsageStore(std::filesystem::path state_dir);
+  UsageStore(StateDisk &disk, std::filesystem::path state_dir);
 
   // The counts of `day` ("YYYY-MM-DD", UTC): usage.json's and those of the day's log it has not
   // taken in yet; zero when none are stored.
@@ -37,6 +38,7 @@ private:
   // Take today's and yesterday's log lines into usage.json, under its lock.
   Result<void> fold(std::string_view day, std::chrono::milliseconds wait) const;
 
+  StateDisk *m_disk;
   std::filesystem::path m_file;
 };
 

@@ -13,6 +13,7 @@
 #include "runtime/runner.hpp"
 #include "store/outbox.hpp"
 #include "store/state.hpp"
+#include "tests/unit/store/memory_disk.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/git.hpp"
@@ -420,8 +421,14 @@ inline std::chrono::system_clock::time_point fixed_now() {
   return sys_days{year{2025} / March / 10} + hours{12};
 }
 
-// An isolated hook environment: HOME and MEM0_STATE_DIR in a fresh temp dir, an API key, a
-// fixed user and project id, a fake HTTP client and a fixed clock.
+// Where a HookFixture keeps its state: in memory (the default), or on the real disk under its
+// temp HOME, for a test of what only a disk does (file modes, a FIFO, a lock another holder
+// keeps, atomic replacement, a full disk, torn files).
+enum class StateOn { memory, disk };
+
+// An isolated hook environment: HOME and MEM0_STATE_DIR in a fresh temp dir (the state itself in
+// memory unless asked for on disk), an API key, a fixed user and project id, a fake HTTP client
+// and a fixed clock. A test reads and writes state files through `disk()`.
 struct HookFixture {
   TempDir home;
   fs::path project;
@@ -430,9 +437,13 @@ struct HookFixture {
   FakeHttpClient http;
   Log log{"unit-test"};
   std::chrono::system_clock::time_point now = fixed_now();
+  MemoryDisk memory;
+  StateDisk *state_disk;
   std::optional<StateStore> state;
 
-  HookFixture() : project(home / "project") {
+  explicit HookFixture(StateOn on = StateOn::memory)
+      : project(home / "project"),
+        state_disk(on == StateOn::memory ? &memory : &real_state_disk()) {
     fs::create_directories(project);
     env.vars = {{"HOME", home.path().string()},
                 {"MEM0_STATE_DIR", (home / "state").string()},
@@ -452,7 +463,7 @@ struct HookFixture {
   }
   void reload() {
     config = load_config(env);
-    state.emplace(config.state_dir);
+    state.emplace(config.state_dir, *state_disk);
   }
 
   // The dependencies of a run, with the fixture's clock.
@@ -463,7 +474,27 @@ struct HookFixture {
   HookContext context() {
     return make_context(deps(), SteadyClock::now() + std::chrono::seconds(5));
   }
-  StateStore store() const { return StateStore(config.state_dir); }
+  StateStore store() const { return StateStore(config.state_dir, *state_disk); }
+  StateDisk &disk() const { return *state_disk; }
+  // A state file (`relative` to the state dir) as it is now, "" when missing; and one written as
+  // an earlier run or version left it, its directories made.
+  std::string read_state(const fs::path &relative) const {
+    return state_disk->read(config.state_dir / relative, 16 << 20).value_or("");
+  }
+  void write_state(const fs::path &relative, const std::string &content) const {
+    const fs::path path = config.state_dir / relative;
+    REQUIRE(state_disk->make_dir(path.parent_path()));
+    REQUIRE(state_disk->write(path, content, Durability::saves_work));
+  }
+  // The lock of the state file `relative` (its `.lock`), held through the state's disk as a stuck
+  // hook would hold it, until destroyed.
+  std::unique_ptr<StateDisk::Lock> hold(const fs::path &relative) const {
+    const fs::path lock = config.state_dir / (relative.string() + ".lock");
+    REQUIRE(state_disk->make_dir(lock.parent_path()));
+    auto held = state_disk->try_lock(lock);
+    REQUIRE(held->held());
+    return held;
+  }
   std::string today() const { return utc_day(now); }
 };
 
@@ -533,8 +564,6 @@ inline void queue_leftover(HookFixture &f) {
 }
 
 // The items pending in the fixture's outbox.
-inline std::size_t pending(const HookFixture &f) {
-  return Outbox(f.config.state_dir).pending().size();
-}
+inline std::size_t pending(const HookFixture &f) { return f.state->outbox.pending().size(); }
 
 } // namespace mem0::testing

@@ -112,7 +112,7 @@ struct Cli {
 
 TEST_CASE("pause store: a project's pause, the global one, their ends and resume", "[controls]") {
   TempDir dir;
-  PauseStore pauses(dir.path());
+  PauseStore pauses(real_state_disk(), dir.path());
   const WallTime now = fixed_now();
   const auto project = [](std::string id) { return [id] { return id; }; };
   bool asked = false;
@@ -410,7 +410,7 @@ TEST_CASE("cli: log's default session is one with a run log, not the memory tool
   REQUIRE(f.state->sessions.update(std::string(mem0::k_tool_session),
                                    [](SessionState &s) { s.injected.push_back(id_of(2)); }));
   const fs::path later = f.state->dir / "sessions" / (std::string(mem0::k_tool_session) + ".json");
-  fs::last_write_time(later, fs::last_write_time(later) + std::chrono::hours(1));
+  f.memory.set_modified(later, f.disk().modified(later).value() + std::chrono::hours(1));
   Cli cli(f);
   REQUIRE(cli.run({"log"}) == cli::k_ok);
   CHECK(contains(cli.out.str(), "session s1"));
@@ -435,7 +435,7 @@ TEST_CASE("paused: what was said during the pause is not captured after resume",
       out = on_user_prompt::handle(in, f.context());
     return out;
   };
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
 
   REQUIRE(f.store().pauses.pause(f.now, "", 0));
   write_file(transcript,

@@ -210,7 +210,7 @@ TEST_CASE("on_session_start: the detached work queues the project files once", "
   const std::string style =
       "## Style\n\nMoney is integer cents everywhere; Decimal is forbidden in the API.";
   write_file(f.project / "CLAUDE.md", "# Billing\n\n" + build + "\n\n" + style + "\n");
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
 
   HookOutput out = respond(f, "startup");
   REQUIRE(imports(out));
@@ -250,7 +250,7 @@ TEST_CASE("on_session_start: a changed file's import replaces the last one, even
     return "## Build\n\nConfigure version " + std::to_string(v) +
            " with cmake and build only the targets you need.\n";
   };
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   auto queued = [&] { return import_items(outbox, OutboxItem::Kind::add); };
   auto deletions = [&] { return pending_deletions(outbox); };
 
@@ -268,9 +268,9 @@ TEST_CASE("on_session_start: a changed file's import replaces the last one, even
   CHECK(deletions().empty());
 
   // The current import's ids are recorded; the superseded import's are deleted once delivered.
-  record_import_ids(f.config.state_dir, second, {"id-v2"});
+  record_import_ids(*f.state, second, {"id-v2"});
   CHECK(deletions().empty());
-  record_import_ids(f.config.state_dir, first, {"id-v1"});
+  record_import_ids(*f.state, first, {"id-v1"});
   CHECK(deletions() == std::vector<std::string>{"id-v1"});
 
   // The next change deletes the current import's memories.
@@ -417,7 +417,7 @@ TEST_CASE("on_session_start: without a session id nothing is deduplicated", "[st
   answer_list(f, 10, mixed_page());
   CHECK(cited(run(f, "startup", "")) == id8s({2, 4, 5, 6, 8}));
   CHECK(cited(run(f, "startup", "")) == id8s({2, 4, 5, 6, 8}));
-  CHECK_FALSE(fs::exists(f.config.state_dir / "sessions"));
+  CHECK_FALSE(f.disk().exists(f.config.state_dir / "sessions"));
 }
 
 TEST_CASE("on_session_start: the list counts as one search for today", "[start]") {
@@ -605,11 +605,11 @@ namespace {
 
 // `n` pending items in the outbox, or (rejected) set aside, as the sender leaves them.
 void fill_outbox(const HookFixture &f, std::size_t n, bool rejected = false) {
-  const fs::path dir = f.config.state_dir / "outbox" / (rejected ? "rejected" : "");
+  const fs::path dir = fs::path("outbox") / (rejected ? "rejected" : "");
   for (std::size_t i = 1; i <= n; ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "%012zu.json", i);
-    write_file(dir / name, R"({"kind":"add","body":"{}"})");
+    f.write_state(dir / name, R"({"kind":"add","body":"{}"})");
   }
 }
 
@@ -621,7 +621,7 @@ TEST_CASE("on_session_start: an import the outbox refuses is withdrawn whole and
   f.log.enable_file(f.home / "hooks.log");
   answer_list(f, 0, {});
   const fs::path claude_md = f.project / "CLAUDE.md";
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   auto queued = [&] { return import_items(outbox, OutboxItem::Kind::add); };
   auto deletions = [&] { return pending_deletions(outbox); };
 
@@ -629,7 +629,7 @@ TEST_CASE("on_session_start: an import the outbox refuses is withdrawn whole and
   write_file(claude_md, "## Build\n\nConfigure with cmake and build only the targets you need.\n");
   respond(f, "startup", "s1").detached();
   REQUIRE(queued().size() == 1);
-  record_import_ids(f.config.state_dir, queued()[0], {"id-v1"});
+  record_import_ids(*f.state, queued()[0], {"id-v1"});
   outbox.remove(outbox.pending()[0]);
 
   // The second version has two sections, and its import also deletes id-v1: three items.
@@ -665,10 +665,10 @@ TEST_CASE("on_session_start: an import whose process died while queueing is take
   HookFixture f;
   answer_list(f, 0, {});
   const fs::path claude_md = f.project / "CLAUDE.md";
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   auto queued = [&] { return import_items(outbox, OutboxItem::Kind::add); };
   auto delivered = [&](const OutboxItem &item, const std::string &id) {
-    record_import_ids(f.config.state_dir, item, {id});
+    record_import_ids(*f.state, item, {id});
   };
   auto deletions = [&] { return pending_deletions(outbox); };
 
@@ -685,10 +685,9 @@ TEST_CASE("on_session_start: an import whose process died while queueing is take
   // claims were not unique: the new import must still not adopt the dead one's section.
   write_file(claude_md, v2);
   const std::string hash = sha256_hex(v2).substr(0, 32);
-  write_file(f.config.state_dir / "imports.json",
-             R"({"proj/CLAUDE.md":{"hash":")" + hash + R"(","claim":")" + hash +
-                 R"(","ids":[],"replaced":["id-v1"],"queueing_since":)" +
-                 std::to_string(unix_seconds(f.now)) + "}}");
+  f.write_state("imports.json", R"({"proj/CLAUDE.md":{"hash":")" + hash + R"(","claim":")" + hash +
+                                    R"(","ids":[],"replaced":["id-v1"],"queueing_since":)" +
+                                    std::to_string(unix_seconds(f.now)) + "}}");
   OutboxItem dead;
   dead.add.messages = {{"user", "## Build"}};
   dead.import_file = "proj/CLAUDE.md";

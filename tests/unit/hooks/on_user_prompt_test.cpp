@@ -519,10 +519,9 @@ TEST_CASE("on_user_prompt: under a held session lock nothing already shown is sh
   const std::string rubric = oup::rubric_line();
   REQUIRE(contains(shown, rubric));
 
-  const std::filesystem::path state = f.config.state_dir;
-  HeldLock usage(state / "usage.json");
-  HeldLock backoff(state / "backoff.json");
-  HeldLock session(state / "sessions/session-1.json");
+  const auto usage = f.hold("usage.json");
+  const auto backoff = f.hold("backoff.json");
+  const auto session = f.hold("sessions/session-1.json");
   f.http.answer({memory(1, "convention", "Invoices round half-even."),
                  memory(2, "decision", "Refunds are rounded like invoices.")});
   HookContext ctx = f.context();
@@ -719,12 +718,15 @@ TEST_CASE("on_user_prompt: the API key is never written to a state file") {
   run(f, k_resume_prompt);
   const std::string key = f.config.api_key.value_or("<none>");
   std::size_t files = 0;
+  const auto check = [&](const fs::path &path, const std::string &text) {
+    ++files;
+    CAPTURE(path.string());
+    CHECK_FALSE(contains(text, key));
+  };
   for (const auto &entry : fs::recursive_directory_iterator(f.home.path()))
-    if (entry.is_regular_file()) {
-      ++files;
-      CAPTURE(entry.path().string());
-      CHECK_FALSE(contains(read_file(entry.path()), key));
-    }
+    if (entry.is_regular_file()) check(entry.path(), read_file(entry.path()));
+  for (const auto &path : f.memory.files())
+    check(path, f.disk().read(path, 16 << 20).value_or(""));
   CHECK(files >= 2); // the session file and the daily count were written
   for (const auto &r : f.http.requests)
     CHECK_FALSE(contains(r.body, key));

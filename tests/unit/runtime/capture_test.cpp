@@ -62,7 +62,7 @@ StopInput stop_input(const HookFixture &f, std::string message) {
 
 TEST_CASE("outbox: items keep the order of capture and read back", "[capture]") {
   TempDir tmp;
-  Outbox outbox(tmp.path());
+  Outbox outbox(real_state_disk(), tmp.path());
   const auto now = fixed_now();
   std::vector<std::string> names;
   for (int i = 0; i < 12; ++i)
@@ -120,7 +120,7 @@ constexpr const char *k_selfhosted_body =
 
 TEST_CASE("outbox: an add is stored as a neutral capture in the documented shape", "[capture]") {
   TempDir tmp;
-  Outbox outbox(tmp.path());
+  Outbox outbox(real_state_disk(), tmp.path());
   OutboxItem item;
   item.add = full_capture();
   item.import_file = "proj/CLAUDE.md";
@@ -155,15 +155,14 @@ TEST_CASE("sender: an item queued with the Platform's body goes to each backend 
     CAPTURE(backend);
     HookFixture f;
     f.set_env("MEM0_BACKEND", backend);
-    Outbox outbox(f.config.state_dir);
-    fs::create_directories(outbox.dir());
-    write_file(outbox.dir() / "000000000001.json",
-               std::string(R"({"kind":"add","body":)") + k_legacy_body + "}");
+    Outbox outbox(f.disk(), f.config.state_dir);
+    f.write_state("outbox/000000000001.json",
+                  std::string(R"({"kind":"add","body":)") + k_legacy_body + "}");
     // A body that is not a JSON object was never sent: the item is set aside as unreadable.
     int n = 2;
     for (const std::string body : {"[1,2,3]", R"("text")", "null"})
-      write_file(outbox.dir() / ("00000000000" + std::to_string(n++) + ".json"),
-                 R"({"kind":"add","body":)" + body + "}");
+      f.write_state("outbox/00000000000" + std::to_string(n++) + ".json",
+                    R"({"kind":"add","body":)" + body + "}");
     f.http.responder = [](const HttpRequest &) { return http_status(200, R"({"results":[]})"); };
     const SendReport report = send_round(f.context());
     CHECK(report.delivered == 1);
@@ -183,7 +182,7 @@ TEST_CASE("sender: an item queued with the Platform's body goes to each backend 
 
 TEST_CASE("outbox: the same identity is queued once within 30 days", "[capture]") {
   TempDir tmp;
-  Outbox outbox(tmp.path());
+  Outbox outbox(real_state_disk(), tmp.path());
   const auto now = fixed_now();
   REQUIRE(outbox.put(add_item("a"), "same", now));
   const auto again = outbox.put(add_item("a"), "same", now + hours(24 * 29));
@@ -196,7 +195,7 @@ TEST_CASE("outbox: the same identity is queued once within 30 days", "[capture]"
 
 TEST_CASE("outbox: a full outbox refuses new items and keeps every stored one", "[capture]") {
   TempDir tmp;
-  Outbox outbox(tmp.path());
+  Outbox outbox(real_state_disk(), tmp.path());
   const auto now = fixed_now();
   SECTION("by count") {
     for (std::size_t i = 0; i < Outbox::k_max_items; ++i)
@@ -218,7 +217,7 @@ TEST_CASE("outbox: a full outbox refuses new items and keeps every stored one", 
 TEST_CASE("outbox: a rejected item is kept aside with its status and the server's text",
           "[capture]") {
   TempDir tmp;
-  Outbox outbox(tmp.path());
+  Outbox outbox(real_state_disk(), tmp.path());
   const auto name = outbox.put(add_item("refused"), "", fixed_now()).value();
   outbox.reject(name, 422, "messages: field required");
   CHECK(outbox.pending().empty());
@@ -259,7 +258,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   c.type = "auto_capture";
   c.source = "auto_capture";
   REQUIRE(remember(f.context(), in, c).has_value());
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
   CHECK(std::string(body["user_id"].GetString()) == "alice");
@@ -273,7 +272,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   CHECK(std::string(body["metadata"]["agent"].GetString()) == "claude-code");
   CHECK(std::string(body["custom_instructions"].GetString()) == "Keep only decisions.");
   CHECK(body["infer"].IsTrue());
-  CHECK_FALSE(contains(read_file(f.config.state_dir / "outbox" / outbox.pending()[0]), "hunter2"));
+  CHECK_FALSE(contains(f.read_state(fs::path("outbox") / outbox.pending()[0]), "hunter2"));
 
   SECTION("the same text again is not queued twice") {
     CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
@@ -307,7 +306,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
 TEST_CASE("sender: items go oldest first, a batch at a time, and leave once delivered",
           "[capture]") {
   HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   for (int i = 0; i < 6; ++i)
     REQUIRE(outbox.put(add_item("n" + std::to_string(i)), "", f.now));
   f.http.responder = [](const HttpRequest &) {
@@ -330,7 +329,7 @@ TEST_CASE("sender: items go oldest first, a batch at a time, and leave once deli
 TEST_CASE("sender: the report names the ids of each add delivered, and a round ends at `end`",
           "[capture]") {
   HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   const auto first = outbox.put(add_item("one"), "", f.now);
   const auto second = outbox.put(add_item("two"), "", f.now);
   REQUIRE(first);
@@ -355,7 +354,7 @@ TEST_CASE("sender: the report names the ids of each add delivered, and a round e
 
 TEST_CASE("sender: retryable failures keep the items and end the round", "[capture]") {
   HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   for (int i = 0; i < 3; ++i)
     REQUIRE(outbox.put(add_item("k" + std::to_string(i)), "", f.now));
 
@@ -422,7 +421,7 @@ TEST_CASE("sender: retryable failures keep the items and end the round", "[captu
 
 TEST_CASE("sender: an item the server refuses is set aside, the others still go", "[capture]") {
   HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   for (const char *t : {"good one", "bad one", "good two"})
     REQUIRE(outbox.put(add_item(t), "", f.now));
   f.http.responder = [](const HttpRequest &r) {
@@ -439,7 +438,7 @@ TEST_CASE("sender: an item the server refuses is set aside, the others still go"
 TEST_CASE("sender: delivered at least once when a crash came between send and delete",
           "[capture]") {
   HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   const auto name = outbox.put(add_item("sent, then the sender died"), "", f.now).value();
   // The request went out, but the process died before removing the item: it is still pending.
   f.http.run({add_request(target("https://api.mem0.ai", "k"), outbox.load(name)->add)},
@@ -452,12 +451,12 @@ TEST_CASE("sender: delivered at least once when a crash came between send and de
 
 TEST_CASE("sender: deletes, corrupt items, the lock and the daily cap", "[capture]") {
   HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   OutboxItem remove;
   remove.kind = OutboxItem::Kind::remove;
   remove.memory_id = "gone-already";
   REQUIRE(outbox.put(remove, "", f.now));
-  write_file(f.config.state_dir / "outbox" / "000000000099.json", "{not json");
+  f.write_state("outbox/000000000099.json", "{not json");
   f.http.responder = [](const HttpRequest &r) {
     return r.method == "DELETE" ? http_status(404, R"({"error":"Memory not found!"})")
                                 : http_status(200, "{}");
@@ -502,7 +501,7 @@ TEST_CASE("on_stop: Claude's last message and the files touched, or nothing", "[
       stop_input(f, "<system-reminder>" + long_text("x") + "</system-reminder>"), f.config, f.now));
 
   CHECK(on_stop::handle(in, f.context()).context.empty());
-  CHECK(Outbox(f.config.state_dir).pending().size() == 1);
+  CHECK(f.state->outbox.pending().size() == 1);
   CHECK(f.http.requests.empty()); // a capture hook never talks to the network itself
 }
 
@@ -514,7 +513,7 @@ TEST_CASE("on_compact: the summary, once per content", "[capture]") {
   in.compact_summary = long_text("Summary of the work on the billing module.");
   CHECK(on_compact::handle(in, f.context()).context.empty());
   CHECK(on_compact::handle(in, f.context()).context.empty());
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   CHECK(contains(platform_body(outbox.load(outbox.pending()[0])), R"("type":"compact_summary")"));
   in.compact_summary = "short";
@@ -559,7 +558,7 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
   const HookOutput third = on_user_prompt::handle(in, ctx);
   REQUIRE(third.detached);
   third.detached();
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
   REQUIRE(body["messages"].Size() == 2);
@@ -617,7 +616,7 @@ TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, 
   HookFixture f;
   // A file where the outbox directory belongs: every write fails, as on a full or broken disk
   // (root ignores permission bits, so a read-only directory would not do in CI).
-  write_file(f.config.state_dir / "outbox", "not a directory");
+  f.write_state("outbox", "not a directory");
   Capture c;
   c.messages = {{"assistant", long_text("A capture that cannot be stored.")}};
   c.type = "session_summary";
@@ -647,7 +646,7 @@ TEST_CASE("remember: another agent's capture names the agent and keys its sessio
   c.type = "session_summary";
   c.source = "stop";
   REQUIRE(remember(ctx, stop_input(f, ""), c).has_value());
-  Outbox outbox(f.config.state_dir);
+  Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
   CHECK(std::string(body["metadata"]["agent"].GetString()) == "other-agent");

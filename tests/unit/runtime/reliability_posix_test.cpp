@@ -148,8 +148,8 @@ TEST_CASE("reliability: a FIFO as the debug log is skipped at once", "[reliabili
 
 TEST_CASE("reliability: the sender sets aside an outbox item that is a FIFO, without waiting",
           "[reliability][no-qemu]") {
-  HookFixture f;
-  Outbox outbox(f.config.state_dir);
+  HookFixture f(StateOn::disk); // a FIFO
+  Outbox outbox(f.disk(), f.config.state_dir);
   OutboxItem item;
   item.add.messages = {{"user", "a real item"}};
   item.add.user_id = "u";

@@ -13,7 +13,7 @@ constexpr std::string_view k_server = "server-a";
 
 TEST_CASE("back-off: a rate limit pauses for Retry-After, then expires") {
   testing::TempDir dir;
-  BackoffStore store(dir.path());
+  BackoffStore store(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   CHECK_FALSE(store.active_pause(t0, k_server));
   REQUIRE(store.record_outcome(t0, k_server, Outcome::rate_limited, seconds(45)));
@@ -26,7 +26,7 @@ TEST_CASE("back-off: a rate limit pauses for Retry-After, then expires") {
 
 TEST_CASE("back-off: three unreachable invocations in a row pause, an answer resets the count") {
   testing::TempDir dir;
-  BackoffStore store(dir.path());
+  BackoffStore store(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   REQUIRE(store.record_outcome(t0, k_server, Outcome::unreachable));
   REQUIRE(store.record_outcome(t0, k_server, Outcome::unreachable));
@@ -43,14 +43,14 @@ TEST_CASE("back-off: three unreachable invocations in a row pause, an answer res
 
 TEST_CASE("back-off: a garbled back-off file means no pause") {
   testing::TempDir dir;
-  BackoffStore store(dir.path());
+  BackoffStore store(real_state_disk(), dir.path());
   testing::write_file(dir.path() / "backoff.json", "{not json");
   CHECK_FALSE(store.active_pause(std::chrono::system_clock::now(), k_server));
 }
 
 TEST_CASE("back-off: record_run reads a run's failures") {
   testing::TempDir dir;
-  BackoffStore backoff(dir.path());
+  BackoffStore backoff(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   const Error refused = make_error(ErrorKind::transport, "refused");
   const Error timeout = make_error(ErrorKind::timeout, "deadline");
@@ -91,7 +91,7 @@ TEST_CASE("back-off: record_run reads a run's failures") {
 
 TEST_CASE("back-off: a rejected key stays paused until a request with it succeeds") {
   testing::TempDir dir;
-  BackoffStore backoff(dir.path());
+  BackoffStore backoff(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   REQUIRE(backoff.record_outcome(t0, k_server, Outcome::key_rejected));
   // doctor's or peek's own search, with the same key: answered, but refused.
@@ -106,7 +106,7 @@ TEST_CASE("back-off: a rejected key stays paused until a request with it succeed
 
 TEST_CASE("back-off: a pause holds only the server and key that caused it") {
   testing::TempDir dir;
-  BackoffStore store(dir.path());
+  BackoffStore store(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   REQUIRE(store.record_outcome(t0, k_server, Outcome::rate_limited, seconds(30)));
   for (int i = 0; i < 3; ++i)
@@ -144,7 +144,7 @@ TEST_CASE("back-off: a pause holds only the server and key that caused it") {
 
 TEST_CASE("back-off: the file keeps at most k_max_servers entries, the latest pauses first") {
   testing::TempDir dir;
-  BackoffStore store(dir.path());
+  BackoffStore store(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   for (std::size_t i = 0; i < BackoffStore::k_max_servers + 4; ++i)
     REQUIRE(store.record_outcome(t0, "s" + std::to_string(i), Outcome::rate_limited,
@@ -159,7 +159,7 @@ TEST_CASE("back-off: the file keeps at most k_max_servers entries, the latest pa
 
 TEST_CASE("back-off: a file of the single-server format of earlier versions pauses nothing") {
   testing::TempDir dir;
-  BackoffStore store(dir.path());
+  BackoffStore store(real_state_disk(), dir.path());
   const auto t0 = std::chrono::system_clock::time_point(seconds(1'800'000'000));
   testing::write_file(dir.path() / "backoff.json",
                       R"({"until":1800000020,"reason":"rate_limited","failures":0})");

@@ -71,7 +71,8 @@ TEST_CASE("session state: concurrent updates from separate processes lose nothin
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
   }
-  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+  check_all_ids_once(SessionStore(real_state_disk(), tmp / "state").load("shared-session"),
+                     k_workers, k_updates);
 }
 
 TEST_CASE("session state: concurrent runs appending to the run log past its bound lose none",
@@ -85,7 +86,7 @@ TEST_CASE("session state: concurrent runs appending to the run log past its boun
     if (pid == 0) {
       int failed = 0;
       try {
-        SessionStore store(tmp / "state");
+        SessionStore store(real_state_disk(), tmp / "state");
         for (int i = 0; i < k_runs; ++i) {
           RunRecord r;
           r.hook = "worker-" + std::to_string(w);
@@ -107,7 +108,7 @@ TEST_CASE("session state: concurrent runs appending to the run log past its boun
   }
   // No loss: of each worker's runs, those still kept are its last ones, with no gap.
   std::map<std::string, std::vector<std::size_t>> kept;
-  const auto runs = SessionStore(tmp / "state").runs("shared-session");
+  const auto runs = SessionStore(real_state_disk(), tmp / "state").runs("shared-session");
   CHECK(runs.size() == k_max_runs);
   for (const auto &r : runs)
     kept[r.hook].push_back(r.chars);

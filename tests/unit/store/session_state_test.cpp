@@ -125,7 +125,8 @@ TEST_CASE("session state: concurrent updates from threads lose nothing", "[no-qe
     t.join();
 
   CHECK(std::all_of(failures.begin(), failures.end(), [](int n) { return n == 0; }));
-  check_all_ids_once(SessionStore(tmp / "state").load("shared-session"), k_workers, k_updates);
+  check_all_ids_once(SessionStore(real_state_disk(), tmp / "state").load("shared-session"),
+                     k_workers, k_updates);
 }
 
 TEST_CASE("session state: state directories are 0700 and state files 0600") {
@@ -350,7 +351,7 @@ TEST_CASE("session state: update reports an error instead of waiting forever on 
 TEST_CASE("usage: searches and adds are counted apart; an older file's bare numbers are searches") {
   TempDir tmp;
   write_file(tmp / "state/usage.json", R"({"2025-03-10": 7, "2025-03-11": "junk"})");
-  UsageStore usage(tmp / "state");
+  UsageStore usage(real_state_disk(), tmp / "state");
   CHECK(usage.on("2025-03-10").searches == 7);
   CHECK(usage.on("2025-03-10").adds == 0);
   CHECK(usage.on("2025-03-11").searches == 0);

@@ -205,7 +205,7 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
     const Ran ran = run(f, "on_stop", typed_handler(&Agent::stop, on_stop::handle), input);
     CHECK(ran.result.status == 0);
     CHECK(ran.out.empty());
-    const Outbox outbox(f.config.state_dir);
+    const Outbox outbox(f.disk(), f.config.state_dir);
     const auto pending = outbox.pending();
     REQUIRE(pending.size() == 1);
     const auto item = outbox.load(pending[0]);
@@ -220,7 +220,7 @@ TEST_CASE("cursor: each wired event exits 0 and prints nothing or additional_con
     // The same text again (a second hook, a retried run) is not a second capture.
     CHECK(run(f, "on_stop", typed_handler(&Agent::stop, on_stop::handle), input).result.status ==
           0);
-    CHECK(Outbox(f.config.state_dir).pending().size() == 1);
+    CHECK(f.state->outbox.pending().size() == 1);
   }
   SECTION("sessionEnd") {
     const Ran ran =
