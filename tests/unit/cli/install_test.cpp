@@ -670,7 +670,7 @@ TEST_CASE("install on Windows: Copilot CLI's entries get a powershell command be
 }
 
 TEST_CASE("doctor: hooks written for another shell than the agent's here are a fix",
-          "[cli][doctor][windows]") {
+          "[cli][doctor][windows][wine-todo]") {
   mt::CliHome h;
   const auto file = h.f.home / ".gemini" / "settings.json";
   const std::string windows =

@@ -263,7 +263,8 @@ TEST_CASE("on_file_read: an unreadable file is looked up, it is only stat'ed, ne
 
 // --- requests and output -----------------------------------------------------------------------
 
-TEST_CASE("on_file_read: a lean read sends one search and prints conventions, then decisions") {
+TEST_CASE("on_file_read: a lean read sends one search and prints conventions, then decisions",
+          "[wine-todo]") {
   HookFixture f;
   make_project_repo(f);
   const fs::path file = source_file(f.project / "src/app.py");
@@ -292,7 +293,8 @@ TEST_CASE("on_file_read: a lean read sends one search and prints conventions, th
   CHECK(out == expected);
 }
 
-TEST_CASE("on_file_read: the details line names mem0-hooks peek by its absolute path") {
+TEST_CASE("on_file_read: the details line names mem0-hooks peek by its absolute path",
+          "[wine-todo]") {
   HookFixture f;
   f.http.answer({memory(1, "convention", "Keep views thin")});
   const HookOutput out = respond(f, source_file(f.project / "src/app.py"));
@@ -502,7 +504,8 @@ TEST_CASE("on_file_read: each lookup is counted for today") {
   CHECK(f.store().usage.on(f.today()).searches == 3);
 }
 
-TEST_CASE("on_file_read: a partial failure keeps the found memories and tells the user") {
+TEST_CASE("on_file_read: a partial failure keeps the found memories and tells the user",
+          "[wine-todo]") {
   HookFixture f;
   f.set_env("MEM0_SEARCH_PLAN", "thorough");
   f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {
