@@ -1,6 +1,7 @@
 // Reading a transcript that is not a regular file: what only POSIX has (a FIFO, /dev/null). The
 // rest: transcript_test.cpp.
 #include "tests/unit/catch.hpp"
+#include "tests/unit/runtime/transcript_fixture.hpp"
 #include "tests/unit/test_support.hpp"
 
 #include "runtime/transcript.hpp"
@@ -15,22 +16,9 @@ using namespace mem0;
 using namespace mem0::testing;
 namespace fs = std::filesystem;
 
-namespace {
-
-struct Fixture {
-  TempDir dir;
-  fs::path path = dir / "session.jsonl";
-  Transcript read(std::string_view content, std::size_t window = k_transcript_window) {
-    write_file(path, content);
-    return read_transcript(path, window);
-  }
-};
-
-} // namespace
-
 TEST_CASE("transcript: a missing file, an empty file, a directory or a FIFO read as empty",
           "[transcript][no-qemu]") {
-  Fixture f;
+  TranscriptFile f;
   auto empty = [](const Transcript &t) { return t.messages.empty() && t.files_touched.empty(); };
   CHECK(empty(read_transcript(f.dir / "missing.jsonl")));
   CHECK(empty(read_transcript("")));

@@ -1,6 +1,7 @@
 // Reading Claude Code's JSONL transcript (runtime/transcript.hpp): which entries are messages,
 // which files were touched, the read window, malformed input, and messages_after.
 #include "tests/unit/catch.hpp"
+#include "tests/unit/runtime/transcript_fixture.hpp"
 #include "tests/unit/test_support.hpp"
 
 #include "runtime/transcript.hpp"
@@ -82,20 +83,10 @@ std::vector<std::string> uuids(const std::vector<TranscriptMessage> &messages) {
   return out;
 }
 
-// The transcript of `content`, written to a fresh file.
-struct Fixture {
-  TempDir dir;
-  fs::path path = dir / "session.jsonl";
-  Transcript read(std::string_view content, std::size_t window = k_transcript_window) {
-    write_file(path, content);
-    return read_transcript(path, window);
-  }
-};
-
 } // namespace
 
 TEST_CASE("transcript: user and assistant messages in order with their roles", "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const auto t = f.read(user("u1", "first question") + assistant("a1", "first answer") +
                         user("u2", "second question") + assistant("a2", "second answer"));
   CHECK(said(t.messages) == std::vector<Said>{{"u1", "user", "first question"},
@@ -107,7 +98,7 @@ TEST_CASE("transcript: user and assistant messages in order with their roles", "
 
 TEST_CASE("transcript: text blocks are joined and tool results are not the user's words",
           "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const auto t = f.read(
       entry("user", "u1", "[" + text_block("line one") + "," + text_block("line two") + "]") +
       entry("assistant", "a1",
@@ -128,7 +119,7 @@ TEST_CASE("transcript: text blocks are joined and tool results are not the user'
 
 TEST_CASE("transcript: sidechain, compact summary, meta, summary and system entries are skipped",
           "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const auto t = f.read(
       user("u1", "kept") + user("s1", "subagent prompt", R"(,"isSidechain":true)") +
       assistant("s2", "subagent answer", R"(,"isSidechain":true)") +
@@ -148,7 +139,7 @@ TEST_CASE("transcript: sidechain, compact summary, meta, summary and system entr
 
 TEST_CASE("transcript: assistant JSON blobs and empty text are skipped, user braces are not",
           "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const auto t = f.read(
       assistant("a1", R"({"result": 1})") + assistant("a2", " \n\t{\"also\": \"json\"}") +
       entry("assistant", "a3", quoted(R"({"string content": true})")) +
@@ -163,7 +154,7 @@ TEST_CASE("transcript: assistant JSON blobs and empty text are skipped, user bra
 
 TEST_CASE("transcript: files touched are the written files, newest first, distinct, bounded",
           "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   SECTION("the four writing tools, nothing else") {
     const auto t = f.read(
         tools("a1", {tool_use("Write", "/p/new.py"), tool_use("Read", "/p/read.py")}) +
@@ -199,7 +190,7 @@ TEST_CASE("transcript: files touched are the written files, newest first, distin
 
 TEST_CASE("transcript: only the last window bytes are read, without the line the window cuts",
           "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const std::string first = user("u1", "first"), second = user("u2", "second"),
                     third = assistant("a1", "third");
   const std::string content = first + second + third;
@@ -238,7 +229,7 @@ TEST_CASE("transcript: only the last window bytes are read, without the line the
 
 TEST_CASE("transcript: malformed lines are skipped, the good ones around them kept",
           "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const std::string deep = std::string(200, '[') + std::string(200, ']');
   const std::string huge(1 << 20, 'h');
   const std::string content =
@@ -296,7 +287,7 @@ TEST_CASE("transcript: messages_after the given uuid, the newest of them, trunca
 }
 
 TEST_CASE("transcript: read and messages_after together", "[transcript]") {
-  Fixture f;
+  TranscriptFile f;
   const auto t = f.read(user("u1", "old") + assistant("a1", "old answer") + user("u2", "new") +
                         assistant("a2", "new answer"));
   CHECK(said(messages_after(t, "a1", 10, 3)) ==

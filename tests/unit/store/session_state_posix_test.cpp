@@ -1,6 +1,7 @@
 // The session state under what only POSIX has: separate processes made by fork, a lock file
 // removed while it is waited on (the rest: session_state_test.cpp).
 #include "tests/unit/catch.hpp"
+#include "tests/unit/store/session_workers.hpp"
 #include "tests/unit/test_support.hpp"
 
 #include "store/state.hpp"
@@ -18,26 +19,6 @@
 using namespace mem0;
 using namespace mem0::testing;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string worker_id(int worker, int i) {
-  return "w" + std::to_string(worker) + "-" + std::to_string(i);
-}
-
-// Check that `state` holds exactly the ids of `workers` x `per_worker` updates, each once.
-void check_all_ids_once(const SessionState &state, int workers, int per_worker) {
-  CHECK(state.injected.size() == static_cast<std::size_t>(workers * per_worker));
-  CHECK(state.prompts == workers * per_worker);
-  for (int w = 0; w < workers; ++w)
-    for (int i = 0; i < per_worker; ++i) {
-      const std::string id = worker_id(w, i);
-      const auto n = std::count(state.injected.begin(), state.injected.end(), id);
-      if (n != 1) FAIL_CHECK(id << " appears " << n << " times");
-    }
-}
-
-} // namespace
 
 TEST_CASE("session state: concurrent updates from separate processes lose nothing", "[no-qemu]") {
   TempDir tmp;
