@@ -129,6 +129,42 @@ bool replace_file(const fs::path &source, const fs::path &target, bool durable) 
   }
 }
 
+// A new temporary file beside `path` holding `content`: its name.
+Result<fs::path> write_temporary(const fs::path &path, const std::string &content,
+                                 Durability durability) {
+  static std::atomic<unsigned> counter{0};
+  const fs::path tmp =
+      path.parent_path() /
+      ("." + path.filename().string() + "." + std::to_string(platform::process_id()) + "-" +
+       std::to_string(::GetTickCount64()) + "-" + std::to_string(counter++));
+  const win::Handle out{::CreateFileW(tmp.wstring().c_str(), GENERIC_WRITE, FILE_SHARE_DELETE,
+                                      nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr)};
+  if (!out.ok()) return unexpected(io_error("cannot create temporary file for", path));
+  if (write_all(out.h, content) && (durability != Durability::durable || ::FlushFileBuffers(out.h)))
+    return tmp;
+  const Error e = io_error("cannot write", path);
+  ::DeleteFileW(tmp.wstring().c_str());
+  return unexpected(e);
+}
+
+// Give `path`, which this process holds open under its exclusive lock, the content `content`.
+// Only the POSIX-semantics rename replaces a file held open (NTFS on Windows 10 1709 and later);
+// where it cannot (FAT, network shares, wine) the file is rewritten in place, which the lock
+// keeps every append out of meanwhile (a reader may see it half written, and skips what does not
+// parse).
+Result<void> replace_held(const fs::path &path, const std::string &content) {
+  if (const auto tmp = write_temporary(path, content, Durability::saves_work)) {
+    if (rename_posix(*tmp, path)) return {};
+    ::DeleteFileW(tmp->wstring().c_str());
+  }
+  const win::Handle file{win::open_shared(path, GENERIC_WRITE, OPEN_EXISTING)};
+  LARGE_INTEGER start{};
+  if (!file.ok() || !::SetFilePointerEx(file.h, start, nullptr, FILE_BEGIN) ||
+      !write_all(file.h, content) || !::SetEndOfFile(file.h))
+    return unexpected(io_error("cannot rewrite", path));
+  return {};
+}
+
 } // namespace
 
 std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
@@ -233,27 +269,12 @@ Result<void> write_file_atomic(const fs::path &requested, const std::string &con
       return unexpected(make_error(ErrorKind::io, "not replacing symlink " + requested.string() +
                                                       ": not to a regular file"));
   }
-  static std::atomic<unsigned> counter{0};
-  const fs::path tmp =
-      path.parent_path() /
-      ("." + path.filename().string() + "." + std::to_string(platform::process_id()) + "-" +
-       std::to_string(::GetTickCount64()) + "-" + std::to_string(counter++));
-  {
-    const win::Handle out{::CreateFileW(tmp.wstring().c_str(), GENERIC_WRITE, FILE_SHARE_DELETE,
-                                        nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr)};
-    if (!out.ok()) return unexpected(io_error("cannot create temporary file for", path));
-    const bool written = write_all(out.h, content) &&
-                         (durability != Durability::durable || ::FlushFileBuffers(out.h));
-    if (!written) {
-      const Error e = io_error("cannot write", path);
-      ::DeleteFileW(tmp.wstring().c_str());
-      return unexpected(e);
-    }
-  }
+  const auto tmp = write_temporary(path, content, durability);
+  if (!tmp) return unexpected(tmp.error());
   // MOVEFILE_WRITE_THROUGH: a durable write returns once the rename is on the disk.
-  if (!replace_file(tmp, path, durability == Durability::durable)) {
+  if (!replace_file(*tmp, path, durability == Durability::durable)) {
     const Error e = io_error("cannot replace", path);
-    ::DeleteFileW(tmp.wstring().c_str());
+    ::DeleteFileW(tmp->wstring().c_str());
     return unexpected(e);
   }
   return {};
@@ -317,7 +338,7 @@ Result<void> append_bounded(const fs::path &path, const std::string &line, std::
     if (shrinks) {
       if (!still_named(file.h, path)) continue; // shrunk meanwhile: look at the new file
       const std::string current = read_small_file(path, 16 << 20).value_or("");
-      return write_file_atomic(path, shrink(current) + line, Durability::saves_work);
+      return replace_held(path, shrink(current) + line);
     }
     if (auto locked = lock_until(file.h, false, path, give_up); !locked) return locked;
     if (!still_named(file.h, path)) continue; // shrunk while we waited: append to the new file

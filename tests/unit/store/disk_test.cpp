@@ -24,8 +24,7 @@ std::vector<std::string> names_in(const StateDisk &disk, const fs::path &dir) {
 
 } // namespace
 
-TEST_CASE("state disk: the real and the in-memory disk keep the same contract",
-          "[disk][wine-todo]") {
+TEST_CASE("state disk: the real and the in-memory disk keep the same contract", "[disk]") {
   TempDir tmp;
   MemoryDisk memory;
   const bool real = GENERATE(true, false);

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <fcntl.h>
-#include <map>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <thread>
@@ -40,7 +39,7 @@ TEST_CASE("session state: concurrent updates from separate processes lose nothin
               }))
             ++failed;
         code = failed == 0 ? 0 : 1;
-      } catch (...) {
+      } catch (...) { // the worker fails
       }
       ::_exit(code);
     }
@@ -65,18 +64,10 @@ TEST_CASE("session state: concurrent runs appending to the run log past its boun
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-      int failed = 0;
+      int failed = 1;
       try {
-        SessionStore store(real_state_disk(), tmp / "state");
-        for (int i = 0; i < k_runs; ++i) {
-          RunRecord r;
-          r.hook = "worker-" + std::to_string(w);
-          r.chars = static_cast<std::size_t>(i);
-          r.skipped.push_back({"gated", std::string(550, 'x')}); // a shrink every few runs
-          failed += !store.append_run("shared-session", r);
-        }
-      } catch (...) {
-        failed = 1;
+        failed = append_worker_runs(tmp / "state", w, k_runs);
+      } catch (...) { // the worker fails
       }
       ::_exit(failed == 0 ? 0 : 1);
     }
@@ -87,15 +78,7 @@ TEST_CASE("session state: concurrent runs appending to the run log past its boun
     REQUIRE(::waitpid(pid, &status, 0) == pid);
     CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
   }
-  // No loss: of each worker's runs, those still kept are its last ones, with no gap.
-  std::map<std::string, std::vector<std::size_t>> kept;
-  const auto runs = SessionStore(real_state_disk(), tmp / "state").runs("shared-session");
-  CHECK(runs.size() == k_max_runs);
-  for (const auto &r : runs)
-    kept[r.hook].push_back(r.chars);
-  for (const auto &[worker, seqs] : kept)
-    for (std::size_t i = 0; i < seqs.size(); ++i)
-      CHECK(seqs[i] == k_runs - seqs.size() + i);
+  check_last_runs_kept(tmp / "state", k_runs);
 }
 
 TEST_CASE("atomic file: a waiter whose lock file was removed under it locks the new one",

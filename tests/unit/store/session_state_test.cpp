@@ -114,6 +114,22 @@ TEST_CASE("session state: concurrent updates from threads lose nothing", "[no-qe
                      k_workers, k_updates);
 }
 
+TEST_CASE("session state: concurrent threads appending to the run log past its bound lose none",
+          "[reliability][no-qemu]") {
+  TempDir tmp;
+  constexpr int k_workers = 6, k_runs = 120;
+  std::vector<std::thread> threads;
+  std::vector<int> failures(k_workers, 0);
+  for (int w = 0; w < k_workers; ++w)
+    threads.emplace_back([&, w] {
+      failures[static_cast<std::size_t>(w)] = append_worker_runs(tmp / "state", w, k_runs);
+    });
+  for (auto &t : threads)
+    t.join();
+  CHECK(std::all_of(failures.begin(), failures.end(), [](int n) { return n == 0; }));
+  check_last_runs_kept(tmp / "state", k_runs);
+}
+
 TEST_CASE("session state: state directories are 0700 and state files 0600") {
   TempDir tmp;
   const fs::path dir = tmp / "fresh/state";
