@@ -161,6 +161,18 @@ std::size_t write_all(int fd, std::string_view data);
 // Windows, which cannot fork, in a thread left behind at the limit until the process exits.
 bool finishes_within(std::function<bool()> work, std::chrono::milliseconds limit);
 
+// The mem0-hooks next to the running executable (the unit tests sit in the hooks' bin/), as the
+// text for the model names it for Claude Code (docs/windows.md#how-each-agent-runs-a-hook): its
+// absolute path, `<dir>/mem0-hooks` on POSIX and `<dir>/mem0-hooks.exe` with `/` separators on
+// Windows (Git Bash's form).
+std::string mem0_hooks_path();
+// That path as sh and Git Bash read it: single-quoted when it holds anything they read specially.
+inline std::string mem0_hooks_as_named() {
+  const std::string path = mem0_hooks_path();
+  const bool plain = path.find_first_of(" '\"$`\\!*?[]{}()<>|&;#~=\t") == std::string::npos;
+  return plain ? path : "'" + path + "'";
+}
+
 // Split `text` at real newlines.
 inline std::vector<std::string> lines_of(std::string_view text) {
   std::vector<std::string> lines;
@@ -178,6 +190,15 @@ inline std::vector<std::string> lines_of(std::string_view text) {
 // capture holds from the body it is sent as.
 inline std::string platform_body(const std::optional<OutboxItem> &item) {
   return item ? platform_dialect().add_body(item->add) : std::string();
+}
+
+// `text` as the content of a JSON or TOML basic string, for the texts tests write (no quotes or
+// control characters): a Windows path's backslashes escaped.
+inline std::string backslashes_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text)
+    out += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return out;
 }
 
 inline bool contains(std::string_view haystack, std::string_view needle) {

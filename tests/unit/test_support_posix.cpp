@@ -15,6 +15,10 @@ int file_mode_as_kept(int mode) { return mode; }
 int dir_mode_as_kept(int mode) { return mode; }
 bool mode_denies_reading() { return ::geteuid() != 0; }
 
+std::string mem0_hooks_path() {
+  return (platform::executable_path().value().parent_path() / "mem0-hooks").string();
+}
+
 Pipe::Pipe() {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("cannot make a pipe");

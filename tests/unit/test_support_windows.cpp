@@ -17,6 +17,10 @@ int file_mode_as_kept(int mode) { return (mode & 0222) ? 0666 : 0444; }
 int dir_mode_as_kept(int) { return 0777; }
 bool mode_denies_reading() { return false; }
 
+std::string mem0_hooks_path() {
+  return (platform::executable_path().value().parent_path() / "mem0-hooks.exe").generic_string();
+}
+
 Pipe::Pipe() {
   int fds[2];
   // Binary: the bytes pass unchanged, as the hooks' own stdin does (platform::binary_stdio).

@@ -41,12 +41,7 @@ const std::string k_prompt = "How should we structure the retry logic for the sy
 const std::string k_long_text(150, 'x');
 
 // A JSON string literal of `s` (test texts have no quotes; a Windows path has backslashes).
-std::string q(const std::string &s) {
-  std::string out = "\"";
-  for (const char c : s)
-    out += c == '\\' ? std::string("\\\\") : std::string(1, c);
-  return out + "\"";
-}
+std::string q(const std::string &s) { return "\"" + backslashes_escaped(s) + "\""; }
 
 // The common fields of an event of session `session` in the fixture's project.
 std::string common(HookFixture &f, const std::string &event, const std::string &session) {

@@ -13,16 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The mem0-hooks next to the running executable (the unit tests sit in the hooks' bin/), by
-// absolute path: what the details line tells the model to run.
-std::string cli() {
-  const std::string path =
-      (platform::executable_path().value().parent_path() / "mem0-hooks").string();
-  const bool plain = path.find_first_of(" '\"$`\\!*?[]{}()<>|&;#~=\t") == std::string::npos;
-  return plain ? path : "'" + path + "'";
-}
-const std::string k_details =
-    "Need details? Run `" + cli() + " peek <id8>` with the 8-character id a memory line ends with.";
+const std::string k_details = "Need details? Run `" + mem0_hooks_as_named() +
+                              " peek <id8>` with the 8-character id a memory line ends with.";
 const std::string k_no_key = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 
 // A git repository at the fixture's project dir, made of plain files.
@@ -263,8 +255,7 @@ TEST_CASE("on_file_read: an unreadable file is looked up, it is only stat'ed, ne
 
 // --- requests and output -----------------------------------------------------------------------
 
-TEST_CASE("on_file_read: a lean read sends one search and prints conventions, then decisions",
-          "[wine-todo]") {
+TEST_CASE("on_file_read: a lean read sends one search and prints conventions, then decisions") {
   HookFixture f;
   make_project_repo(f);
   const fs::path file = source_file(f.project / "src/app.py");
@@ -293,18 +284,16 @@ TEST_CASE("on_file_read: a lean read sends one search and prints conventions, th
   CHECK(out == expected);
 }
 
-TEST_CASE("on_file_read: the details line names mem0-hooks peek by its absolute path",
-          "[wine-todo]") {
+TEST_CASE("on_file_read: the details line names mem0-hooks peek by its absolute path") {
   HookFixture f;
   f.http.answer({memory(1, "convention", "Keep views thin")});
   const HookOutput out = respond(f, source_file(f.project / "src/app.py"));
   REQUIRE(lines_of(out.context).size() >= 2);
   CHECK(lines_of(out.context)[1] == k_details);
   CHECK(ofr::details_line() == k_details);
-  CHECK(mem0_hooks_command() == cli());
-  const std::string bare = cli().starts_with('\'') ? cli().substr(1, cli().size() - 2) : cli();
-  CHECK(fs::path(bare).is_absolute());
-  CHECK(fs::path(bare).filename() == "mem0-hooks");
+  CHECK(mem0_hooks_command() == mem0_hooks_as_named());
+  CHECK(fs::path(mem0_hooks_path()).is_absolute());
+  CHECK(fs::path(mem0_hooks_path()).stem() == "mem0-hooks");
   CHECK_FALSE(contains(out.context, "search_memories"));
   CHECK(out.system_message.empty()); // nothing wrong: nothing for the user
 }
@@ -504,8 +493,7 @@ TEST_CASE("on_file_read: each lookup is counted for today") {
   CHECK(f.store().usage.on(f.today()).searches == 3);
 }
 
-TEST_CASE("on_file_read: a partial failure keeps the found memories and tells the user",
-          "[wine-todo]") {
+TEST_CASE("on_file_read: a partial failure keeps the found memories and tells the user") {
   HookFixture f;
   f.set_env("MEM0_SEARCH_PLAN", "thorough");
   f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {

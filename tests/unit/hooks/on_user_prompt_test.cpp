@@ -21,20 +21,13 @@ constexpr std::string_view k_heading = "### Relevant memories (auto-retrieved fo
 constexpr std::string_view k_want_resume_heading = "### Session context recovered from mem0";
 constexpr std::string_view k_want_resume_footer =
     "These memories provide context for resuming work.";
-// The mem0-hooks the text for the model names: the one next to the running executable (the unit
-// tests sit in the same bin/ as the hooks and mem0-hooks), by absolute path.
-std::string cli() {
-  const std::string path =
-      (platform::executable_path().value().parent_path() / "mem0-hooks").string();
-  const bool plain = path.find_first_of(" '\"$`\\!*?[]{}()<>|&;#~=\t") == std::string::npos;
-  return plain ? path : "'" + path + "'";
-}
 const std::string k_rubric =
     "Mem0 holds this project's past decisions, conventions, errors and work. When the user "
     "references past work, asks about a decision, reports an error or starts a non-trivial task, "
     "search it with a noun-phrase query: run `" +
-    cli() + " peek <query>` in the project directory; `" + cli() +
-    " context <task>` loads what a task needs (decisions, conventions, prior errors); `" + cli() +
+    mem0_hooks_as_named() + " peek <query>` in the project directory; `" + mem0_hooks_as_named() +
+    " context <task>` loads what a task needs (decisions, conventions, prior errors); `" +
+    mem0_hooks_as_named() +
     " peek <id8>` shows the memory whose line ends with that 8-character id. For multi-part or "
     "comparative questions, run several searches and combine the results before answering -- one "
     "search is rarely enough.";
@@ -44,7 +37,7 @@ constexpr std::string_view k_remember_line =
 const std::string k_error_line =
     "Error detected in prompt. Prior fixes may be in mem0 as anti_pattern or task_learning "
     "memories: run `" +
-    cli() + " peek <the error message>`.";
+    mem0_hooks_as_named() + " peek <the error message>`.";
 const std::string k_no_key = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 
 const std::string k_plain = "How should we structure the retry logic for the sync worker?";
@@ -174,8 +167,7 @@ TEST_CASE("on_user_prompt: without an API key nothing is sent; the user is told 
   }
 }
 
-TEST_CASE("on_user_prompt: auto_search off sends nothing but still reports detections",
-          "[wine-todo]") {
+TEST_CASE("on_user_prompt: auto_search off sends nothing but still reports detections") {
   HookFixture f;
   SECTION("from the environment") { f.set_env("MEM0_AUTO_SEARCH", "false"); }
   SECTION("from settings.json") {
@@ -314,7 +306,7 @@ TEST_CASE("on_user_prompt: global search uses the global scope") {
 
 // --- requests and output -----------------------------------------------------------------------
 
-TEST_CASE("on_user_prompt: a lean prompt sends one search and prints the memories", "[wine-todo]") {
+TEST_CASE("on_user_prompt: a lean prompt sends one search and prints the memories") {
   HookFixture f;
   f.http.answer({memory(1, "decision", "Use exponential backoff with jitter"),
                  memory(2, "convention", "Workers log every retry at INFO")});
@@ -424,7 +416,7 @@ TEST_CASE("on_user_prompt: a thorough prompt with error and paths sends four sea
   CHECK(cited(out) == id8s({1, 2, 3, 4})); // plan order, duplicate id 2 once
 }
 
-TEST_CASE("on_user_prompt: resume intent prints the recovered-session section", "[wine-todo]") {
+TEST_CASE("on_user_prompt: resume intent prints the recovered-session section") {
   HookFixture f;
   f.http.answer_by_type([](const std::string &type) {
     if (type == "session_state")
@@ -445,7 +437,7 @@ TEST_CASE("on_user_prompt: resume intent prints the recovered-session section", 
   CHECK(out == expected);
 }
 
-TEST_CASE("on_user_prompt: text for the model names only tools that exist", "[wine-todo]") {
+TEST_CASE("on_user_prompt: text for the model names only tools that exist") {
   HookFixture f;
   const std::string out =
       run(f, "Remember this: after the crash in src/sync/worker.py we saw\n" + k_error_prompt);
@@ -456,12 +448,11 @@ TEST_CASE("on_user_prompt: text for the model names only tools that exist", "[wi
     CHECK_FALSE(contains(out, missing));
   }
   // The commands it names are the absolute path of a mem0-hooks next to the hook.
-  CHECK(mem0_hooks_command() == cli());
-  const std::string bare = cli().starts_with('\'') ? cli().substr(1, cli().size() - 2) : cli();
-  CHECK(fs::path(bare).is_absolute());
-  CHECK(contains(out, "`" + cli() + " peek <query>`"));
-  CHECK(contains(out, "`" + cli() + " peek <id8>`"));
-  CHECK(contains(out, "`" + cli() + " context <task>`"));
+  CHECK(mem0_hooks_command() == mem0_hooks_as_named());
+  CHECK(fs::path(mem0_hooks_path()).is_absolute());
+  CHECK(contains(out, "`" + mem0_hooks_as_named() + " peek <query>`"));
+  CHECK(contains(out, "`" + mem0_hooks_as_named() + " peek <id8>`"));
+  CHECK(contains(out, "`" + mem0_hooks_as_named() + " context <task>`"));
 }
 
 TEST_CASE("on_user_prompt: remember intent with capture off says it will not be stored") {
@@ -473,7 +464,7 @@ TEST_CASE("on_user_prompt: remember intent with capture off says it will not be 
   CHECK_FALSE(has_line(out, k_remember_line));
 }
 
-TEST_CASE("on_user_prompt: detections print their exact lines", "[wine-todo]") {
+TEST_CASE("on_user_prompt: detections print their exact lines") {
   HookFixture f;
   const std::string out =
       run(f, "Remember this: after the crash in src/sync/worker.py and lib/retry.ts we saw\n" +
@@ -494,7 +485,7 @@ TEST_CASE("on_user_prompt: nothing found and nothing to say prints nothing") {
 
 // --- session memory ----------------------------------------------------------------------------
 
-TEST_CASE("on_user_prompt: a session never sees a memory or the rubric twice", "[wine-todo]") {
+TEST_CASE("on_user_prompt: a session never sees a memory or the rubric twice") {
   HookFixture f;
   f.http.answer(numbered(1, 3));
   const std::string first = run(f, k_plain);
@@ -534,8 +525,7 @@ TEST_CASE("on_user_prompt: under a held session lock nothing already shown is sh
   CHECK_FALSE(contains(second, rubric));
 }
 
-TEST_CASE("on_user_prompt: another session sees the same memories and the rubric again",
-          "[wine-todo]") {
+TEST_CASE("on_user_prompt: another session sees the same memories and the rubric again") {
   HookFixture f;
   f.http.answer(numbered(1, 3));
   run(f, k_plain, "session-a");
@@ -554,7 +544,7 @@ TEST_CASE("on_user_prompt: CLAUDE_CODE_SESSION_ID names the session when the inp
 
 // --- failures ----------------------------------------------------------------------------------
 
-TEST_CASE("on_user_prompt: a 429 says recall was rate limited", "[wine-todo]") {
+TEST_CASE("on_user_prompt: a 429 says recall was rate limited") {
   HookFixture f;
   f.http.responder = [](const HttpRequest &) {
     return http_status(429, R"({"detail":"Too many requests"})", std::chrono::seconds(7));
@@ -691,7 +681,7 @@ TEST_CASE("on_user_prompt: secrets in the prompt never reach the request body") 
   CHECK(contains(parse_sent(f.http.requests[0]).query, "[REDACTED]"));
 }
 
-TEST_CASE("on_user_prompt: sections come in the order of the contract", "[wine-todo]") {
+TEST_CASE("on_user_prompt: sections come in the order of the contract") {
   HookFixture f;
   f.set_env("MEM0_SEARCH_PLAN", "thorough");
   f.http.answer_by_type([](const std::string &type) -> Result<HttpResponse> {

@@ -436,9 +436,7 @@ TEST_CASE("project id: project_map.json entry for the cwd wins over the git remo
   TempDir home;
   const fs::path repo = home / "code" / "mem0";
   make_repo(repo);
-  std::string key; // the path as a JSON string's content: a Windows path's backslashes escaped
-  for (const char c : repo.string())
-    key += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  const std::string key = backslashes_escaped(repo.string()); // in a JSON string
   write_file(home / ".mem0/project_map.json", "{\"" + key + "\": \"mapped-by-cwd\", \"" +
                                                   map_key_for("git@github.com:mem0ai/mem0.git") +
                                                   "\": \"mapped-by-remote\"}");

@@ -87,9 +87,7 @@ TEST_CASE("runner: the typed handler reads the event's input and binds the run's
                                                                           const HookContext &ctx) {
     return HookOutput{.context = ctx.facts->session() + " " + ctx.facts->cwd().string()};
   };
-  std::string cwd; // as a JSON string's content: a Windows path's backslashes escaped
-  for (const char c : f.project.string())
-    cwd += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  const std::string cwd = backslashes_escaped(f.project.string()); // in a JSON string
   const std::string input =
       R"({"session_id":"s-7","cwd":")" + cwd + R"(","hook_event_name":"UserPromptSubmit"})";
   const Ran ran =

@@ -33,9 +33,7 @@ std::string fixture(std::string_view name, const fs::path &project = "/work/proj
   const auto text = read_small_file(std::string(testing::k_source_dir) +
                                     "/tests/unit/fixtures/cursor/" + std::string(name) + ".json");
   REQUIRE(text.has_value());
-  std::string escaped;
-  for (const char c : project.string())
-    escaped += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  const std::string escaped = testing::backslashes_escaped(project.string());
   std::string out = *text;
   for (std::size_t at; (at = out.find("__PROJECT__")) != std::string::npos;)
     out.replace(at, 11, escaped);
