@@ -266,8 +266,8 @@ struct Wiring {
 };
 std::vector<Wiring> wirings(const Agent &agent, const Doctor &d) {
   std::vector<Wiring> out;
-  const fs::path user = agent_dir(agent, d.c, d.ctx.env) / agent.files.user_file;
-  const fs::path project = d.ctx.cwd / agent.files.project_file;
+  const fs::path user = agent_dir(agent, d.c, d.ctx.env) / native_path(agent.files.user_file);
+  const fs::path project = d.ctx.cwd / native_path(agent.files.project_file);
   std::error_code ec;
   for (const fs::path &file : {user, project}) {
     if (file == project && fs::equivalent(user, project, ec)) continue;
@@ -332,7 +332,7 @@ void agent_rows(Doctor &d) {
             std::string(f.also_runs_fix));
     }
     if (!f.mcp_file.empty()) {
-      const fs::path file = agent_dir(*agent, d.c, d.ctx.env) / f.mcp_file;
+      const fs::path file = agent_dir(*agent, d.c, d.ctx.env) / native_path(f.mcp_file);
       sub("memory tools", registers_memory_tools(file)
                               ? "registered in " + file.string()
                               : "not registered (no mem0 server in " + file.string() + ")");

@@ -371,10 +371,10 @@ std::set<std::string> our_commands(std::string_view settings) {
 }
 
 std::string program_path(const fs::path &exe_dir, std::string_view executable, bool windows) {
-  if (!windows) return (exe_dir / executable).string();
-  std::string dir = exe_dir.string(); // joined by hand: a Windows path on any system
-  if (!dir.empty() && dir.back() != '\\' && dir.back() != '/') dir += '\\';
-  return dir + std::string(executable) + ".exe";
+  std::string dir = exe_dir.string(); // joined by hand: the named system's path, on any system
+  if (!dir.empty() && dir.back() != '/' && !(windows && dir.back() == '\\'))
+    dir += windows ? '\\' : '/';
+  return dir + std::string(executable) + (windows ? ".exe" : "");
 }
 
 std::string hook_command(const Agent &agent, const fs::path &exe_dir, std::string_view executable,
@@ -468,7 +468,7 @@ namespace {
 // there (Claude Code: its plugin ships .mcp.json).
 fs::path memory_tools_file(const Agent &agent, const CliContext &ctx) {
   if (agent.files.mcp_file.empty()) return {};
-  return agent_dir(agent, ctx.config, ctx.env) / agent.files.mcp_file;
+  return agent_dir(agent, ctx.config, ctx.env) / native_path(agent.files.mcp_file);
 }
 
 // Register (or unregister) the memory tools in `text`, the content of `file`; `text` itself when
@@ -530,9 +530,10 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
   if (agent.files.format == HooksFormat::shim) return install_shim(agent, args, ctx, uninstall);
   const char *verb = uninstall ? "uninstall" : "install";
   const bool plugins = agent.files.plugin_installs;
-  const fs::path user_settings = agent_dir(agent, ctx.config, ctx.env) / agent.files.user_file;
+  const fs::path user_settings =
+      agent_dir(agent, ctx.config, ctx.env) / native_path(agent.files.user_file);
   fs::path target = user_settings;
-  if (args.has("--project")) target = ctx.cwd / agent.files.project_file;
+  if (args.has("--project")) target = ctx.cwd / native_path(agent.files.project_file);
   if (auto path = args.value("--settings")) target = fs::absolute(*path);
 
   if (!uninstall) warn_missing_executables(agent, ctx);

@@ -28,7 +28,11 @@ bool registers_memory_tools(const std::filesystem::path &file);
 // (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
 // text (`current` itself when nothing changes); an io error saying why when `current` cannot be
 // read as that format; a duplicate error when a server named mem0 that does not run mem0-hooks
-// is registered there (never changed).
+// is registered there (never changed). The program is named as on Windows (`windows`:
+// `<exe_dir>\mem0-hooks.exe`) or POSIX; without `windows`, as on this system.
+Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
+                                       const std::filesystem::path &exe_dir, bool remove,
+                                       bool windows);
 Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
                                        const std::filesystem::path &exe_dir, bool remove);
 

@@ -3,6 +3,7 @@
 // `<plugins dir>/installed_plugins.json`, enabled in the settings' `enabledPlugins`.
 #include "cli/install.hpp"
 #include "runtime/table.hpp"
+#include "util/command_line.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/platform.hpp"
@@ -99,7 +100,7 @@ InstallPath path_of(InstallPath::Kind kind, std::string where) {
 fs::path agent_dir(const Agent &agent, const Config &config, const Environment &env) {
   if (!agent.files.dir_env.empty())
     if (auto dir = env.get(agent.files.dir_env); dir && !dir->empty()) return *dir;
-  return config.home / agent.files.dir;
+  return config.home / native_path(agent.files.dir);
 }
 
 fs::path claude_dir(const Config &config, const Environment &env) {
@@ -199,10 +200,10 @@ std::string describe(const InstallPath &p) {
 
 std::string removal(const InstallPath &p) {
   using Kind = InstallPath::Kind;
-  if (p.kind == Kind::settings) return "mem0-hooks uninstall --settings " + shell_quote(p.where);
+  if (p.kind == Kind::settings) return "mem0-hooks uninstall --settings " + user_word(p.where);
   if (p.kind == Kind::plugin_root)
-    return "start Claude Code without --plugin-dir " + shell_quote(p.where);
-  return (p.project.empty() ? "" : "cd " + shell_quote(p.project) + " && ") + "claude plugin " +
+    return "start Claude Code without --plugin-dir " + user_word(p.where);
+  return (p.project.empty() ? "" : "cd " + user_word(p.project) + " && ") + "claude plugin " +
          (p.dir.empty() ? "disable " : "uninstall ") + p.where + " --scope " + p.scope;
 }
 

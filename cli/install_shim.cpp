@@ -57,7 +57,7 @@ std::string config_json(const Agent &agent, const fs::path &exe_dir) {
 // whatever --project says (docs/cli.md#memory-tools); empty for none (Pi's shim serves them).
 fs::path tools_file(const Agent &agent, const Args &args, const CliContext &ctx) {
   if (agent.files.mcp_file.empty() || args.has("--settings")) return {};
-  return agent_dir(agent, ctx.config, ctx.env) / agent.files.mcp_file;
+  return agent_dir(agent, ctx.config, ctx.env) / native_path(agent.files.mcp_file);
 }
 
 // OpenCode's custom commands in opencode.json (`command.<name>`), added or, with `remove`,
@@ -146,8 +146,8 @@ std::string configured_shim(const Agent &agent, const fs::path &exe_dir) {
 
 int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {
   const char *verb = uninstall ? "uninstall" : "install";
-  fs::path target = agent_dir(agent, ctx.config, ctx.env) / agent.files.user_file;
-  if (args.has("--project")) target = ctx.cwd / agent.files.project_file;
+  fs::path target = agent_dir(agent, ctx.config, ctx.env) / native_path(agent.files.user_file);
+  if (args.has("--project")) target = ctx.cwd / native_path(agent.files.project_file);
   if (auto path = args.value("--settings")) target = fs::absolute(*path);
   const std::string shim = configured_shim(agent, ctx.exe_dir);
   if (args.has("--dry-run")) {

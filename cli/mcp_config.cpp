@@ -355,7 +355,12 @@ bool registers_memory_tools(const fs::path &file) {
 
 Result<std::string> merge_memory_tools(std::string_view current, const fs::path &file,
                                        const fs::path &exe_dir, bool remove) {
-  const std::string program = program_path(exe_dir, "mem0-hooks", platform::windows_commands());
+  return merge_memory_tools(current, file, exe_dir, remove, platform::windows_commands());
+}
+
+Result<std::string> merge_memory_tools(std::string_view current, const fs::path &file,
+                                       const fs::path &exe_dir, bool remove, bool windows) {
+  const std::string program = program_path(exe_dir, "mem0-hooks", windows);
   return file.extension() == ".toml" ? merge_toml(current, program, remove)
                                      : merge_json(current, program, remove, opencode_shape(file));
 }

@@ -28,7 +28,8 @@ enum class HooksFormat {
   shim,
 };
 
-// Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md).
+// Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md). Its
+// paths are written with `/`; joined to a directory through native_path.
 struct AgentFiles {
   std::string_view dir;          // the agent's directory, relative to the home directory
   std::string_view dir_env;      // the variable that moves that directory; "" for none
@@ -58,6 +59,12 @@ struct AgentFiles {
   std::string_view also_runs_called = "";
   std::string_view also_runs_fix = "";
 };
+
+// `relative`, one of AgentFiles' `/`-separated paths, spelled as this system spells a path (`\`
+// on Windows), so that a file named to the user reads as one path.
+inline std::filesystem::path native_path(std::string_view relative) {
+  return std::filesystem::path(relative).make_preferred();
+}
 
 // One coding agent: everything the core needs to know about it (docs/agents.md). The core reads
 // only these; nothing agent-specific lives outside an adapter (runtime/agents/<name>.cpp).

@@ -1,4 +1,5 @@
 #include "util/command_line.hpp"
+#include "util/platform.hpp"
 #include "util/strings.hpp"
 
 #include <array>
@@ -30,6 +31,16 @@ std::string_view shell_name(CommandShell shell) {
 
 bool cmd_plain(std::string_view word) {
   return !word.empty() && word.find_first_of(" \t&|<>()^%!\",;=") == std::string_view::npos;
+}
+
+std::string user_word(std::string_view word, bool windows) {
+  if (!windows) return shell_quote(word);
+  const bool plain = cmd_plain(word) && word.find_first_of("'`$@{}") == std::string_view::npos;
+  return plain ? std::string(word) : "\"" + std::string(word) + "\"";
+}
+
+std::string user_word(std::string_view word) {
+  return user_word(word, platform::windows_commands());
 }
 
 std::string render_command(CommandShell shell, std::string_view program, std::string_view args) {

@@ -26,4 +26,10 @@ std::string render_command(CommandShell shell, std::string_view program, std::st
 // True when cmd.exe reads `word` as one word as it is: no space and nothing cmd treats specially.
 bool cmd_plain(std::string_view word);
 
+// `word` as one word of a command shown for the user to type in their own shell: in POSIX form
+// (shell_quote); on Windows (`windows`), where that shell is PowerShell or cmd, as it is when both
+// read it as one word, else in double quotes. Without `windows`, for this system.
+std::string user_word(std::string_view word, bool windows);
+std::string user_word(std::string_view word);
+
 } // namespace mem0

@@ -38,9 +38,12 @@ SessionState session_with(std::vector<std::string> injected) {
   return s;
 }
 
+// Claude Code settings with our hooks merged in (or removed), written in the POSIX form on every
+// system: the cases of the Windows forms are install_test.cpp's [windows] ones.
 std::string merged(std::string_view current, bool remove = false,
                    const std::filesystem::path &bin = k_bin) {
-  const auto result = merge_settings(current, bin, remove);
+  const auto result =
+      merge_hooks(current, claude_code(), rows_of(claude_code()), bin, remove, false);
   INFO("input: " << current);
   REQUIRE(result.has_value());
   return *result;
@@ -377,8 +380,7 @@ TEST_CASE("cli: a path a shell would expand is quoted, and still recognised", "[
        {"/opt/a{b,c}/bin", "/opt/new\nline/bin", "/opt/bang!/bin", "/opt/x=1/bin"}) {
     CAPTURE(bin.string());
     const std::string once = merged("{}", false, bin);
-    CHECK(commands_of(once, "UserPromptSubmit")[0] ==
-          "'" + (bin / "on_user_prompt").string() + "'");
+    CHECK(commands_of(once, "UserPromptSubmit")[0] == "'" + bin.string() + "/on_user_prompt'");
     CHECK(merged(once, false, bin) == once);
     CHECK(canonical(merged(once, true, bin)) == canonical("{}"));
   }
@@ -460,7 +462,8 @@ struct ClaudeHome {
                         R"({"version": 2, "plugins": {")" + id + "\": " + entries + "}}");
   }
   std::string user_entry() const {
-    return R"([{"scope": "user", "installPath": ")" + install_dir().string() + "\"}]";
+    return R"([{"scope": "user", "installPath": ")" +
+           testing::backslashes_escaped(install_dir().string()) + "\"}]";
   }
   std::vector<InstallPath> paths() const { return find_install_paths(config, env, project); }
 };
@@ -546,6 +549,7 @@ TEST_CASE("cli: a marketplace install is active where it applies and is enabled"
   SECTION("the most specific settings file decides") {
     testing::write_file(h.user_settings(), enabling(true));
     testing::write_file(h.local_settings(), enabling(false));
+    REQUIRE(h.paths().size() == 1);
     CHECK_FALSE(h.paths()[0].active);
     testing::write_file(h.project_settings(), enabling(false));
     testing::write_file(h.local_settings(), enabling(true));
@@ -567,7 +571,9 @@ TEST_CASE("cli: a marketplace install is active where it applies and is enabled"
     REQUIRE(paths.size() == 2);
     CHECK(paths[0].kind == InstallPath::Kind::plugin_root);
     CHECK(describe(paths[0]) == "wired in plugin /src/mem0 checkout (CLAUDE_PLUGIN_ROOT)");
-    CHECK(removal(paths[0]) == "start Claude Code without --plugin-dir '/src/mem0 checkout'");
+    const std::string quoted = // as the user's shells read it (user_word)
+        platform::windows_commands() ? "\"/src/mem0 checkout\"" : "'/src/mem0 checkout'";
+    CHECK(removal(paths[0]) == "start Claude Code without --plugin-dir " + quoted);
     CHECK(times_wired(paths) == 2);
   }
 }
@@ -575,9 +581,10 @@ TEST_CASE("cli: a marketplace install is active where it applies and is enabled"
 TEST_CASE("cli: project and local installs apply in their project", "[cli][install_paths]") {
   ClaudeHome h;
   const std::string other = (h.home / "other").string();
-  h.installed(R"([{"scope": "project", "installPath": "/cache/p", "projectPath": ")" + other +
+  h.installed(R"([{"scope": "project", "installPath": "/cache/p", "projectPath": ")" +
+              testing::backslashes_escaped(other) +
               R"("}, {"scope": "local", "installPath": "/cache/p", "projectPath": ")" +
-              h.project.string() + "\"}]");
+              testing::backslashes_escaped(h.project.string()) + "\"}]");
   testing::write_file(h.local_settings(), enabling(true));
   const auto paths = h.paths();
   REQUIRE(paths.size() == 2);
@@ -658,9 +665,9 @@ struct CliFixture {
   std::filesystem::path exe_dir = f.home / "bin";
 
   CliFixture() {
-    mt::write_file(f.home / ".claude/settings.json", merged("{}", false, exe_dir));
-    for (const HookSpec &h : k_hooks)
-      mt::write_file(exe_dir / h.executable, ""); // wired, present
+    mt::write_file(f.home / ".claude/settings.json", merge_settings("{}", exe_dir, false).value());
+    for (const HookSpec &h : k_hooks) // wired, present
+      mt::write_file(program_path(exe_dir, h.executable, platform::windows_commands()), "");
   }
 
   int run(const std::vector<std::string> &argv) {
@@ -709,7 +716,7 @@ const std::string k_reset_fix =
 
 } // namespace
 
-TEST_CASE("doctor: a healthy platform set-up passes every check", "[cli][doctor][wine-todo]") {
+TEST_CASE("doctor: a healthy platform set-up passes every check", "[cli][doctor]") {
   CliFixture c;
   CHECK(c.run({"doctor"}) == k_ok);
   CHECK(mt::has_line(c.text(), "all checks passed"));
@@ -735,7 +742,7 @@ TEST_CASE("doctor: a healthy platform set-up passes every check", "[cli][doctor]
 }
 
 TEST_CASE("doctor: shared memory off is shown, and the check searches without it",
-          "[cli][doctor][wine-todo]") {
+          "[cli][doctor]") {
   CliFixture c;
   c.f.set_env("MEM0_SHARED_MEMORY", "off");
   CHECK(c.run({"doctor"}) == k_ok);
@@ -746,7 +753,7 @@ TEST_CASE("doctor: shared memory off is shown, and the check searches without it
 }
 
 TEST_CASE("doctor: every setting is a row under settings, with its value and its origin",
-          "[cli][doctor][origin][wine-todo]") {
+          "[cli][doctor][origin]") {
   CliFixture c;
   mt::write_file(c.f.home / ".mem0/settings.json", R"({"search_plan": "thorough"})");
   c.f.set_env("MEM0_DAILY_SEARCH_LIMIT", "7");
@@ -781,7 +788,7 @@ TEST_CASE("doctor: every setting is a row under settings, with its value and its
 }
 
 TEST_CASE("doctor: a setting's row names an environment value it did not understand",
-          "[cli][doctor][origin][wine-todo]") {
+          "[cli][doctor][origin]") {
   CliFixture c;
   mt::write_file(c.f.home / ".mem0/settings.json", R"({"search_plan": "thorough"})");
   c.f.set_env("MEM0_SEARCH_PLAN", "fast");
@@ -862,8 +869,7 @@ TEST_CASE("doctor: an unreachable server that is paused shows the count in the p
   CHECK_FALSE(mt::contains(c.text(), "checks passed"));
 }
 
-TEST_CASE("doctor: a pause the check's answer ends is reported as ended early",
-          "[cli][doctor][wine-todo]") {
+TEST_CASE("doctor: a pause the check's answer ends is reported as ended early", "[cli][doctor]") {
   CliFixture c;
   c.pause_for(std::chrono::seconds(600));
   c.pause_for(std::chrono::seconds(600), "other-server");
@@ -876,7 +882,7 @@ TEST_CASE("doctor: a pause the check's answer ends is reported as ended early",
   CHECK(c.f.store().backoff.active_pause(c.f.now, "other-server")); // another server's stays
 }
 
-TEST_CASE("doctor --reset ends every pause first and says how many", "[cli][doctor][wine-todo]") {
+TEST_CASE("doctor --reset ends every pause first and says how many", "[cli][doctor]") {
   CliFixture c;
   SECTION("one") {
     c.pause_for(std::chrono::seconds(600));
@@ -924,7 +930,7 @@ TEST_CASE("doctor --help lists --reset", "[cli][doctor]") {
   CHECK(c.run({"doctor", "--rest"}) == k_usage);
 }
 
-TEST_CASE("doctor: a self-hosted server gets one search and no ping", "[cli][doctor][wine-todo]") {
+TEST_CASE("doctor: a self-hosted server gets one search and no ping", "[cli][doctor]") {
   CliFixture c;
   c.f.set_env("MEM0_BACKEND", "selfhosted");
   CHECK(c.run({"doctor"}) == k_ok);

@@ -165,7 +165,7 @@ TEST_CASE(
   REQUIRE(text.has_value());
   CHECK(is_our_shim(*text, opencode()));
   CHECK(mt::contains(*text, "const CONFIG = {\"agent\":\"opencode\",\"bin\":\"" +
-                                h.exe_dir.string() + "\""));
+                                mt::backslashes_escaped(h.exe_dir.string()) + "\""));
   CHECK(mt::contains(*text, "\"commands\":{\"mem0-search\":\"peek\""));
   for (const HookSpec &row : hooks_of("opencode"))
     CHECK(mt::contains(*text, "\"executable\":\"" + std::string(row.executable) + "\""));
@@ -176,7 +176,7 @@ TEST_CASE(
   CHECK(std::string(doc["theme"].GetString()) == "dark");
   CHECK(doc["mcp"].HasMember("other"));
   CHECK(std::string(doc["mcp"]["mem0"]["command"][0].GetString()) ==
-        (h.exe_dir / "mem0-hooks").string());
+        program_path(h.exe_dir, "mem0-hooks", platform::windows_commands()));
   CHECK(std::string(doc["mcp"]["mem0"]["type"].GetString()) == "local");
   // Our commands, described by what they run; the user's own /mem0-pause kept as it was.
   CHECK(std::string(doc["command"]["mem0-search"]["description"].GetString())

@@ -43,9 +43,11 @@ Agent agent_like(std::string_view name, HooksFormat format) {
   return a;
 }
 
+// `agent`'s hooks file with the hooks of `rows` merged in (or removed), written in the POSIX form
+// on every system: the cases of the Windows forms are the [windows] ones below.
 std::string merge(std::string_view current, const Agent &agent, const std::vector<HookSpec> &rows,
                   bool remove = false, const std::filesystem::path &bin = k_bin) {
-  const auto result = merge_hooks(current, agent, rows, bin, remove);
+  const auto result = merge_hooks(current, agent, rows, bin, remove, false);
   INFO("input: " << current);
   REQUIRE(result.has_value());
   return *result;
@@ -79,7 +81,8 @@ TEST_CASE("install: another agent's Claude-shaped file runs each hook with --age
   CHECK(merge(text, codex, rows) == text); // idempotent
   CHECK(canonical(merge(text, codex, rows, true)) == canonical("{}"));
   // Claude Code's own command keeps no flag.
-  CHECK(hook_command(claude_code(), k_bin, "on_stop") == "/opt/mem0/bin/on_stop");
+  CHECK(hook_command(claude_code(), k_bin, "on_stop", CommandShell::posix) ==
+        "/opt/mem0/bin/on_stop");
 }
 
 TEST_CASE("install: Gemini CLI's settings get named hooks with timeouts in milliseconds",
@@ -193,8 +196,10 @@ TEST_CASE("install --agent: the agent's user or project file, once", "[cli][inst
   CHECK(mt::contains(h.err.str(), "unknown agent 'nope'"));
 }
 
+// [no-wine]: a #!/bin/sh script stands in for Claude Code's program, and Windows runs no script as
+// a program (docs/windows.md#testing-under-wine).
 TEST_CASE("install --agent all: every agent found, by its program or its directory",
-          "[cli][install][agents]") {
+          "[cli][install][agents][no-wine]") {
   mt::CliHome h;
   CHECK(h.run({"install", "--agent", "all"}) == k_failure); // none found
   std::filesystem::create_directories(h.f.home / ".cursor");
@@ -297,8 +302,10 @@ namespace {
 const fs::path k_toml = "config.toml";
 const fs::path k_json = "mcp.json";
 
+// `current` with the memory tools merged in (or removed), the program named as on POSIX on every
+// system (a case below names it as on Windows).
 std::string tools_merged(std::string_view current, const fs::path &file, bool remove = false) {
-  const auto result = merge_memory_tools(current, file, k_bin, remove);
+  const auto result = merge_memory_tools(current, file, k_bin, remove, false);
   INFO("input: " << current);
   REQUIRE(result.has_value());
   return *result;
@@ -403,9 +410,11 @@ TEST_CASE("memory tools: config.toml that cannot be read as TOML is refused",
 
 TEST_CASE("memory tools: a path TOML must escape is written as a basic string",
           "[cli][install][mcp]") {
-  const auto result = merge_memory_tools("", k_toml, "/opt/my \"mem0\"\\bin", false);
-  REQUIRE(result.has_value());
-  CHECK(mt::contains(*result, R"(command = "/opt/my \"mem0\"\\bin/mem0-hooks")"));
+  const auto posix = merge_memory_tools("", k_toml, "/opt/my \"mem0\"\\bin", false, false);
+  CHECK(mt::contains(posix.value(), R"(command = "/opt/my \"mem0\"\\bin/mem0-hooks")"));
+  // A Windows path's separators are backslashes, each escaped.
+  const auto windows = merge_memory_tools("", k_toml, "C:\\Program Files\\mem0", false, true);
+  CHECK(mt::contains(windows.value(), R"(command = "C:\\Program Files\\mem0\\mem0-hooks.exe")"));
 }
 
 TEST_CASE("memory tools: mcpServers.mem0 in a JSON file, the rest kept", "[cli][install][mcp]") {
@@ -444,12 +453,13 @@ TEST_CASE("install --agent codex|gemini-cli|cursor registers the memory tools; u
   const fs::path cursor = h.f.home / ".cursor" / "mcp.json";
   mt::write_file(codex, k_codex_config);
   fs::permissions(codex, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
-  const std::string program = (h.exe_dir / "mem0-hooks").string();
+  const std::string program = program_path(h.exe_dir, "mem0-hooks", platform::windows_commands());
+  const std::string toml_program = mt::backslashes_escaped(program); // in a TOML basic string
 
   CHECK(h.run({"install", "--agent", "codex"}) == k_ok);
   INFO(h.out.str() << h.err.str());
   CHECK(read_small_file(codex) == std::string(k_codex_config) +
-                                      "\n[mcp_servers.mem0]\ncommand = \"" + program +
+                                      "\n[mcp_servers.mem0]\ncommand = \"" + toml_program +
                                       "\"\nargs = [\"mcp\"]\n");
   CHECK(mt::mode_of(codex) == mt::file_mode_as_kept(0640)); // the file's mode kept
   CHECK(read_small_file(codex.string() + ".bak") == std::string(k_codex_config));
@@ -670,22 +680,29 @@ TEST_CASE("install on Windows: Copilot CLI's entries get a powershell command be
 }
 
 TEST_CASE("doctor: hooks written for another shell than the agent's here are a fix",
-          "[cli][doctor][windows][wine-todo]") {
+          "[cli][doctor][windows]") {
   mt::CliHome h;
   const auto file = h.f.home / ".gemini" / "settings.json";
-  const std::string windows =
-      merge_hooks("", gemini_cli(), rows_of(gemini_cli()), k_win_bin, false, true).value();
-  mt::write_file(file, windows);
+  // Wired in the other system's form: PowerShell's on POSIX, sh's on Windows.
+  const bool windows = platform::windows_commands();
+  mt::write_file(file, merge_hooks("", gemini_cli(), rows_of(gemini_cli()),
+                                   windows ? "/opt/mem0 hooks" : k_win_bin, false, !windows)
+                           .value());
   h.run({"doctor"});
-  CHECK(mt::contains(h.out.str(),
-                     "fix: " + file.string() + ": " + std::to_string(rows_of(gemini_cli()).size()) +
-                         " mem0 hooks are written for PowerShell, but Gemini CLI runs them with "
-                         "sh here, which would not run `& 'C:\\Program Files\\mem0 hooks\\"));
+  INFO(h.out.str());
+  const std::string written =
+      windows ? "sh, but Gemini CLI runs them with PowerShell here, which would not run "
+                "`'/opt/mem0 hooks"
+              : "PowerShell, but Gemini CLI runs them with sh here, which would not run "
+                "`& 'C:\\Program Files\\mem0 hooks\\";
+  CHECK(mt::contains(h.out.str(), "fix: " + file.string() + ": " +
+                                      std::to_string(rows_of(gemini_cli()).size()) +
+                                      " mem0 hooks are written for " + written));
   CHECK(mt::contains(h.out.str(), "run `mem0-hooks install --agent gemini-cli` to rewrite them"));
   // Install rewrites them in this system's form; doctor then has nothing to say of them.
   CHECK(h.run({"install", "--agent", "gemini-cli"}) == k_ok);
   for (const auto &[event, command] : our_hooks(read_small_file(file).value()))
-    CHECK(runs_in(CommandShell::posix, command));
+    CHECK(runs_in(hook_shell(gemini_cli()), command));
   h.out.str("");
   h.run({"doctor"});
   CHECK_FALSE(mt::contains(h.out.str(), "written for"));

@@ -3,6 +3,7 @@
 #include "tests/unit/catch.hpp"
 
 #include "util/command_line.hpp"
+#include "util/platform.hpp"
 
 #include <string>
 
@@ -70,4 +71,16 @@ TEST_CASE("render_command: a long path is written whole in every shell", "[util]
   }
   CHECK(shell_name(CommandShell::powershell) == "PowerShell");
   CHECK(shell_name(CommandShell::git_bash) == "Git Bash");
+}
+
+TEST_CASE("user_word: a word the user types, quoted for the shells of their system",
+          "[util][command_line]") {
+  CHECK(user_word("/home/me/.claude/settings.json", false) == "/home/me/.claude/settings.json");
+  CHECK(user_word("/home/o'neil/x", false) == "'/home/o'\\''neil/x'");
+  // Windows: PowerShell or cmd, both of which read a plain path or a double-quoted one as one word.
+  CHECK(user_word("C:\\Users\\me\\.claude\\settings.json", true) ==
+        "C:\\Users\\me\\.claude\\settings.json");
+  for (const char *word : {"C:\\My Files\\x", "C:\\O'Neil\\x", "C:\\a$b", "C:\\a&b", "C:\\{x}"})
+    CHECK(user_word(word, true) == "\"" + std::string(word) + "\"");
+  CHECK(user_word("/a b") == (platform::windows_commands() ? "\"/a b\"" : "'/a b'"));
 }
