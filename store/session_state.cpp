@@ -148,7 +148,7 @@ SessionState parse_session_state(std::string_view json) {
       it != doc.MemberEnd() && it->value.IsBool())
     s.limit_notice_shown = it->value.GetBool();
   s.notices_shown = strings_member(doc, "notices_shown");
-  s.prompts = static_cast<long>(int64_member(doc, "prompts").value_or(0));
+  s.prompts = int64_member(doc, "prompts").value_or(0);
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   s.captured = strings_member(doc, "captured");
   s.runs = parse_runs(doc);

@@ -4,6 +4,7 @@
 #include "util/files.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -44,8 +45,8 @@ struct SessionState {
   bool rubric_shown = false;
   bool limit_notice_shown = false;        // the daily-limit notice (kind daily_limit)
   std::vector<std::string> notices_shown; // the other user notice kinds shown (recall.hpp)
-  long prompts = 0;
-  std::string captured_until; // uuid of the last transcript message auto-captured
+  std::int64_t prompts = 0;               // 64 bits on every system (`long` is 32 on Windows)
+  std::string captured_until;             // uuid of the last transcript message auto-captured
   // The messages auto-captured lately (message_key), oldest first, at most
   // k_max_captured_keys: never sent again, whatever their uuids.
   std::vector<std::string> captured;

@@ -533,9 +533,11 @@ private:
   std::optional<TryLock> m_lock;
 };
 
-// A temporary stream that reads back what was written to it.
+// A temporary stream that reads back what was written to it (a file in a directory of its own:
+// std::tmpfile writes to the drive's root on Windows).
 struct Sink {
-  std::FILE *file = std::tmpfile();
+  TempDir dir;
+  std::FILE *file = std::fopen((dir / "sink").string().c_str(), "w+b");
   Sink() { REQUIRE(file != nullptr); }
   ~Sink() { std::fclose(file); }
   Sink(const Sink &) = delete;
