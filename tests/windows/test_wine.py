@@ -19,7 +19,7 @@ os.environ.setdefault("MEM0_BIN_DIR", os.path.join(ROOT, "build-windows", "bin")
 os.environ["MEM0_EXEC_WRAPPER"] = WINE_RUN
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 
-from hooklib import HookTest, memory  # noqa: E402
+from hooklib import HookTest, USER, memory  # noqa: E402
 from outbox import outbox_items  # noqa: E402
 import testmain  # noqa: E402
 from hookevents import prompt_event, read_event, session_end_event, stop_event  # noqa: E402
@@ -35,13 +35,14 @@ def windows_path(path):
     return "Z:" + os.path.abspath(path).replace("/", "\\")
 
 
-def wine_home():
-    """The Unix directory of %USERPROFILE% in the prefix (wine names it after the Unix user)."""
-    users = os.path.join(PREFIX, "drive_c", "users")
-    names = [n for n in os.listdir(users) if n != "Public"]
-    if len(names) != 1:
-        raise unittest.SkipTest(f"cannot tell the wine user's profile in {users}: {names}")
-    return os.path.join(users, names[0])
+def wine_home(env):
+    """The Unix directory of the %USERPROFILE% wine gives a program run with `env`: asked of wine,
+    which names it after the USER its server met first, so that the prefix may hold several."""
+    shown = subprocess.run([WINE_RUN, "cmd", "/c", "echo %USERPROFILE%"], env=env, check=True,
+                           capture_output=True, text=True, timeout=120).stdout.strip()
+    if not shown.upper().startswith("C:\\"):
+        raise AssertionError(f"wine's %USERPROFILE% is not on its drive C: {shown!r}")
+    return os.path.join(PREFIX, "drive_c", *shown[3:].split("\\"))
 
 
 class WineCase(HookTest):
@@ -59,12 +60,13 @@ class WineCase(HookTest):
             raise unittest.SkipTest("no Windows build (scripts/build.sh --windows)")
         # The first program of a prefix starts wine's services, which inherit its stdio: warm it
         # before any output is captured.
-        subprocess.run([WINE_RUN, "--warm"], check=True, timeout=300)
+        env = {**os.environ, "USER": USER, "WINEPREFIX": PREFIX}
+        subprocess.run([WINE_RUN, "--warm"], env=env, check=True, timeout=300)
+        cls.profile = wine_home(env)  # made now, if new: the first hook is not kept waiting
         super().setUpClass()
 
     def setUp(self):
         super().setUp()
-        self.profile = wine_home()
         self.mem0 = os.path.join(self.profile, ".mem0")
         subprocess.run(["rm", "-rf", self.mem0], check=True)
         self.addCleanup(subprocess.run, ["rm", "-rf", self.mem0])
