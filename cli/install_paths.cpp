@@ -203,7 +203,9 @@ std::string removal(const InstallPath &p) {
   if (p.kind == Kind::settings) return "mem0-hooks uninstall --settings " + user_word(p.where);
   if (p.kind == Kind::plugin_root)
     return "start Claude Code without --plugin-dir " + user_word(p.where);
-  return (p.project.empty() ? "" : "cd " + user_word(p.project) + " && ") + "claude plugin " +
+  // Windows PowerShell 5.1 has no `&&`: there the two commands are named one after the other.
+  const std::string then = platform::windows_commands() ? ", then " : " && ";
+  return (p.project.empty() ? "" : "cd " + user_word(p.project) + then) + "claude plugin " +
          (p.dir.empty() ? "disable " : "uninstall ") + p.where + " --scope " + p.scope;
 }
 

@@ -592,8 +592,9 @@ TEST_CASE("cli: project and local installs apply in their project", "[cli][insta
   CHECK_FALSE(paths[0].active);
   CHECK(describe(paths[0]) ==
         "plugin mem0-native-hooks@mkt (marketplace, project scope in " + other + "): /cache/p");
+  const std::string then = platform::windows_commands() ? ", then " : " && "; // no && in PS 5.1
   CHECK(removal(paths[0]) ==
-        "cd " + other + " && claude plugin uninstall mem0-native-hooks@mkt --scope project");
+        "cd " + other + then + "claude plugin uninstall mem0-native-hooks@mkt --scope project");
   CHECK(paths[1].here);
   CHECK(paths[1].active);
   CHECK(paths[1].scope == "local");
