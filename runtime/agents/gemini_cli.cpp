@@ -237,11 +237,12 @@ Transcript read_gemini_transcript(const std::filesystem::path &path, std::size_t
 }
 
 std::string last_answer(const Transcript &transcript) {
-  std::vector<std::string> parts;
+  std::vector<std::string> parts; // from the last message back to the last user message
   for (auto it = transcript.messages.rbegin(); it != transcript.messages.rend(); ++it) {
     if (it->role == "user") break;
-    parts.insert(parts.begin(), it->text);
+    parts.push_back(it->text);
   }
+  std::reverse(parts.begin(), parts.end());
   return join(parts, "\n");
 }
 
