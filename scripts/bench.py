@@ -535,7 +535,8 @@ def wine_rows(env, work, project, big, small):
             subprocess.run([strip, "-o", out, exe], check=True)
             stripped = os.path.getsize(out) / 1024
         linux = os.path.join(BIN, name)
-        print(f"{name:20} {os.path.getsize(linux) / 1024 if os.path.exists(linux) else 0:9.0f} "
+        linux_kb = f"{os.path.getsize(linux) / 1024:.0f}" if os.path.exists(linux) else "-"
+        print(f"{name:20} {linux_kb:>9} "
               f"{os.path.getsize(exe) / 1024:11.0f} "
               f"{'' if stripped is None else f'{stripped:12.0f}':>12}")
     prefix = os.environ.get("WINEPREFIX") or os.path.expanduser(
