@@ -16,6 +16,13 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
 fi
 # A second wineserver for the same prefix exits at once: this starts one only when none runs.
 wineserver -p </dev/null >/dev/null 2>&1 || true
+# A new prefix says Windows 7; the hooks are for Windows 10 and later, as is Node.js 20, which
+# the npm package's launcher runs on (tests/windows/test_wine_npm.py). Set once (the mark: wine
+# writes its registry files only now and then), output thrown away (it may be the first program).
+if [ ! -f "$WINEPREFIX/.mem0-win10" ]; then
+  "$wine" reg add 'HKCU\Software\Wine' /v Version /d win10 /f </dev/null >/dev/null 2>&1 &&
+    touch "$WINEPREFIX/.mem0-win10"
+fi
 if [ "${1:-}" = --warm ]; then
   "$wine" cmd /c exit </dev/null >/dev/null 2>&1 || true
   exit 0

@@ -3,9 +3,8 @@
 
 The npm packages are packed from the executables under test (MEM0_BIN_DIR) by
 scripts/npm_package.py, exactly as scripts/package.sh packs a release, and published to a
-loopback registry: verdaccio (pinned, installed once into the npm cache of tests/client/npmcache.py)
-with its storage in the scratch directory, no uplinks, listening on 127.0.0.1 only, started and
-stopped here. Then, on a PATH that holds node, npm, python3, git and a few coreutils but no
+loopback registry (registry.py: verdaccio with its storage in the scratch directory), started
+and stopped here. Then, on a PATH that holds node, npm, python3, git and a few coreutils but no
 compiler and no cmake, and with that registry as the scratch user's default (~/.npmrc):
 
 (a) `npm install -g mem0-native-hooks` into a scratch prefix installs the launcher and, as an
@@ -29,23 +28,21 @@ registry to install verdaccio or a client from).
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 import unittest
-import urllib.request
 
 from clientlib import BIN_DIR, REPO, claude_or_exit, client_or_exit, log, run_tests
 import codex_cli
 import gemini_cli
 import npmcache
+from registry import Registry
 import test_one_memory
 import test_plugin_install
 
-VERDACCIO_VERSION = "6.8.0"
 PACKAGES = ["mem0-native-hooks", "mem0-native-hooks-linux-x64", "mem0-native-hooks-plugin"]
 # What the scratch PATH holds: what npm and the clients need, and nothing that compiles.
 TOOLS = ["node", "npm", "npx", "python3", "git", "sh", "bash", "env", "uname", "cat", "ls",
@@ -63,41 +60,6 @@ def timed(label, cmd, **kw):
     if proc.returncode != 0:
         raise AssertionError(f"{label} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
     return proc
-
-
-def find_verdaccio(prefix, _want):
-    exe = os.path.join(prefix, "node_modules", ".bin", "verdaccio")
-    return exe if os.access(exe, os.X_OK) else None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_registry(scratch, verdaccio):
-    """verdaccio on 127.0.0.1 with its storage in `scratch`; (url, process)."""
-    port = free_port()
-    config = os.path.join(scratch, "verdaccio.yaml")
-    with open(config, "w") as fh:
-        fh.write(f"storage: {scratch}/storage\nuplinks: {{}}\nmax_body_size: 200mb\n"
-                 "packages:\n  '**':\n    access: $all\n    publish: $anonymous\n"
-                 f"auth:\n  htpasswd:\n    file: {scratch}/htpasswd\n    max_users: -1\n"
-                 "log: {type: stdout, format: pretty, level: warn}\n")
-    proc = subprocess.Popen([verdaccio, "--config", config, "--listen", f"127.0.0.1:{port}"],
-                            stdout=open(os.path.join(scratch, "verdaccio.log"), "w"),
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url + "-/ping", timeout=2).read()
-            return url, proc
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise npmcache.Unavailable("verdaccio did not answer within 60 s")
 
 
 def scratch_path(scratch):
@@ -225,15 +187,13 @@ def main():
                                            test_one_memory.EXECUTABLES)
     test_one_memory.GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli,
                                             test_one_memory.EXECUTABLES)
-    try:
-        verdaccio = npmcache.ensure("verdaccio", "verdaccio", VERDACCIO_VERSION,
-                                    npmcache.cache_root("MEM0_VERDACCIO_DIR", "verdaccio"),
-                                    find=find_verdaccio, log=log)
-    except npmcache.Unavailable as exc:
-        log(f"SKIPPED: verdaccio is not available here: {exc}")
-        return 77
     scratch = tempfile.mkdtemp(prefix="mem0_npm_")
     try:
+        try:
+            registry = Registry(scratch, log)
+        except npmcache.Unavailable as exc:
+            log(f"SKIPPED: verdaccio is not available here: {exc}")
+            return 77
         hooks_json = os.path.join(os.path.dirname(BIN_DIR), "plugin", "hooks.json")
         out = os.path.join(scratch, "npm")
         timed("npm_package.py (strip + npm pack)",
@@ -243,17 +203,12 @@ def main():
             [tgz] = [f for f in os.listdir(out) if f.startswith(name + "-")
                      and f[len(name) + 1].isdigit()]
             log(f"    {tgz}: {os.path.getsize(os.path.join(out, tgz)) / 1e6:.1f} MB packed")
-        url, server = start_registry(scratch, verdaccio)
-        try:
-            host = url.split("//", 1)[1]
-            npmrc = os.path.join(scratch, "npmrc")
-            with open(npmrc, "w") as fh:  # the scratch user's default registry
-                fh.write(f"registry={url}\n//{host}:_authToken=loopback\n")
+        with registry:
+            url, npmrc = registry.url, registry.npmrc
             path = scratch_path(scratch)
             for tool in COMPILERS:
                 assert not shutil.which(tool, path=path), tool
-            env = {"PATH": path, "HOME": scratch, "NPM_CONFIG_USERCONFIG": npmrc,
-                   "LANG": "C.UTF-8"}
+            env = registry.env(path, scratch)
             for tgz in sorted(os.listdir(out)):
                 timed(f"npm publish {tgz}", ["npm", "publish", os.path.join(out, tgz)],
                       env=env, cwd=scratch)
@@ -265,9 +220,6 @@ def main():
                             out=out, env=env, scratch=scratch)
             os.environ["PATH"] = REGISTRY["path"]  # what client_env gives every client
             return run_tests()
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     finally:
         if not os.environ.get("MEM0_CLIENT_KEEP"):
             shutil.rmtree(scratch, ignore_errors=True)
