@@ -13,15 +13,13 @@ import tempfile
 import threading
 import time
 
-from hooklib import BIN_DIR, HookTest, payload_event
+from hooklib import BIN_DIR, EXIT_SLACK_S, HookTest, SANITIZED, payload_event
 from hookevents import prompt_event, read_event
 from loopback import LOOPBACK, StandIn
 from runresult import RunResult
 
 TIME_BIN = "/usr/bin/time"
-SANITIZED = bool(os.environ.get("MEM0_TEST_SANITIZED"))  # set by CTest for sanitizer builds
 MAX_RSS_KB = 40 * 1024          # peak resident memory allowed for one hook run
-SLACK_S = 0.100                 # docs/failures.md#exit-status-and-output: the process exits within the budget + 100 ms
 DASH = "\u2014"
 
 KEY_REJECTED = f"mem0: recall skipped {DASH} API key rejected"
@@ -242,8 +240,9 @@ class HardTest(HookTest):
                          timeout=timeout)
 
     def assert_within_budget(self, result, budget_ms):
-        self.assertLessEqual(result.elapsed, budget_ms / 1000 + SLACK_S,
-                             f"took {result.elapsed * 1000:.0f} ms; budget {budget_ms} ms + 100 ms")
+        self.assertLessEqual(result.elapsed, budget_ms / 1000 + EXIT_SLACK_S,
+                             f"took {result.elapsed * 1000:.0f} ms; budget {budget_ms} ms + "
+                             f"{EXIT_SLACK_S * 1000:.0f} ms")
 
     def assert_bounded_memory(self, result, limit_kb=MAX_RSS_KB):
         """Peak RSS below limit_kb; a skipped sub-test (not a pass) when GNU time is missing or

@@ -151,9 +151,14 @@ class OneSessionCrowd(CrowdTest):
                                 session=f"crowd-{i}") for i in range(100)]
         results = run_all(jobs)
         self.assert_all_ok(results)
-        sent = len(self.fake.searches())
-        self.assertGreater(sent, 0)
-        self.assertEqual(self.searches_today(), sent, "a daily search count was lost")
+        received = len(self.fake.searches())
+        self.assertGreater(received, 0)
+        # A search counts once sent; one cut by the deadline before the server had it (a crowd on
+        # a slow build) is counted and not received, and says so in its run's log.
+        cut = sum(r.stderr.count(b"failed: timeout") for r in results)
+        counted = self.searches_today()
+        self.assertGreaterEqual(counted, received, "a daily search count was lost")
+        self.assertLessEqual(counted, received + cut, "a search was counted twice")
 
 
 class ProjectMapCrowd(CrowdTest):

@@ -6,12 +6,11 @@ import json
 import os
 import unittest
 
-from hooklib import PROJECT, USER, HookTest
+from hooklib import PROJECT, SANITIZED, USER, HookTest
 import testmain  # noqa: E402
 from hookevents import pre_tool_use_event
 
 HOOK = "on_tool_guard"
-SANITIZED = bool(os.environ.get("MEM0_TEST_SANITIZED"))
 BUDGET_S = 0.5 if SANITIZED else 0.05  # best of several runs, process start included
 SCOPE = {"AND": [{"user_id": USER}, {"app_id": PROJECT}]}
 
