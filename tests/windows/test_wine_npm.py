@@ -29,14 +29,13 @@ from test_wine import PROMPT, WINE_RUN, WineCase, our_commands, windows_path
 from hookevents import prompt_event
 
 sys.path.insert(0, os.path.join(test_wine.ROOT, "tests", "client"))
+sys.path.insert(0, os.path.join(test_wine.ROOT, "scripts"))
 import npmcache  # noqa: E402
+from npm_package import EXECUTABLES, NAME  # noqa: E402
 from registry import Registry  # noqa: E402
 import testmain  # noqa: E402
 
 NODE_WIN_VERSION = "20.20.2"  # Node.js 20, the LTS our launcher is written for
-NAME = "mem0-native-hooks"
-EXECUTABLES = ["mem0-hooks", "on_bash_output", "on_compact", "on_file_read", "on_session_end",
-               "on_session_start", "on_stop", "on_tool_guard", "on_user_prompt"]
 PACKED = {}  # out, zip, version: packed once in setUpModule
 
 
