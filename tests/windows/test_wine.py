@@ -83,6 +83,13 @@ class WineCase(HookTest):
     def wait_for(self, what, check, timeout=20.0):
         super().wait_for(what, check, timeout)  # a program under wine starts slower
 
+    def wine(self, *args, stdin=None, timeout=120):
+        """A Windows program (`args[0]`, a Unix path) run under wine in the project, as the tests'
+        user, with `stdin` (text) or none; decoded."""
+        feed = {"stdin": subprocess.DEVNULL} if stdin is None else {"input": stdin}
+        return subprocess.run([WINE_RUN, *args], capture_output=True, text=True, errors="replace",
+                              env=self.env(), cwd=self.project, timeout=timeout, **feed)
+
     def context(self, result):
         import json
         out = json.loads(result.stdout)
@@ -219,10 +226,7 @@ class WineInstall(WineCase):
         """mem0-hooks.exe with `args` (from the build, or the copy at `exe`), decoded."""
         if exe is None:
             return self.run_bin("mem0-hooks.exe", None, args=args, text=True, timeout=60)
-        proc = subprocess.run([WINE_RUN, exe, *args], capture_output=True, env=self.env(),
-                              cwd=self.project, timeout=60, stdin=subprocess.DEVNULL)
-        return proc.__class__(proc.args, proc.returncode, proc.stdout.decode(errors="replace"),
-                              proc.stderr.decode(errors="replace"))
+        return self.wine(exe, *args, timeout=60)
 
     def hooks_file(self, agent):
         return os.path.join(self.profile, AGENT_FILES[agent][0])

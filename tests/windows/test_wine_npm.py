@@ -25,7 +25,7 @@ import unittest
 import zipfile
 
 import test_wine
-from test_wine import PROMPT, WINE_RUN, WineCase, our_commands, windows_path
+from test_wine import PROMPT, WineCase, expected_command, our_commands, windows_path
 from hookevents import prompt_event
 
 sys.path.insert(0, os.path.join(test_wine.ROOT, "tests", "client"))
@@ -63,14 +63,7 @@ def setUpModule():
                   version=archive[len(NAME) + 1:-len("-win32-x64.zip")])
 
 
-class PackageCase(WineCase):
-    def wine(self, *args, stdin=None):
-        """A Windows program run under wine in the project, as the tests' user; decoded."""
-        return subprocess.run([WINE_RUN, *args], capture_output=True, text=True, env=self.env(),
-                              cwd=self.project, input=stdin or "", timeout=120)
-
-
-class Zip(PackageCase):
+class Zip(WineCase):
     """The release archive."""
 
     def test_the_zip_holds_the_stripped_executables_which_run_from_a_folder_with_a_space(self):
@@ -94,7 +87,7 @@ class Zip(PackageCase):
         self.assertIn("exponential backoff", self.context(recall))
 
 
-class Npm(PackageCase):
+class Npm(WineCase):
     """The npm packages from a loopback registry."""
 
     @classmethod
@@ -108,8 +101,7 @@ class Npm(PackageCase):
             cls.registry = Registry(PACKED["scratch"], print)
         except npmcache.Unavailable as exc:
             raise unittest.SkipTest(str(exc))
-        cls.registry.__enter__()
-        cls.addClassCleanup(cls.registry.__exit__)
+        cls.enterClassContext(cls.registry)
         cls.npm_env = cls.registry.env(os.environ["PATH"], PACKED["scratch"])
         for package in (NAME, f"{NAME}-win32-x64"):
             tgz = os.path.join(PACKED["out"], f"{package}-{PACKED['version']}.tgz")
@@ -144,9 +136,8 @@ class Npm(PackageCase):
         install = self.wine(self.node_exe, launcher, "install", "--agent", "gemini-cli")
         self.assertEqual(install.returncode, 0, install.stderr)
         commands = our_commands(os.path.join(gemini, "settings.json"))
-        self.assertEqual(commands["on_user_prompt"],
-                         "& '" + windows_path(os.path.join(package_bin, "on_user_prompt.exe"))
-                         + "' --agent gemini-cli")
+        self.assertEqual(commands["on_user_prompt"], expected_command(
+            "gemini-cli", "powershell", windows_path(package_bin), "on_user_prompt"))
 
     def test_npm_on_linux_takes_no_windows_package_and_the_launcher_says_so(self):
         root = self.npm_install(os.path.join(self.home, "npm linux"))
