@@ -168,6 +168,18 @@ const std::vector<Command> &commands() {
        "  FILE   JSON lines as export writes them; each text is stored as written\n",
        {1, 1},
        import_memories},
+      {"ui",
+       "[--port N] [--no-open] [--scope project|global] [--background]",
+       "open the memory console: a local page of your memories, sessions and health",
+       {"--port", "--scope"},
+       {"--no-open", "--background"},
+       R"(  --port N                 listen on 127.0.0.1:N (default: a free port)
+  --no-open                print the address only; do not open a browser
+  --scope project|global   this project's memories (default) or every project's
+  --background             serve from a detached process (Linux, macOS) and return
+)",
+       {},
+       ui},
       {"uninstall",
        "[options]",
        "remove the hooks from a coding agent's hooks file (Claude Code's settings by default)",

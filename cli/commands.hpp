@@ -18,5 +18,10 @@ int log(const Args &args, const CliContext &ctx);
 int tour(const Args &args, const CliContext &ctx);
 int export_memories(const Args &args, const CliContext &ctx);
 int import_memories(const Args &args, const CliContext &ctx);
+int ui(const Args &args, const CliContext &ctx);
+
+// Doctor's printed checks as the console's Health view takes them (cli/ui.cpp): {"rows":
+// [{"name", "value", "sub"}], "warnings", "fixes", "summary"}.
+std::string doctor_json(std::string_view text);
 
 } // namespace mem0::cli

@@ -2,7 +2,7 @@
 # threads variant, whose libstdc++ has std::thread and std::mutex). GCC 12: std::expected, no
 # <format>. The executables are static (no libstdc++, libgcc or libwinpthread DLL beside them)
 # and carry a manifest (packaging/windows/manifest.rc); HTTP goes through WinHTTP, so libcurl is
-# not needed. RapidJSON and Catch2 are headers only: the build machine's are used, by their own
+# not needed. RapidJSON, Catch2 and Boost (the console's Beast) are headers only: the build machine's are used, by their own
 # directories (not all of /usr/include, whose Linux headers would shadow mingw's). The tests run
 # under wine (scripts/wine-run.sh; docs/windows.md#testing-under-wine).
 set(CMAKE_SYSTEM_NAME Windows)
@@ -17,5 +17,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 # localtime_r and gmtime_r (util/clock.hpp), which mingw's <time.h> declares only on request.
 set(CMAKE_CXX_FLAGS_INIT "-D_POSIX_THREAD_SAFE_FUNCTIONS=200112L")
-set(MEM0_HOST_HEADERS /usr/include/rapidjson /usr/include/catch2 CACHE INTERNAL "")
+set(MEM0_HOST_HEADERS /usr/include/rapidjson /usr/include/catch2 /usr/include/boost CACHE INTERNAL "")
 set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/../scripts/wine-run.sh)

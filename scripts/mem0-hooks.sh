@@ -5,12 +5,14 @@
 # one line on stderr naming the scripts to run, and exit 1: no retry storm, no hang.
 #
 #   sh scripts/mem0-hooks.sh mcp
-#   sh scripts/mem0-hooks.sh --args-on-stdin <command>   (a slash command; docs/cli.md#slash-commands)
+#   sh scripts/mem0-hooks.sh --args-on-stdin <command> [<option>...]   (a slash command;
+#                                                    docs/cli.md#slash-commands)
 #
 # With --args-on-stdin the arguments are the text on stdin (what the user typed after the slash
 # command, which Claude Code pastes into a quoted here-document whose delimiter no typed line can
 # be: docs/cli.md#slash-commands), split into words at blanks with no other shell processing: no
-# quotes, no $ or backquote expansion, no globbing.
+# quotes, no $ or backquote expansion, no globbing. Options after the command are the command
+# file's own (`ui --no-open`), words without blanks, given before the typed ones.
 
 root=$(cd -- "$(dirname -- "$0")/.." && pwd) || exit 1
 
@@ -28,11 +30,13 @@ if [ -z "$exe" ]; then
 fi
 
 if [ "${1:-}" = --args-on-stdin ]; then
-  command=${2:?usage: mem0-hooks.sh --args-on-stdin <command>}
+  command=${2:?usage: mem0-hooks.sh --args-on-stdin <command> [<option>...]}
+  shift 2
+  fixed=$*
   args=$(cat)
   set -f
   # shellcheck disable=SC2086 # split into words on purpose; globbing is off
-  set -- $args
+  set -- $fixed $args
   set +f
   exec "$exe" "$command" "$@"
 fi

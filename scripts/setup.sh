@@ -15,6 +15,9 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev rapidjson-dev ca
 # writes (tests/e2e/test_durability.py). Debian's nginx package has the ssl and http_v2 modules;
 # the tests run it as the current user on loopback ports.
 packages+=(nginx openssl valgrind strace)
+# The memory console's HTTP server (Boost.Beast, header-only) and the browser of its test
+# (tests/console; playwright-core comes from npm, pinned and cached, on first run).
+packages+=(libboost-dev chromium)
 for option in "$@"; do
   case "$option" in
   --fuzz) packages+=(clang-16 libclang-rt-16-dev llvm-16) ;; # llvm-16: the symbolizer for reports

@@ -20,6 +20,8 @@ sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 import testmain  # noqa: E402
 
 BLOCK = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")
+# The options a command file gives before the typed words (`--args-on-stdin ui --no-open`).
+FIXED = re.compile(r"--args-on-stdin \S+((?: --?[a-z-]+)*) <<")
 OLD_DELIMITER = "MEM0_ARGUMENTS_END"
 
 # What a user may type; every one must arrive as its words and run nothing.
@@ -75,13 +77,14 @@ class SlashCommandText(unittest.TestCase):
 
     def test_typed_text_arrives_as_words_and_never_runs(self):
         commands = sorted(glob.glob(os.path.join(REPO, "commands", "*.md")))
-        self.assertEqual(len(commands), 6)
+        self.assertEqual(len(commands), 7)
         for path in commands:
             with open(path) as f:
                 blocks = BLOCK.findall(f.read())
             self.assertEqual(len(blocks), 1, path)
             name = os.path.basename(path)[:-3]
             command = {"recall": "peek"}.get(name, name)
+            fixed = FIXED.search(blocks[0]).group(1).split()
             for typed in HOSTILE:
                 with self.subTest(command=name, typed=typed):
                     filled, escaped = fill(blocks[0], typed)
@@ -90,7 +93,7 @@ class SlashCommandText(unittest.TestCase):
                     for leftover in ran:
                         os.remove(os.path.join(self.cwd, leftover))
                     self.assertEqual(ran, [], "typed text ran as a command")
-                    self.assertEqual(argv, [command, *escaped.split()])
+                    self.assertEqual(argv, [command, *fixed, *escaped.split()])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,108 @@
+// `mem0-hooks ui [--port N] [--no-open] [--scope project|global] [--background]`: the memory
+// console (docs/console.md).
+#include "cli/commands.hpp"
+#include "cli/memories.hpp"
+#include "console/server.hpp"
+#include "util/json_writer.hpp"
+
+#include <sstream>
+
+namespace mem0::cli {
+namespace {
+
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && s.front() == ' ')
+    s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ')
+    s.remove_suffix(1);
+  return std::string(s);
+}
+
+} // namespace
+
+std::string doctor_json(std::string_view text) {
+  JsonWriter w;
+  std::vector<std::string> warnings, fixes;
+  std::string summary;
+  w.begin_object().key("rows").begin_array();
+  std::istringstream lines{std::string(text)};
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("warning: ", 0) == 0) {
+      warnings.push_back(line.substr(9));
+    } else if (line.rfind("fix: ", 0) == 0) {
+      fixes.push_back(line.substr(5));
+    } else if (line == "all checks passed" || line.rfind("checks passed, with ", 0) == 0) {
+      summary = line;
+    } else if (line.rfind("  ", 0) == 0) { // a row under the one before: `  name  value`
+      const std::string rest = line.substr(2);
+      const auto gap = rest.find("  ");
+      w.begin_object()
+          .member("name", trimmed(rest.substr(0, gap)))
+          .member("value", gap == std::string::npos ? "" : trimmed(rest.substr(gap)))
+          .key("sub")
+          .boolean(true)
+          .end_object();
+    } else if (!line.empty()) { // `name` padded to 12 columns, then its value
+      const std::size_t cut = std::min<std::size_t>(12, line.size());
+      w.begin_object()
+          .member("name", trimmed(line.substr(0, cut)))
+          .member("value", trimmed(line.substr(cut)))
+          .key("sub")
+          .boolean(false)
+          .end_object();
+    }
+  }
+  w.end_array().key("warnings").begin_array();
+  for (const auto &x : warnings)
+    w.str(x);
+  w.end_array().key("fixes").begin_array();
+  for (const auto &x : fixes)
+    w.str(x);
+  w.end_array().member("summary", summary).end_object();
+  return w.text();
+}
+
+int ui(const Args &args, const CliContext &ctx) {
+  const auto usage = [&](std::string_view message) {
+    ctx.err << "mem0-hooks ui: " << message << "\n";
+    return k_usage;
+  };
+  console::ServeOptions serve;
+  if (const auto port = args.value("--port")) {
+    try {
+      serve.port = std::stoi(*port);
+    } catch (...) {
+      serve.port = -1;
+    }
+    if (serve.port < 1 || serve.port > 65535) return usage("--port takes 1 to 65535");
+  }
+  const auto scope_name = args.value("--scope").value_or("project");
+  if (scope_name != "project" && scope_name != "global")
+    return usage("--scope must be project or global");
+  serve.open = !args.has("--no-open");
+  serve.background = args.has("--background");
+  // One console per state directory: another ui points at it.
+  if (const std::string running = console::running_console(ctx); !running.empty()) {
+    ctx.out << "mem0 console: " << running << "\n"
+            << "(already running for " << ctx.state.dir.string() << ")\n";
+    if (serve.open && !console::open_browser(running))
+      ctx.err << "mem0-hooks ui: could not open a browser; open the address above\n";
+    return k_ok;
+  }
+  console::Sources sources;
+  // Doctor's checks, run anew for each look, with a deadline of their own.
+  sources.health = [&ctx]() -> Result<std::string> {
+    std::ostringstream out, err;
+    const CliContext fresh{static_cast<const RunDeps &>(ctx), out, err, ctx.cwd, ctx.exe_dir,
+                           SteadyClock::now() + ctx.config.timeout, ctx.detach};
+    doctor(Args{}, fresh);
+    return doctor_json(out.str());
+  };
+  console::Console console(ctx,
+                           {ctx.cwd, scope_name == "global" ? Scope::global : Scope::project,
+                            console::new_token(), 0},
+                           std::move(sources));
+  return console::serve(console, ctx, serve, ctx.out, ctx.err) == 0 ? k_ok : k_failure;
+}
+
+} // namespace mem0::cli
