@@ -48,9 +48,10 @@ from tlsbed import TlsBed, missing_tools  # noqa: E402
 
 MCP_ONLY = "--mcp-only" in sys.argv
 SHIMS_ONLY = "--shims-only" in sys.argv
+CONSOLE_ONLY = "--console-only" in sys.argv
 NPM_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--npm-bin=")), None)
 WINE_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--wine=")), None)
-ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only")
+ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only", "--console-only")
         and not a.startswith(("--npm-bin=", "--wine="))]
 # --baseline OTHER_BIN_DIR: only the write rows (Stop and the sender), for BIN and OTHER side by
 # side in this one run: what a change to the write path costs.
@@ -244,6 +245,9 @@ def main():
 
         if MCP_ONLY:
             print_mcp(mcp_rows(env, project, curl))
+            return
+        if CONSOLE_ONLY:
+            print_mcp(console_rows(work), title="console (1,000 memories)", note=CONSOLE_NOTE)
             return
         if WINE_BIN:
             wine_rows(env, work, project, big, small)
@@ -446,6 +450,101 @@ def main():
         print(f"{name:44} {ms:10.2f} {r:>8} {rss / 1024:7.1f}  {target}")
     print()
     print_mcp(mcp)
+    print()
+    print_mcp(console_rows(work), title="console (1,000 memories)", note=CONSOLE_NOTE)
+
+
+CONSOLE_NOTE = ("(the page's files summed; the listing timed from request to answer through the "
+                "console, next to the same listing sent to the stand-in directly; the paint: the "
+                "page's mark after its first page of 100 rows is drawn, from the start of a "
+                "second navigation, in headless chromium)")
+
+
+def console_rows(work):
+    """The memory console's rows (docs/console.md): the page's weight, a listing of 1,000
+    memories through it and straight from the stand-in, its RSS, and the Memories view's paint in
+    headless chromium (where chromium and the test's playwright-core are there)."""
+    import http.client
+    import urllib.parse
+    seed = [{"id": f"{n:08x}-0000-4000-8000-{n:012x}", "memory": f"Decision {n}: keep invoices "
+             f"in integer cents, rule {n}", "user_id": "demo", "app_id": "acme-billing",
+             "metadata": {"type": ["decision", "convention", "bug_fix"][n % 3],
+                          "agent": "claude-code"},
+             "categories": [], "created_at": f"2026-11-{1 + n % 28:02d}T10:00:00Z"}
+            for n in range(1, 1001)]
+    home = os.path.join(work, "console-home")
+    project = os.path.join(home, "billing")
+    os.makedirs(project, exist_ok=True)
+    with FakeMem0(seed=seed, api_key="m0-bench-key") as fake:
+        env = {"PATH": os.environ["PATH"], "HOME": home, "USER": "demo",
+               "MEM0_API_KEY": fake.api_key, "MEM0_BASE_URL": fake.url,
+               "MEM0_PROJECT_ID": "acme-billing"}
+        proc = subprocess.Popen([os.path.join(BIN, "mem0-hooks"), "ui", "--no-open"], cwd=project,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
+        try:
+            url = proc.stdout.readline().split(" ", 2)[2].strip()
+            port = urllib.parse.urlparse(url).port
+            token = urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["token"][0]
+
+            def get(path):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                start = time.perf_counter()
+                conn.request("GET", path, headers={"Authorization": "Bearer " + token})
+                body = conn.getresponse().read()
+                conn.close()
+                return (time.perf_counter() - start) * 1000, body
+
+            weight = sum(len(get(p)[1]) for p in ("/", "/console.css", "/console.js",
+                                                   "/icon.svg"))
+            fake.reset()
+            listed = get("/api/memories?size=1000")[1]
+            assert len(json.loads(listed)["memories"]) == 1000, listed[:200]
+            sent = fake.calls("list")[-1]
+            through, direct = [], []
+            for _ in range(RUNS):
+                through.append(get("/api/memories?size=1000")[0])
+                start = time.perf_counter()
+                fake.call(sent["method"], sent["path"], sent.get("body"),
+                          headers={"Authorization": "Token " + fake.api_key})
+                direct.append((time.perf_counter() - start) * 1000)
+            with open(f"/proc/{proc.pid}/status") as f:
+                rss = int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1))
+            paint = console_paint(url)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    through, direct = statistics.median(through), statistics.median(direct)
+    met = lambda ok: " ok" if ok else " MISSED"
+    return [
+        (f"page: {weight / 1024:.1f} KB loaded", None, None, None,
+         "<= 150 KB" + met(weight <= 150 * 1024)),
+        ("listing 1,000 memories through the console", through, None, None,
+         f"<= 50 ms + backend ({direct:.1f} ms direct)" + met(through - direct <= 50)),
+        ("console: peak RSS", None, None, rss, "<= 16 MB" + met(rss <= 16 * 1024)),
+        ("Memories view painted after navigation" if paint is not None
+         else "Memories view painted: no chromium or playwright-core here", paint, None, None,
+         "" if paint is None else "<= 300 ms" + met(paint <= 300)),
+    ]
+
+
+def console_paint(url):
+    """Milliseconds from navigation to the first memory row, or None without the browser."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "client"))
+    sys.path.insert(0, os.path.join(ROOT, "tests", "console"))
+    try:
+        from test_console import CHROMIUM, playwright_modules
+        if not os.path.exists(CHROMIUM):
+            return None
+        modules = playwright_modules()
+    except Exception:  # no npm, no registry: the row says so
+        return None
+    out = subprocess.run(["node", os.path.join(ROOT, "tests", "console", "browser.js"),
+                          json.dumps({"url": url, "chromium": CHROMIUM, "bench": True})],
+                         capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, NODE_PATH=modules))
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    return seen.get("paintMs")
 
 
 def mcp_rows(env, project, curl):
