@@ -93,15 +93,16 @@ int ui(const Args &args, const CliContext &ctx) {
   // Doctor's checks, run anew for each look, with a deadline of their own.
   sources.health = [&ctx]() -> Result<std::string> {
     std::ostringstream out, err;
-    const CliContext fresh{static_cast<const RunDeps &>(ctx), out, err, ctx.cwd, ctx.exe_dir,
-                           SteadyClock::now() + ctx.config.timeout, ctx.detach};
+    const CliContext fresh{
+        static_cast<const RunDeps &>(ctx),       out,       err, ctx.cwd, ctx.exe_dir,
+        SteadyClock::now() + ctx.config.timeout, ctx.detach};
     doctor(Args{}, fresh);
     return doctor_json(out.str());
   };
-  console::Console console(ctx,
-                           {ctx.cwd, scope_name == "global" ? Scope::global : Scope::project,
-                            console::new_token(), 0},
-                           std::move(sources));
+  console::Console console(
+      ctx,
+      {ctx.cwd, scope_name == "global" ? Scope::global : Scope::project, console::new_token(), 0},
+      std::move(sources));
   return console::serve(console, ctx, serve, ctx.out, ctx.err) == 0 ? k_ok : k_failure;
 }
 

@@ -172,8 +172,7 @@ std::string percent_decoded(std::string_view text, bool plus) {
   };
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 &&
-        hex(text[i + 2]) >= 0) {
+    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
       out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
       i += 2;
     } else {
@@ -226,7 +225,9 @@ Response Console::handle(const Request &request) const {
   } else if (request.path == "/" && request.query.count("token")) {
     // The token is traded for a cookie, and the address bar loses it (docs/console.md#access).
     if (same_secret(request.query.at("token"), m_options.token)) {
-      out = {303, "text/plain; charset=utf-8", "",
+      out = {303,
+             "text/plain; charset=utf-8",
+             "",
              {{"Location", "/"},
               {"Set-Cookie", std::string(k_cookie) + "=" + m_options.token +
                                  "; HttpOnly; SameSite=Strict; Path=/"}}};
@@ -272,8 +273,7 @@ Response Console::route(const Request &request) const {
   const std::string_view api = std::string_view(path).substr(5);
   const auto under = [&](std::string_view name) -> std::optional<std::string_view> {
     if (api == name) return std::string_view();
-    if (api.size() > name.size() && api.substr(0, name.size()) == name &&
-        api[name.size()] == '/')
+    if (api.size() > name.size() && api.substr(0, name.size()) == name && api[name.size()] == '/')
       return api.substr(name.size() + 1);
     return std::nullopt;
   };
@@ -291,8 +291,7 @@ Response Console::route(const Request &request) const {
 // GET memories?page=N&size=M: a page, newest first. PUT memories/<id> {"text"}: the backend's
 // update. DELETE memories/<id>. POST memories/<id>/pin {"pinned": bool}.
 Response Console::memories(const Request &request, std::string_view rest) const {
-  const MemoryService service(m_deps, m_options.cwd,
-                              SteadyClock::now() + m_deps.config.timeout);
+  const MemoryService service(m_deps, m_options.cwd, SteadyClock::now() + m_deps.config.timeout);
   const auto api = service.api();
   if (!api) return failed(api.error());
   const Identity identity = service.identity("");
@@ -366,13 +365,12 @@ Response Console::search(const Request &request) const {
   if (!text) return error(400, "send {\"query\": \"…\"}");
   const std::string query = make_query(*text, m_deps.config.redact);
   if (query.empty()) return error(400, "the query is empty");
-  const MemoryService service(m_deps, m_options.cwd,
-                              SteadyClock::now() + m_deps.config.timeout);
+  const MemoryService service(m_deps, m_options.cwd, SteadyClock::now() + m_deps.config.timeout);
   const auto api = service.api();
   if (!api) return failed(api.error());
-  const std::vector<SearchSpec> plan{{query, std::nullopt, 20, m_options.scope},
-                                     {query, std::string(memory_type::decision), 5,
-                                      m_options.scope}};
+  const std::vector<SearchSpec> plan{
+      {query, std::nullopt, 20, m_options.scope},
+      {query, std::string(memory_type::decision), 5, m_options.scope}};
   const auto found = service.search(*api, service.identity(""), plan);
   if (!found) return failed(found.error());
   return json(200, memories_json(*found));

@@ -4,6 +4,7 @@
 #include "util/detach.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
+#include "util/platform.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <csignal>
 #include <memory>
+#include <thread>
 
 namespace mem0::console {
 namespace {
@@ -24,9 +26,7 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-std::filesystem::path instance_file(const RunDeps &deps) {
-  return deps.state.dir / "console.json";
-}
+std::filesystem::path instance_file(const RunDeps &deps) { return deps.state.dir / "console.json"; }
 
 Request request_of(const http::request<http::string_body> &in) {
   Request out;
@@ -57,10 +57,9 @@ public:
     m_parser.emplace();
     m_parser->body_limit(1 << 20);
     m_stream.expires_after(std::chrono::seconds(30));
-    http::async_read(m_stream, m_buffer, *m_parser,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                       self->answer(ec);
-                     });
+    http::async_read(
+        m_stream, m_buffer, *m_parser,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->answer(ec); });
   }
 
 private:
@@ -134,9 +133,8 @@ std::string running_console(const RunDeps &deps) {
         if (ec) return;
         http::async_write(stream, ping, [&](beast::error_code wec, std::size_t) {
           if (wec) return;
-          http::async_read(stream, buffer, answer, [&](beast::error_code rec, std::size_t) {
-            answered = !rec;
-          });
+          http::async_read(stream, buffer, answer,
+                           [&](beast::error_code rec, std::size_t) { answered = !rec; });
         });
       });
   io.run();
@@ -165,32 +163,46 @@ int serve(Console &console, const RunDeps &deps, const ServeOptions &options, st
   const int port = acceptor.local_endpoint().port();
   console.set_port(port);
   const std::string url = console_url(port, console.options().token);
-  {
+  // Where another ui finds this one, and which process serves it.
+  const auto save_instance = [&] {
     JsonWriter w;
-    w.begin_object().key("port").int64(port).member("token", console.options().token).end_object();
+    w.begin_object()
+        .key("port")
+        .int64(port)
+        .member("token", console.options().token)
+        .key("pid")
+        .int64(platform::process_id())
+        .end_object();
     if (auto saved = deps.state.disk->make_dir(deps.state.dir); saved)
-      if (auto written = deps.state.disk->write(instance_file(deps), w.text(),
-                                                Durability::saves_work);
+      if (auto written =
+              deps.state.disk->write(instance_file(deps), w.text(), Durability::saves_work);
           !written)
         err << "mem0-hooks ui: " << written.error().message
             << " (another ui will not find this one)\n";
-  }
-  // Printed once another ui can find it.
-  out << "mem0 console: " << url << std::endl;
-  if (options.open && !open_browser(url))
-    err << "mem0-hooks ui: could not open a browser; open the address above\n";
-  out << (options.background ? "Serving in the background until "
-                             : "Serving until Ctrl-C, or until ")
-      << options.idle.count() / 60 << " minutes pass without a request.\n"
-      << std::flush;
+  };
+  // Printed once another ui can find this one.
+  const auto announce = [&] {
+    out << "mem0 console: " << url << std::endl;
+    if (options.open && !open_browser(url))
+      err << "mem0-hooks ui: could not open a browser; open the address above\n";
+    out << (options.background ? "Serving in the background until "
+                               : "Serving until Ctrl-C, or until ")
+        << options.idle.count() / 60 << " minutes pass without a request.\n"
+        << std::flush;
+  };
+  deps.state.disk->remove(instance_file(deps)); // a console's that no longer answers
 
   bool stopped_by_signal = false;
+  // Ctrl-C and SIGTERM are caught from before the address is printed.
+  asio::signal_set signals(io, SIGINT, SIGTERM);
   const auto loop = [&] {
     // The detached process has the acceptor, and the io_context's own descriptors anew.
-    if (options.background) io.notify_fork(asio::io_context::fork_child);
+    if (options.background) {
+      io.notify_fork(asio::io_context::fork_child);
+      save_instance();
+    }
     Clock::time_point last = Clock::now();
     accept(acceptor, console, last);
-    asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](beast::error_code sec, int) {
       if (sec) return;
       stopped_by_signal = true;
@@ -211,21 +223,25 @@ int serve(Console &console, const RunDeps &deps, const ServeOptions &options, st
     out << "mem0 console: stopped" << (stopped_by_signal ? "" : " after an idle spell") << "\n";
   };
   if (!options.background) {
+    save_instance();
+    announce();
     loop();
     return 0;
   }
 #ifdef _WIN32
   err << "mem0-hooks ui: --background needs a system that can fork; run mem0-hooks ui in a "
          "terminal of its own\n";
-  deps.state.disk->remove(instance_file(deps));
   return 1;
 #else
   // The detached process inherits the bound socket (util/detach.hpp).
   if (auto started = run_detached(DetachedWork{{}, loop, {}}); !started) {
     err << "mem0-hooks ui: " << started.error().message << "\n";
-    deps.state.disk->remove(instance_file(deps));
     return 1;
   }
+  // The detached process says where it is (and which process it is) first.
+  for (int i = 0; i < 100 && !deps.state.disk->exists(instance_file(deps)); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  announce();
   return 0;
 #endif
 }

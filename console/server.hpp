@@ -11,8 +11,8 @@
 namespace mem0::console {
 
 struct ServeOptions {
-  int port = 0;      // 0: a free port
-  bool open = true;  // open the default browser
+  int port = 0;            // 0: a free port
+  bool open = true;        // open the default browser
   bool background = false; // serve from a detached process and return once the URL is printed
   std::chrono::seconds idle = std::chrono::minutes(30);
 };

@@ -192,6 +192,40 @@ class ConsoleCase:
         self.assertEqual(proc.wait(10), 0)
 
 
+class ConsoleServer(HookTest):
+    """The server without a browser: --background, one console per state directory, SIGTERM."""
+
+    def test_background_console_is_found_and_stops_on_sigterm(self):
+        env = self.env()
+        started = self.run_bin("mem0-hooks", args=["ui", "--no-open", "--background"], env=env,
+                               text=True, timeout=10)
+        self.assertEqual(started.returncode, 0, started.stderr)
+        first = started.stdout.splitlines()[0]
+        self.assertRegex(first, r"^mem0 console: http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64}$")
+        state = os.path.join(self.home, ".mem0", "state", "console.json")
+        with open(state) as f:
+            instance = json.load(f)
+        self.addCleanup(lambda: os.path.exists(state) and os.kill(instance["pid"], 15))
+        port, token = instance["port"], instance["token"]
+        self.assertIn(f":{port}/?token={token}", first)
+        again = self.run_bin("mem0-hooks", args=["ui", "--no-open"], env=env, text=True,
+                             timeout=10)
+        self.assertEqual(again.stdout.splitlines()[0], first)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/api/sessions", headers={"Authorization": "Bearer " + token})
+        self.assertEqual(conn.getresponse().status, 200)
+        conn.close()
+        os.kill(instance["pid"], 15)
+        self.wait_for("the console to stop", lambda: not os.path.exists(state))
+        fresh = subprocess.Popen([os.path.join(hooklib.BIN_DIR, "mem0-hooks"), "ui", "--no-open"],
+                                 cwd=self.project, env=env, stdout=subprocess.PIPE, text=True)
+        line = fresh.stdout.readline().strip()
+        fresh.terminate()
+        self.assertEqual(fresh.wait(10), 0)
+        fresh.stdout.close()
+        self.assertNotEqual(line, first)  # a new console, with a new token
+
+
 class PlatformConsole(ConsoleCase, HookTest):
     backend = "platform"
     seed = seeds("platform")

@@ -113,7 +113,8 @@ TEST_CASE("console access: the API needs the cookie or the bearer token", "[cons
   CHECK(s.f.http.requests.empty());
 }
 
-TEST_CASE("console access: a foreign Host or Origin is refused, token or not", "[console][access]") {
+TEST_CASE("console access: a foreign Host or Origin is refused, token or not",
+          "[console][access]") {
   ConsoleFixture s;
   for (const std::string host : {"evil.example:4567", "127.0.0.1:80", "127.0.0.1", "",
                                  "localhost.evil.example:4567", "127.0.0.2:4567"}) {
@@ -177,11 +178,11 @@ TEST_CASE("console memories: a page of the project's memories, with agent and pi
     CHECK(r.method == "POST");
     CHECK(r.url.find("page=2") != std::string::npos);
     CHECK(r.url.find("page_size=50") != std::string::npos);
-    return mt::http_status(
-        200, R"({"count":51,"results":[{"id":"m1","memory":"Use Postgres 16",)"
-             R"("metadata":{"type":"decision","agent":"codex","pinned":true},)"
-             R"("created_at":"2026-12-01T10:00:00Z"},{"id":"m2","memory":"Tabs",)"
-             R"("metadata":{"type":"convention"}}]})");
+    return mt::http_status(200,
+                           R"({"count":51,"results":[{"id":"m1","memory":"Use Postgres 16",)"
+                           R"("metadata":{"type":"decision","agent":"codex","pinned":true},)"
+                           R"("created_at":"2026-12-01T10:00:00Z"},{"id":"m2","memory":"Tabs",)"
+                           R"("metadata":{"type":"convention"}}]})");
   };
   // The query string decoded, as the server passes it.
   Request req;
@@ -302,8 +303,8 @@ TEST_CASE("console pin: through the pin source, or 501 without one", "[console][
     const Response failed = s.page("POST", "/api/memories/gone/pin", R"({"pinned":true})");
     CHECK(failed.status == 400);
     CHECK(s.page("POST", "/api/memories/m1/pin", R"({"pinned":"yes"})").status == 400);
-    CHECK(calls == std::vector<std::pair<std::string, bool>>{
-                       {"m1", true}, {"m1", false}, {"gone", true}});
+    CHECK(calls ==
+          std::vector<std::pair<std::string, bool>>{{"m1", true}, {"m1", false}, {"gone", true}});
   }
 }
 
