@@ -18,6 +18,24 @@ std::string trimmed(std::string_view s) {
   return std::string(s);
 }
 
+// What `command` prints on stdout, run with `args` and a deadline of its own; an error with its
+// stderr when it fails (k_failure without output).
+Result<std::string> captured(Handler command, const Args &args, const CliContext &ctx) {
+  std::ostringstream out, err;
+  const CliContext fresh{
+      static_cast<const RunDeps &>(ctx),       out,       err, ctx.cwd, ctx.exe_dir,
+      SteadyClock::now() + ctx.config.timeout, ctx.detach};
+  const int status = command(args, fresh);
+  if (status != k_ok && out.str().empty()) {
+    std::string line = err.str();
+    while (!line.empty() && line.back() == '\n')
+      line.pop_back();
+    return unexpected(make_error(status == k_usage ? ErrorKind::client : ErrorKind::server,
+                                 line.empty() ? "failed" : line));
+  }
+  return out.str();
+}
+
 } // namespace
 
 std::string doctor_json(std::string_view text) {
@@ -90,14 +108,12 @@ int ui(const Args &args, const CliContext &ctx) {
     return k_ok;
   }
   console::Sources sources;
-  // Doctor's checks, run anew for each look, with a deadline of their own.
+  // Doctor's checks, run anew for each look (its status says whether there are fixes; the
+  // rows are what the view shows).
   sources.health = [&ctx]() -> Result<std::string> {
-    std::ostringstream out, err;
-    const CliContext fresh{
-        static_cast<const RunDeps &>(ctx),       out,       err, ctx.cwd, ctx.exe_dir,
-        SteadyClock::now() + ctx.config.timeout, ctx.detach};
-    doctor(Args{}, fresh);
-    return doctor_json(out.str());
+    auto printed = captured(doctor, Args{}, ctx);
+    if (!printed) return printed;
+    return doctor_json(*printed);
   };
   console::Console console(
       ctx,
