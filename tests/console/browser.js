@@ -48,6 +48,21 @@ async function main() {
       if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
     });
 
+    if (input.down) {
+      // Mem0 failing: the Memories view says so in its line; the local views keep working.
+      await page.goto(input.url);
+      await page.locator("#memories-status.error").waitFor();
+      seen.downLine = await page.locator("#memories-status").textContent();
+      await page.getByRole("link", { name: "Sessions" }).click();
+      await page.locator(`#sessions [data-session-id="${input.session}"]`).waitFor();
+      seen.downSessions = await page.locator("#sessions [data-session-id]").count();
+      await page.getByRole("link", { name: "Health" }).click();
+      await page.locator("#checks tr").first().waitFor({ timeout: 30000 });
+      seen.downFixes = await page.locator("#fixes li").allTextContents();
+      seen.problems = problems;
+      return;
+    }
+
     // The token is traded for the cookie and leaves the address bar.
     const started = Date.now();
     await page.goto(input.url);
