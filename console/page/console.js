@@ -314,7 +314,8 @@ async function loadHygiene() {
   if (!r.ok) return status("hygiene", r.data.error, true);
   $("undo").replaceChildren(...r.data.undo.map((f) => el("li", { class: "mono" }, f)));
   if (!r.data.undo.length) $("undo").replaceChildren(el("li", { class: "small" }, "none yet"));
-  const d = r.data.report;
+  // dream --json: {"plan": {memories, duplicates, expired, conflicts, unused, pinned_skipped}}.
+  const d = r.data.report && (r.data.report.plan || r.data.report);
   if (!d) {
     box.replaceChildren();
     return status("hygiene", r.data.error, true);
@@ -399,7 +400,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const r = await api("hygiene/apply", "POST", {});
     if (!r.ok) return status("hygiene", "not applied: " + r.data.error, true);
     await loadHygiene();
-    status("hygiene", "applied; undo file: " + (r.data.undo || ""));
+    const applied = r.data.applied || {};
+    status("hygiene", r.data.error ? "not applied: " + r.data.error
+                                   : "applied: " + (applied.deleted || []).length + " deleted; undo file: " + (applied.undo || ""),
+           !!r.data.error);
   });
   window.addEventListener("hashchange", show);
   show();

@@ -311,8 +311,14 @@ TEST_CASE("console pin: through the pin source, or 501 without one", "[console][
 TEST_CASE("console sessions: every session's run log, newest first, with the injected ids",
           "[console][sessions]") {
   ConsoleFixture s;
-  RunRecord early{1000, "on_user_prompt", {{mt::id_of(1), "decision"}}, 40, {}};
-  RunRecord late{2000, "on_file_read", {}, 0, {{"gated", "no new file"}}};
+  RunRecord early, late;
+  early.time = 1000;
+  early.hook = "on_user_prompt";
+  early.memories = {{mt::id_of(1), "decision"}};
+  early.chars = 40;
+  late.time = 2000;
+  late.hook = "on_file_read";
+  late.skipped = {{"gated", "no new file"}};
   REQUIRE(s.f.state->sessions.append_run("abc", early));
   REQUIRE(s.f.state->sessions.append_run("codex-xyz", late));
   const auto list = parsed(s.page("GET", "/api/sessions"));
