@@ -260,7 +260,7 @@ function barChart(name, rows, opts = {}) {
   const svg = el("svg", { role: "img", "aria-label": name, viewBox: "0 0 " + w + " " + h,
                           width: "100%" }, el("title", {}, name));
   rows.forEach((r, i) => {
-    const y = 5 + i * rowH, span = w - left - 50;
+    const y = 5 + i * rowH, span = w - left - 60;
     svg.append(el("text", { x: 0, y: y + 13 }, r.label));
     const aw = Math.max(1, (r.a / max) * span);
     svg.append(el("rect", { class: "bar", x: left, y: y + 2, width: aw,
@@ -295,7 +295,7 @@ async function loadStats() {
     barChart("Injected per prompt",
              [{ label: "all agents", a: s.injected.runs ? s.injected.memories / s.injected.runs : 0 },
               ...agents.map(([n, a]) => ({ label: n, a: a.runs ? a.injected / a.runs : 0 }))],
-             { format: (x) => x.a.toFixed(1) + " memories" }),
+             { format: (x) => x.a.toFixed(1) }),
     barChart("Use rate",
              [{ label: "all agents", a: s.injected.use_rate || 0 },
               ...agents.map(([n, a]) => ({ label: n, a: a.injected ? a.used / a.injected : 0 }))],
