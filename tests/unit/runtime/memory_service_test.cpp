@@ -195,7 +195,7 @@ TEST_CASE("service: an add the server refuses is rejected, not queued", "[servic
   s.f.http.responder = [](const HttpRequest &) {
     return mt::http_status(422, R"({"detail":"bad metadata"})");
   };
-  const auto stored = s.service().add({"Keep invoices for ten years"});
+  const auto stored = s.service().add({"Keep invoices for ten years", "decision", "cli"});
   REQUIRE(stored);
   CHECK(stored->rejected);
   CHECK_FALSE(stored->delivered);
@@ -219,7 +219,7 @@ TEST_CASE("service: an add whose answer never came is looked for before it is se
     stored_once = true; // stored, but the answer is lost
     return mt::transport_failure(ErrorKind::timeout);
   };
-  const auto first = s.service().add({text});
+  const auto first = s.service().add({text, "decision", "cli"});
   REQUIRE(first);
   CHECK_FALSE(first->delivered);
   const auto pending = s.f.store().outbox.pending();
@@ -233,7 +233,7 @@ TEST_CASE("service: an add whose answer never came is looked for before it is se
   CHECK(s.f.store().outbox.pending().empty());
   // Not found: it is sent again.
   stored_once = false;
-  const auto lost = s.service().add({"Another memory entirely"});
+  const auto lost = s.service().add({"Another memory entirely", "decision", "cli"});
   REQUIRE(lost);
   const auto left = s.f.store().outbox.pending();
   REQUIRE(left.size() == 1);
