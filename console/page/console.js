@@ -360,7 +360,8 @@ async function loadHealth() {
   $("fixes").replaceChildren(
     ...h.doctor.warnings.map((w) => el("li", { class: "warnings" }, "Warning: " + w)),
     ...h.doctor.fixes.map((f) => el("li", {}, "Fix: " + f)));
-  status("health", h.doctor.summary || h.doctor.fixes.length + " to fix", !!h.doctor.fixes.length);
+  status("health", h.doctor.summary || h.doctor.fixes.length + " to fix (below), first: " + h.doctor.fixes[0],
+         !!h.doctor.fixes.length);
 }
 
 async function setPause(paused) {
