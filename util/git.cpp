@@ -86,7 +86,28 @@ std::optional<std::string> parse_remote_url(std::string_view text, std::string_v
 std::optional<std::string> origin_url(const GitRepo &repo) {
   const auto text = read_small_file(repo.common_dir / "config");
   if (!text) return std::nullopt;
-  return parse_remote_url(*text);
+  const auto url = parse_remote_url(*text);
+  if (!url) return std::nullopt;
+  return without_user_info(*url);
+}
+
+std::string without_user_info(std::string_view url) {
+  std::string s(url);
+  // With a scheme, the authority runs from `://` to the next `/`, `?` or `#`; its user-info to
+  // the last `@` in it.
+  if (const auto scheme = s.find("://"); scheme != std::string::npos) {
+    const std::size_t start = scheme + 3;
+    const std::size_t end = std::min(s.find_first_of("/?#", start), s.size());
+    const auto at = s.rfind('@', end == 0 ? 0 : end - 1);
+    if (at != std::string::npos && at >= start) s.erase(start, at + 1 - start);
+    return s;
+  }
+  // scp-like `[user@]host:path`: the `@` before the first `:`, with no `/` before it.
+  const auto colon = s.find(':');
+  const auto at = s.rfind('@', colon == std::string::npos ? std::string::npos : colon);
+  if (colon != std::string::npos && at != std::string::npos && at < colon && s.find('/') > colon)
+    s.erase(0, at + 1);
+  return s;
 }
 
 std::optional<std::string> current_branch(const GitRepo &repo) {
@@ -101,7 +122,7 @@ std::optional<std::string> current_branch(const GitRepo &repo) {
 }
 
 std::string remote_slug(std::string_view url) {
-  std::string s(trim(url));
+  std::string s = without_user_info(trim(url));
   while (!s.empty() && s.back() == '/')
     s.pop_back();
   if (s.ends_with(".git")) s.resize(s.size() - 4);
