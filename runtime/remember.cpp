@@ -117,7 +117,9 @@ std::string strip_wrappers(std::string_view text) {
       opened.pop_back();
     // What is kept before the tag was looked at, but for a name it ends with, which what comes
     // next may lengthen into a wrapper's.
-    scan = start > scan + k_max_tag_name + 2 ? start - k_max_tag_name - 2 : scan;
+    // (An opening tag was looked for from `scan`, so one starts there or later.)
+    const std::size_t back = start > k_max_tag_name + 2 ? start - k_max_tag_name - 2 : 0;
+    scan = start >= scan ? std::max(scan, back) : back;
     if (closing) continue; // a stray closing tag: dropped
     // Skip the block, in the input, to its matching closing tag.
     std::size_t depth = 1;

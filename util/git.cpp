@@ -93,20 +93,19 @@ std::optional<std::string> origin_url(const GitRepo &repo) {
 
 std::string without_user_info(std::string_view url) {
   std::string s(url);
-  // With a scheme, the authority runs from `://` to the next `/`, `?` or `#`; its user-info to
-  // the last `@` in it.
-  if (const auto scheme = s.find("://"); scheme != std::string::npos) {
-    const std::size_t start = scheme + 3;
-    const std::size_t end = std::min(s.find_first_of("/?#", start), s.size());
-    const auto at = s.rfind('@', end == 0 ? 0 : end - 1);
-    if (at != std::string::npos && at >= start) s.erase(start, at + 1 - start);
-    return s;
-  }
-  // scp-like `[user@]host:path`: the `@` before the first `:`, with no `/` before it.
-  const auto colon = s.find(':');
-  const auto at = s.rfind('@', colon == std::string::npos ? std::string::npos : colon);
-  if (colon != std::string::npos && at != std::string::npos && at < colon && s.find('/') > colon)
-    s.erase(0, at + 1);
+  // The authority runs from `://` to the next `/`, `?` or `#`; its user-info to the last `@`.
+  const auto scheme = s.find("://");
+  if (scheme == std::string::npos) return s; // scp-like `git@host:path`: an ssh user, no secret
+  const std::size_t start = scheme + 3;
+  const std::size_t end = std::min(s.find_first_of("/?#", start), s.size());
+  const auto at = s.rfind('@', end - 1);
+  if (at == std::string::npos || at < start) return s;
+  // Over http(s) the user name itself may be a token (`https://<token>@host/…`); elsewhere
+  // (`ssh://git@host/…`) only a password is one.
+  const std::string name = ascii_lower(std::string_view(s).substr(0, scheme));
+  const bool http = name == "http" || name == "https";
+  if (http || s.substr(start, at - start).find(':') != std::string::npos)
+    s.erase(start, at + 1 - start);
   return s;
 }
 

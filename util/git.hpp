@@ -24,8 +24,10 @@ std::optional<std::string> parse_remote_url(std::string_view config_text,
 // it (`https://user:token@host/…`) never reaches a project id, a log or doctor's output.
 std::optional<std::string> origin_url(const GitRepo &repo);
 
-// `url` without its user-info: `https://user:token@host/x` → `https://host/x`,
-// `user@host:x` → `host:x`; anything else unchanged.
+// `url` without a user-info that may hold a credential: any of an http(s) url
+// (`https://user:token@host/x`, `https://token@host/x` → `https://host/x`), and one with a
+// password otherwise (`ssh://u:p@host/x` → `ssh://host/x`). An ssh user (`git@host:x`,
+// `ssh://git@host/x`) is kept, and so are the keys hashed from such urls.
 std::string without_user_info(std::string_view url);
 
 // The checked-out branch from HEAD, or the short commit for a detached HEAD.

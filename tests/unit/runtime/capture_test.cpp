@@ -735,8 +735,10 @@ TEST_CASE("prepare_capture_text never keeps half of a word it cuts", "[capture]"
   const std::string out = prepare_capture_text(text, true, 110);
   CHECK(out == std::string(90, 'a') + " see\xE2\x80\xA6");
   CHECK(prepare_capture_text("short text", true, 110) == "short text");
-  CHECK(prepare_capture_text(std::string(300, 'x'), true, 100) ==
-        std::string(100, 'x') + "\xE2\x80\xA6");
+  // One word of less than 4 KB before the cut goes whole; a longer one is cut where it is.
+  CHECK(prepare_capture_text(std::string(300, 'x'), true, 100).empty());
+  CHECK(prepare_capture_text(std::string(5000, 'x') + " tail", true, 4500) ==
+        std::string(4500, 'x') + "\xE2\x80\xA6");
 }
 
 TEST_CASE("remember: another agent's capture names the agent and keys its session apart",

@@ -15,8 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string k_secret = "## Instructions\n\nDATABASE_URL=postgres://billing:CorrectHorse42@db/b "
-                             "and a note long enough to be imported as a section of its own.\n";
+const std::string k_secret =
+    "## Instructions\n\nDATABASE_URL=postgres://billing:CorrectHorse42@db/b "
+    "and a note long enough to be imported as a section of its own.\n";
 
 HookInput start_input(const HookFixture &f) {
   HookInput in;

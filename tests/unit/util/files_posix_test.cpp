@@ -50,8 +50,8 @@ TEST_CASE("files: appends and locks never follow a link planted at their name") 
   CHECK_FALSE(lexists(line_target));
 
   const auto [bounded, bounded_target] = planted();
-  CHECK_FALSE(append_bounded(bounded, "a line\n", 1 << 20, [](const std::string &s) { return s; },
-                             100ms));
+  CHECK_FALSE(append_bounded(
+      bounded, "a line\n", 1 << 20, [](const std::string &s) { return s; }, 100ms));
   CHECK_FALSE(lexists(bounded_target));
 
   const auto [lock, lock_target] = planted();
@@ -61,8 +61,8 @@ TEST_CASE("files: appends and locks never follow a link planted at their name") 
   // update_file_locked's `<file>.lock`.
   const fs::path target = outside / "state.lock";
   plant(tmp / "state.json.lock", target);
-  CHECK_FALSE(update_file_locked(tmp / "state.json", [](const std::string &) { return "{}"; },
-                                 Durability::saves_work, 100ms));
+  CHECK_FALSE(update_file_locked(
+      tmp / "state.json", [](const std::string &) { return "{}"; }, Durability::saves_work, 100ms));
   CHECK_FALSE(lexists(target));
   CHECK_FALSE(fs::exists(tmp / "state.json"));
 
@@ -75,8 +75,8 @@ TEST_CASE("files: appends and locks never follow a link planted at their name") 
 
   // Regular files work as before.
   CHECK(append_line(tmp / "plain", "a\n"));
-  CHECK(append_bounded(tmp / "plain", "b\n", 1 << 20, [](const std::string &s) { return s; },
-                       100ms));
+  CHECK(append_bounded(
+      tmp / "plain", "b\n", 1 << 20, [](const std::string &s) { return s; }, 100ms));
   CHECK(read_file(tmp / "plain") == "a\nb\n");
   CHECK(TryLock(tmp / "plain.lock").held());
 }

@@ -192,7 +192,7 @@ TEST_CASE("git: a credential in a remote url is in no slug and no origin url") {
       {"https://x:p@ss:w0rd@github.com/acme/billing", "https://github.com/acme/billing"},
       {"ssh://deploy:tok_9f8e7d6c@example.com:22/acme/billing.git",
        "ssh://example.com:22/acme/billing.git"},
-      {"deploy@example.com:acme/billing.git", "example.com:acme/billing.git"},
+      {"HTTP://tok_9f8e7d6c@git.example.com/acme/billing", "HTTP://git.example.com/acme/billing"},
   };
   for (const auto &[with, clean] : cases) {
     CAPTURE(with);
@@ -201,7 +201,10 @@ TEST_CASE("git: a credential in a remote url is in no slug and no origin url") {
     CHECK(remote_slug(with).find("tok_") == std::string::npos);
   }
   CHECK(remote_slug("https://deploy:tok_x@host/acme-billing.git") == "host-acme-billing");
-  for (const char *plain : {"https://host/users/@me/x.git", "/srv/git/repo.git", "repo"})
+  // An ssh user is no secret: kept, so that keys hashed from these urls stay as they were.
+  for (const char *plain :
+       {"https://host/users/@me/x.git", "/srv/git/repo.git", "repo",
+        "git@github.com:mem0ai/mem0.git", "ssh://git@example.com/team/tool.git"})
     CHECK(without_user_info(plain) == plain);
 
   TempDir tmp;
