@@ -150,11 +150,12 @@ const std::vector<Command> &commands() {
        {},
        tour},
       {"export",
-       "[--output FILE] [--scope project|session|global]",
+       "[--output FILE [--force]] [--scope project|session|global]",
        "write your memories as JSON lines (id, text, type, metadata, created_at)",
        {"--output", "--scope"},
-       {},
-       R"(  --output FILE                    write FILE instead of standard output
+       {"--force"},
+       R"(  --output FILE                    write FILE (a new file) instead of standard output
+  --force                          replace FILE when it exists (never a symbolic link)
   --scope project|session|global   whose memories (default: project; global when
                                    global_search is on)
 )",

@@ -1,4 +1,4 @@
-// `mem0-hooks export [--output FILE] [--scope S]` (docs/cli.md#export-and-import).
+// `mem0-hooks export [--output FILE [--force]] [--scope S]` (docs/cli.md#export-and-import).
 #include "cli/commands.hpp"
 #include "cli/memories.hpp"
 #include "util/files.hpp"
@@ -48,6 +48,21 @@ int export_memories(const Args &args, const CliContext &ctx) {
     ctx.err << "mem0-hooks export: --output needs a file name\n";
     return k_usage;
   }
+  const bool force = args.has("--force");
+  // Refused before the server is asked; the write itself refuses again what appears meanwhile.
+  if (output) {
+    std::error_code ec;
+    const auto status = std::filesystem::symlink_status(ctx.cwd / *output, ec);
+    if (std::filesystem::is_symlink(status)) {
+      ctx.err << "mem0-hooks export: " << *output
+              << " is a symbolic link; not written through it\n";
+      return k_failure;
+    }
+    if (std::filesystem::exists(status) && !force) {
+      ctx.err << "mem0-hooks export: " << *output << " exists; --force replaces it\n";
+      return k_failure;
+    }
+  }
   const auto api = target_or_explain(ctx);
   if (!api) return k_failure;
   const Identity identity = identity_for(ctx, session);
@@ -64,8 +79,7 @@ int export_memories(const Args &args, const CliContext &ctx) {
       *scope == Scope::global ? std::string("every project") : "project " + identity.project_id;
   if (!output) {
     ctx.out << lines;
-  } else if (auto written = write_file_atomic(ctx.cwd / *output, lines, Durability::durable);
-             !written) {
+  } else if (auto written = write_new_file(ctx.cwd / *output, lines, force); !written) {
     ctx.err << "mem0-hooks export: " << *output << ": " << written.error().message << "\n";
     return k_failure;
   }

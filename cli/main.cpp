@@ -11,6 +11,8 @@ int main(int argc, char **argv) {
   mem0::platform::binary_stdio();
   mem0::Runtime rt{"mem0-hooks"};
   const std::vector<std::string> args = mem0::platform::arguments(argc, argv);
+  // Commands still run, with a state store that holds nothing (docs/state.md#state-directory).
+  if (rt.state_refused) rt.log.warn(*rt.state_refused);
   // The detached sender started anew (util/detach.hpp), for a call that left an add queued.
   if (args.size() > 1 && args[1] == "--send")
     return mem0::run_sender({args.begin() + 2, args.end()},

@@ -146,7 +146,9 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
   const std::string cwd_key = cwd.string();
   if (auto id = lookup(cwd_key)) return {*id, "project_map.json (cwd)"};
 
-  const auto url = origin();
+  // Without user-info, whoever read it: a credential never becomes (part of) a key or an id.
+  auto url = origin();
+  if (url) *url = without_user_info(*url);
   if (url && !url->empty()) {
     if (auto id = lookup(project_map_key(*url))) {
       self_heal_project_map(map_path, cwd_key, *id, std::min(config.timeout / 4, k_heal_wait), log);

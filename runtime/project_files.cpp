@@ -23,6 +23,12 @@ namespace {
 constexpr std::array<std::string_view, 5> k_project_files{"CLAUDE.md", "AGENTS.md", ".cursorrules",
                                                           ".windsurfrules", "mem0.md"};
 constexpr std::size_t k_max_file_bytes = 100 * 1024;
+
+// A project file as written, when it is a regular file: a repository's symbolic link (to
+// ~/.config/app/.env, say) is never read, so never stored.
+std::optional<std::string> read_project_file(const fs::path &path) {
+  return read_small_file(path, k_max_file_bytes, Links::refuse);
+}
 constexpr std::size_t k_min_section = 50;
 constexpr std::size_t k_max_section = 10000;
 
@@ -202,7 +208,7 @@ bool project_files_changed(const HookContext &ctx, const HookInput &input) {
       parse_imports(ctx.state.disk->read(imports_path(ctx.state.dir), 1 << 20).value_or(""));
   const auto changed = [&] {
     for (const auto name : k_project_files)
-      if (const auto text = read_small_file(root / name, k_max_file_bytes)) {
+      if (const auto text = read_project_file(root / name)) {
         const auto last = imports.find(project + "/" + std::string(name));
         if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32) ||
             last->second.abandoned(unix_seconds(ctx.now())))
@@ -220,7 +226,7 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
   const auto [root, project] = project_of(ctx, input);
   Outbox &outbox = ctx.state.outbox;
   for (const auto name : k_project_files) {
-    const auto text = read_small_file(root / name, k_max_file_bytes);
+    const auto text = read_project_file(root / name);
     if (!text) continue;
     const std::string key = project + "/" + std::string(name);
     const std::string hash = sha256_hex(*text).substr(0, 32);

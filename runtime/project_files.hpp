@@ -10,10 +10,10 @@
 namespace mem0 {
 
 // The import of a project's instruction files (docs/capture.md#project-files): CLAUDE.md,
-// AGENTS.md, .cursorrules, .windsurfrules and mem0.md in the project root, one memory per
-// `## ` section, stored as written (infer off). A file is imported again only when its content
-// changed, and then the memories of its previous import are deleted. What was imported is kept
-// in `<state dir>/imports.json`.
+// AGENTS.md, .cursorrules, .windsurfrules and mem0.md in the project root (regular files only:
+// a symbolic link is never read), one memory per `## ` section, stored as written (infer off). A
+// file is imported again only when its content changed, and then the memories of its previous
+// import are deleted. What was imported is kept in `<state dir>/imports.json`.
 
 // The sections of a Markdown file: the text before the first `## ` heading, then each `## `
 // section with its heading; only those of at least 50 characters, each cut to 10,000.

@@ -5,10 +5,12 @@
 #include "util/json.hpp"
 #include "util/redact.hpp"
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 #include <rapidjson/document.h>
 
 #include <array>
+#include <vector>
 
 namespace mem0 {
 namespace fs = std::filesystem;
@@ -26,63 +28,150 @@ constexpr std::array<std::string_view, 9> k_wrapper_tags{"system-reminder",
                                                          "user-prompt-submit-hook",
                                                          "analysis"};
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && ascii_lower(a) == ascii_lower(b);
+// The longest wrapper tag name: a longer run of name characters is never one.
+constexpr std::size_t k_max_tag_name = 23;
+
+// The wrapper tag `name` names (ASCII case-insensitive), or empty.
+std::string_view wrapper_named(std::string_view name) {
+  if (name.empty() || name.size() > k_max_tag_name) return {};
+  for (auto t : k_wrapper_tags) {
+    if (t.size() != name.size()) continue;
+    std::size_t i = 0;
+    while (i < t.size() && ascii_lower(name[i]) == t[i])
+      ++i;
+    if (i == t.size()) return t;
+  }
+  return {};
 }
 
-// The length of `<tag ...>` or `</tag>` at `text[i]` naming one of the wrapper tags, with
-// `closing` set; 0 when none starts there.
-std::size_t wrapper_tag_at(std::string_view text, std::size_t i, bool &closing,
-                           std::string_view &tag) {
-  if (text[i] != '<') return 0;
+// The name after `<` or `</` at `text[i]` (a run of name characters), and where it ends.
+std::string_view tag_name_at(std::string_view text, std::size_t i, bool &closing,
+                             std::size_t &end) {
   std::size_t j = i + 1;
   closing = j < text.size() && text[j] == '/';
   if (closing) ++j;
-  std::size_t end = j;
-  while (end < text.size() && (is_id_char(text[end])))
+  end = j;
+  // Only as far as a wrapper name could go: a longer run names none.
+  while (end < text.size() && end - j <= k_max_tag_name && is_id_char(text[end]))
     ++end;
-  const std::string_view name = text.substr(j, end - j);
-  for (auto t : k_wrapper_tags)
-    if (iequals(name, t)) {
-      const auto close = text.find('>', end);
-      if (close == std::string_view::npos) return 0;
-      tag = t;
-      return close + 1 - i;
-    }
-  return 0;
+  if (end < text.size() && is_id_char(text[end])) return {};
+  return text.substr(j, end - j);
 }
 
-// `text` without wrapper-tag blocks; an unclosed block runs to the end.
+// `text` without wrapper-tag blocks (`<tag ...>` to the matching `</tag>`, nested ones of the
+// same tag counted; an unclosed block runs to the end; a stray closing tag is dropped; a closing
+// tag holds no `<`, so that it never swallows an opening one), in one
+// pass, linear in the size of `text` (docs/capture.md#what-is-never-stored). A tag is found in
+// what is kept, not in the input: a block whose removal joins the pieces of another tag around
+// it removes that one too, so the result holds no wrapper tag at all.
 std::string strip_wrappers(std::string_view text) {
   std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    bool closing = false;
-    std::string_view tag;
-    if (const std::size_t len = wrapper_tag_at(text, i, closing, tag); len > 0) {
-      i += len;
-      if (closing) continue; // a stray closing tag: drop it
-      // Skip to the matching closing tag.
-      std::size_t depth = 1;
-      while (i < text.size() && depth > 0) {
-        bool c = false;
-        std::string_view t;
-        if (const std::size_t l = wrapper_tag_at(text, i, c, t); l > 0 && t == tag) {
-          depth += c ? -1 : 1;
-          i += l;
-        } else {
-          ++i;
-        }
-      }
+  out.reserve(text.size());
+  // In `out`, every `<` before `scan` that follows the last `>` was looked at: none opens a
+  // wrapper tag. An opening tag ends at the first `>` after its name, so one can only end at a
+  // `>` being added; a closing tag holds no `<`, so it can only start at the last `<`.
+  std::size_t scan = 0;
+  std::vector<std::size_t> opened; // the positions of the `<` after the last `>`
+  // The first `>` in `text` at or after a position (searches only move forward, so the whole
+  // input is searched once).
+  std::size_t next_close = 0;
+  auto close_after = [&](std::size_t from) {
+    if (next_close != std::string_view::npos && next_close < from)
+      next_close = text.find('>', from);
+    return next_close;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != '>') {
+      if (c == '<') opened.push_back(out.size());
+      out += c;
       continue;
     }
-    out += text[i++];
+    // A `>`: does it end a wrapper tag that starts in `out`? The first opening one, else a
+    // closing one at the last `<`.
+    std::size_t start = std::string::npos;
+    bool closing = false;
+    std::string_view tag;
+    std::size_t end = 0;
+    for (std::size_t at = out.find('<', scan); at != std::string::npos; at = out.find('<', at + 1))
+      if (const auto name = wrapper_named(tag_name_at(out, at, closing, end));
+          !name.empty() && !closing) {
+        start = at;
+        tag = name;
+        break;
+      }
+    if (start == std::string::npos && !opened.empty())
+      if (const auto name = wrapper_named(tag_name_at(out, opened.back(), closing, end));
+          !name.empty() && closing) {
+        start = opened.back();
+        tag = name;
+      }
+    if (start == std::string::npos) {
+      out += '>';
+      scan = out.size();
+      opened.clear();
+      continue;
+    }
+    out.resize(start);
+    while (!opened.empty() && opened.back() >= start)
+      opened.pop_back();
+    // What is kept before the tag was looked at, but for a name it ends with, which what comes
+    // next may lengthen into a wrapper's.
+    // (An opening tag was looked for from `scan`, so one starts there or later.)
+    const std::size_t back = start > k_max_tag_name + 2 ? start - k_max_tag_name - 2 : 0;
+    scan = start >= scan ? std::max(scan, back) : back;
+    if (closing) continue; // a stray closing tag: dropped
+    // Skip the block, in the input, to its matching closing tag.
+    std::size_t depth = 1;
+    std::size_t j = i + 1;
+    while (j < text.size() && depth > 0) {
+      if (text[j] != '<') {
+        ++j;
+        continue;
+      }
+      bool c_closing = false;
+      const std::string_view name = wrapper_named(tag_name_at(text, j, c_closing, end));
+      std::size_t close = name == tag ? close_after(end) : std::string_view::npos;
+      if (close != std::string_view::npos && c_closing &&
+          text.substr(end, close - end).find('<') != std::string_view::npos)
+        close = std::string_view::npos;
+      if (close == std::string_view::npos) {
+        ++j;
+        continue;
+      }
+      depth += c_closing ? -1 : 1;
+      j = close + 1;
+    }
+    i = j - 1; // the loop's ++i moves past the block
   }
   return out;
 }
 
-// The `## Instructions` section of mem0.md in the project root, as the Python plugin sends it.
+// At most `max_chars` code points of `text`; when it is cut inside a word (a run without white
+// space), without that word, so that a secret cut in two is never half kept. "" and true in
+// `cut` when it was cut.
+std::string_view capture_window(std::string_view text, std::size_t max_chars, bool &cut) {
+  std::size_t count = 0, i = 0;
+  for (; i < text.size(); ++i) {
+    if (is_continuation(text[i])) continue;
+    if (count == max_chars) break;
+    ++count;
+  }
+  cut = i < text.size();
+  if (!cut) return text;
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+  // A word longer than this is cut where it is: no secret form is that long.
+  constexpr std::size_t k_longest_word = 4096;
+  std::size_t back = i;
+  while (back > 0 && i - back < k_longest_word && !space(text[back - 1]) && !space(text[back]))
+    --back;
+  return text.substr(0, i - back < k_longest_word ? back : i);
+}
+
+// The `## Instructions` section of mem0.md in the project root, as the Python plugin sends it;
+// never through a symbolic link (docs/capture.md#project-files).
 std::string custom_instructions(const fs::path &root) {
-  const auto text = read_small_file(root / "mem0.md", 100 * 1024);
+  const auto text = read_small_file(root / "mem0.md", 100 * 1024, Links::refuse);
   if (!text) return {};
   const auto start = text->find("## Instructions");
   if (start == std::string::npos) return {};
@@ -105,14 +194,14 @@ Error outbox_refusal(const Log &log, ErrorKind kind) {
 
 } // namespace
 
-std::string prepare_capture_text(std::string_view text, bool redact) {
-  // Until nothing changes: removing a block can join the pieces of another tag around it.
-  std::string stripped = strip_wrappers(text);
-  for (std::string again = strip_wrappers(stripped); again != stripped;
-       again = strip_wrappers(stripped))
-    stripped = std::move(again);
+std::string prepare_capture_text(std::string_view text, bool redact, std::size_t max_chars) {
+  // Cut first: what follows is linear, but need not look at text that is not kept.
+  bool cut = false;
+  std::string stripped = strip_wrappers(capture_window(text, max_chars, cut));
   if (redact) stripped = redact_secrets(stripped);
-  return std::string(trim(stripped));
+  std::string out(trim(stripped));
+  if (cut && !out.empty()) out += "\xE2\x80\xA6"; // …
+  return out;
 }
 
 Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture) {

@@ -32,9 +32,15 @@ struct Capture {
   bool asked = false;
 };
 
-// Text made safe to store: `<system-reminder>`, `<private>` and similar wrapper tags removed
-// with what they wrap, secrets redacted unless `redact` is off, surrounding space trimmed.
-std::string prepare_capture_text(std::string_view text, bool redact);
+// The most characters (code points) of one captured text (docs/capture.md#bounds).
+inline constexpr std::size_t k_max_capture_chars = 20000;
+
+// Text made safe to store: cut to `max_chars` characters first (without a word the cut would
+// halve, and then ending in `…`), then `<system-reminder>`, `<private>` and similar wrapper tags
+// removed with what they wrap, secrets redacted unless `redact` is off, surrounding space
+// trimmed. Linear in the size of `text`.
+std::string prepare_capture_text(std::string_view text, bool redact,
+                                 std::size_t max_chars = k_max_capture_chars);
 
 // Prepare `capture` (metadata: type, source, session_id, branch; the project's custom
 // instructions from mem0.md) and queue it in the outbox; returns the item's name. No network.

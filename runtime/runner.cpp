@@ -169,6 +169,11 @@ int run_hook_raw(int argc, const char *const *argv, std::string_view executable,
   platform::prepare_stdio(); // a reader gone must not turn exit 0 into a signal
   try {
     Runtime rt{std::string(executable)};
+    if (rt.state_refused) {
+      // Every hook keeps state (what was shown, the back-off, the outbox): it does nothing.
+      rt.log.warn(*rt.state_refused);
+      return finish(0);
+    }
     const std::vector<std::string> args = platform::arguments(argc, argv);
     if (args.size() > 1 && args[1] == "--send") {
       run_sender({args.begin() + 2, args.end()}, {rt.env, rt.config, rt.http, rt.log, rt.state});

@@ -71,10 +71,61 @@ public:
   bool nearly_full(const fs::path &dir) const override { return mem0::nearly_full(dir); }
 };
 
+class RefusedLock final : public StateDisk::Lock {
+public:
+  bool held() const override { return false; }
+};
+
+class RefusedDisk final : public StateDisk {
+public:
+  std::optional<std::string> read(const fs::path &, std::size_t) const override {
+    return std::nullopt;
+  }
+  Result<void> write(const fs::path &path, const std::string &, Durability) override {
+    return refused(path);
+  }
+  Result<void> update_locked(const fs::path &path, const FileChange &, Durability,
+                             std::chrono::milliseconds) override {
+    return refused(path);
+  }
+  bool append_line(const fs::path &, const std::string &) override { return false; }
+  Result<void> append_bounded(const fs::path &path, const std::string &, std::uintmax_t,
+                              const std::function<std::string(const std::string &)> &,
+                              std::chrono::milliseconds) override {
+    return refused(path);
+  }
+  Result<void> make_dir(const fs::path &dir) override { return refused(dir); }
+  bool exists(const fs::path &) const override { return false; }
+  void remove(const fs::path &) override {}
+  std::vector<Entry> list(const fs::path &) const override { return {}; }
+  std::optional<std::uintmax_t> size(const fs::path &) const override { return std::nullopt; }
+  std::optional<fs::file_time_type> modified(const fs::path &) const override {
+    return std::nullopt;
+  }
+  std::unique_ptr<Lock> try_lock(const fs::path &) override {
+    return std::make_unique<RefusedLock>();
+  }
+  bool remove_unheld_lock(const fs::path &) override { return false; }
+  bool create_marker(const fs::path &) override { return false; }
+  bool nearly_full(const fs::path &) const override { return false; }
+
+private:
+  static Result<void> refused(const fs::path &path) {
+    return unexpected(
+        make_error(ErrorKind::io, "the state directory was refused: " + path.string() +
+                                      " not written (docs/state.md#state-directory)"));
+  }
+};
+
 } // namespace
 
 StateDisk &real_state_disk() {
   static RealDisk disk;
+  return disk;
+}
+
+StateDisk &refused_state_disk() {
+  static RefusedDisk disk;
   return disk;
 }
 

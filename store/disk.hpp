@@ -99,4 +99,9 @@ public:
 // The machine's disk: util/files.hpp and std::filesystem. One for the process.
 StateDisk &real_state_disk();
 
+// A disk that holds nothing and takes nothing: every read is empty, every write an io error, no
+// lock is held. For a state directory that is refused (unsafe_dir_problem), so that nothing is
+// read from it or written to it.
+StateDisk &refused_state_disk();
+
 } // namespace mem0

@@ -11,10 +11,17 @@
 
 namespace mem0 {
 
+// Whether a read goes through a symbolic link at the path's last component (on Windows, any
+// reparse point): `refuse` for a file a repository supplies (docs/capture.md#project-files),
+// which must never lead to a file outside it.
+enum class Links { follow, refuse };
+
 // Read a whole small file; nullopt when it cannot be read, exceeds `max_bytes` or is not a
-// regular file (a FIFO, socket or device is never opened for a blocking read).
+// regular file (a FIFO, socket or device is never opened for a blocking read), or with
+// `Links::refuse` when it is a symbolic link.
 std::optional<std::string> read_small_file(const std::filesystem::path &path,
-                                           std::size_t max_bytes = 1 << 20);
+                                           std::size_t max_bytes = 1 << 20,
+                                           Links links = Links::follow);
 
 // The last `bytes` bytes of the regular file at `path` (all of it when smaller) and the file's
 // size; nullopt when it is missing, not a regular file (a FIFO is never waited on) or unreadable.
@@ -23,6 +30,10 @@ struct FileTail {
   std::uintmax_t size = 0;
 };
 std::optional<FileTail> read_file_tail(const std::filesystem::path &path, std::size_t bytes);
+
+// Appends and lock files never follow a symbolic link (O_NOFOLLOW; on Windows a reparse point is
+// refused once opened): a link planted at a state file's name never makes us create or write a
+// file elsewhere (docs/state.md#state-directory). Such a call fails as for an unwritable file.
 
 // Append `line` to the log file `path` (created 0600) in one write, without waiting: only a
 // regular file is written to (a FIFO in its place never makes the caller wait for a reader).
@@ -62,6 +73,12 @@ bool append_line(const std::filesystem::path &path, const std::string &line);
 // not a directory afterwards.
 Result<void> ensure_private_dir(const std::filesystem::path &dir);
 
+// Why the directory `dir` must not hold private state: owned by another user, or writable by
+// others (docs/state.md#state-directory); nullopt when it is ours, or missing (it is then
+// created private). POSIX only: on Windows the user's profile is private by its access list, and
+// nullopt.
+std::optional<std::string> unsafe_dir_problem(const std::filesystem::path &dir);
+
 // What a crash or power cut may cost a write (docs/state.md#atomic-writes): each caller says.
 enum class Durability {
   saves_work, // its loss only costs work done again (session state, counts, back-off)
@@ -75,6 +92,12 @@ enum class Durability {
 // target is missing or not a regular file is left alone (an io error).
 Result<void> write_file_atomic(const std::filesystem::path &path, const std::string &content,
                                Durability durability);
+
+// Write `content` to the new file `path` (created 0600) atomically and durably, never through
+// a symbolic link: an io error when anything is at `path` already, a link to nothing included;
+// with `replace`, a regular file there is replaced (but never a link or anything else).
+Result<void> write_new_file(const std::filesystem::path &path, const std::string &content,
+                            bool replace);
 
 // Read-modify-write `path` under an exclusive lock on `<path>.lock`: `change` receives the
 // current content ("" when missing) and returns the new content, or nullopt to leave the file

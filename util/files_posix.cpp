@@ -28,10 +28,12 @@ struct Fd {
 
 } // namespace
 
-std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
+std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes,
+                                           Links links) {
   // O_NONBLOCK: opening a FIFO does not wait for a writer. Then only a regular file is read
   // (never a FIFO, a socket, a device or a directory), and reading one never blocks.
-  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  const int no_link = links == Links::refuse ? O_NOFOLLOW : 0;
+  const Fd in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | no_link)};
   struct stat st {};
   if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) return std::nullopt;
@@ -71,7 +73,8 @@ std::optional<FileTail> read_file_tail(const fs::path &path, std::size_t bytes) 
 void append_log(const fs::path &path, const std::string &line, std::uintmax_t max_bytes) {
   // O_APPEND keeps lines of concurrent processes whole. O_NONBLOCK: a FIFO in its place never
   // makes the caller wait for a reader; only a regular file is written to.
-  const Fd fd{::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600)};
+  const Fd fd{::open(path.c_str(),
+                     O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0600)};
   struct stat written {};
   if (fd.fd < 0 || ::fstat(fd.fd, &written) != 0 || !S_ISREG(written.st_mode)) return;
   [[maybe_unused]] const auto n = ::write(fd.fd, line.data(), line.size());
@@ -86,7 +89,7 @@ void append_log(const fs::path &path, const std::string &line, std::uintmax_t ma
 }
 
 TryLock::TryLock(const fs::path &path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   m_handle = fd;
   m_held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
 }
@@ -103,6 +106,17 @@ Result<void> ensure_private_dir(const fs::path &dir) {
     (void)ensure_private_dir(dir.parent_path());
   if (::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) return {};
   return unexpected(make_error(ErrorKind::io, "cannot create " + dir.string()));
+}
+
+std::optional<std::string> unsafe_dir_problem(const fs::path &dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return std::nullopt; // missing: created private
+  if (st.st_uid != ::geteuid())
+    return "state directory " + dir.string() + " is owned by another user (uid " +
+           std::to_string(st.st_uid) + ")";
+  if ((st.st_mode & S_IWOTH) != 0)
+    return "state directory " + dir.string() + " is writable by others";
+  return std::nullopt;
 }
 
 Result<void> write_file_atomic(const fs::path &requested, const std::string &content,
@@ -157,6 +171,59 @@ Result<void> write_file_atomic(const fs::path &requested, const std::string &con
   return {};
 }
 
+Result<void> write_new_file(const fs::path &path, const std::string &content, bool replace) {
+  // Looked at first for a clear error; the link or rename below never goes through a link that
+  // appears meanwhile (each works on the name itself).
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode))
+      return unexpected(
+          make_error(ErrorKind::io, path.string() + " is a symbolic link; not written through it"));
+    if (!replace || !S_ISREG(st.st_mode))
+      return unexpected(make_error(ErrorKind::io, path.string() + " exists"));
+  }
+  const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::string tmp = (parent / ("." + path.filename().string() + ".XXXXXX")).string();
+  const Fd out{::mkstemp(tmp.data())}; // created 0600
+  if (out.fd < 0) return unexpected(io_error("cannot create temporary file for", path));
+  const auto fail = [&](std::string what) {
+    const Error e = io_error(std::move(what), path);
+    ::unlink(tmp.c_str());
+    return unexpected(e);
+  };
+  for (std::size_t done = 0; done < content.size();) {
+    const ssize_t n = ::write(out.fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return fail("cannot write");
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(out.fd) != 0) return fail("cannot sync");
+  if (replace) {
+    if (::rename(tmp.c_str(), path.c_str()) != 0) return fail("cannot replace");
+  } else if (::link(tmp.c_str(), path.c_str()) == 0) { // never replaces anything, a link included
+    ::unlink(tmp.c_str());
+  } else if (errno == EEXIST) {
+    return fail("something appeared at");
+  } else {
+    // A filesystem without hard links: created exclusively in place instead.
+    ::unlink(tmp.c_str());
+    const Fd direct{
+        ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)};
+    if (direct.fd < 0) return unexpected(io_error("cannot create", path));
+    for (std::size_t done = 0; done < content.size();) {
+      const ssize_t n = ::write(direct.fd, content.data() + done, content.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return unexpected(io_error("cannot write", path));
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(direct.fd) != 0) return unexpected(io_error("cannot sync", path));
+  }
+  const Fd dir{::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (dir.fd < 0 || ::fsync(dir.fd) != 0)
+    return unexpected(io_error("cannot sync the directory of", path));
+  return {};
+}
+
 bool nearly_full(const fs::path &dir, std::uintmax_t bytes) {
   fs::path at = dir;
   struct statvfs vfs {};
@@ -202,7 +269,7 @@ Result<void> update_file_locked(const fs::path &path, const FileChange &change,
   const fs::path lock_path = path.string() + ".lock";
   const auto give_up = std::chrono::steady_clock::now() + wait;
   for (;;) {
-    Fd lock{::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)};
+    Fd lock{::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)};
     if (lock.fd < 0) return unexpected(io_error("cannot open lock", lock_path));
     if (auto locked = flock_until(lock.fd, LOCK_EX, lock_path, give_up); !locked) return locked;
     if (!still_named(lock.fd, lock_path)) continue; // removed by its holder: lock the new one
@@ -214,7 +281,7 @@ Result<void> update_file_locked(const fs::path &path, const FileChange &change,
 }
 
 bool remove_unheld_lock(const fs::path &lock_path) {
-  const Fd lock{::open(lock_path.c_str(), O_RDWR | O_CLOEXEC)};
+  const Fd lock{::open(lock_path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW)};
   if (lock.fd < 0 || ::flock(lock.fd, LOCK_EX | LOCK_NB) != 0 || !still_named(lock.fd, lock_path))
     return false;
   return ::unlink(lock_path.c_str()) == 0; // while holding it: a waiter sees it gone
@@ -225,7 +292,7 @@ Result<void> append_bounded(const fs::path &path, const std::string &line, std::
                             std::chrono::milliseconds wait) {
   const auto give_up = std::chrono::steady_clock::now() + wait;
   for (;;) {
-    const Fd file{::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600)};
+    const Fd file{::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)};
     struct stat st {};
     if (file.fd < 0 || ::fstat(file.fd, &st) != 0) return unexpected(io_error("cannot open", path));
     // One process shrinks, when the file is free at once; the others append meanwhile (the
@@ -248,7 +315,7 @@ Result<void> append_bounded(const fs::path &path, const std::string &line, std::
 }
 
 bool append_line(const std::filesystem::path &path, const std::string &line) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return false;
   const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
   return ::close(fd) == 0 && ok;

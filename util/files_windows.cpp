@@ -58,13 +58,32 @@ bool still_named(HANDLE file, const fs::path &path) {
   return named.ok() && held && held == file_id(named.h);
 }
 
+// Whether the open `file` is a reparse point (a symbolic link or a junction) itself.
+bool is_reparse_point(HANDLE file) {
+  BY_HANDLE_FILE_INFORMATION info{};
+  return ::GetFileInformationByHandle(file, &info) &&
+         (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+}
+
+// Open `path` as open_shared does, but never through a reparse point: the name itself is
+// opened (FILE_FLAG_OPEN_REPARSE_POINT; a link to nothing is not followed to create its
+// target), and refused when it is one: Windows' O_NOFOLLOW (docs/state.md#state-directory).
+HANDLE open_no_link(const fs::path &path, DWORD access, DWORD disposition) {
+  const HANDLE h = win::open_shared(path, access, disposition,
+                                    FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT);
+  if (h == INVALID_HANDLE_VALUE || !is_reparse_point(h)) return h;
+  ::CloseHandle(h);
+  ::SetLastError(ERROR_CANT_ACCESS_FILE);
+  return INVALID_HANDLE_VALUE;
+}
+
 // Opening a file that was removed while others still hold it fails for a moment (access
 // denied, "delete pending"), as does one that a scanner holds without sharing: tried again
 // until `give_up`.
 HANDLE open_retrying(const fs::path &path, DWORD access, DWORD disposition,
                      std::chrono::steady_clock::time_point give_up) {
   for (;;) {
-    const HANDLE h = win::open_shared(path, access, disposition);
+    const HANDLE h = open_no_link(path, access, disposition);
     const DWORD code = ::GetLastError();
     if (h != INVALID_HANDLE_VALUE ||
         (code != ERROR_ACCESS_DENIED && code != ERROR_SHARING_VIOLATION) ||
@@ -167,10 +186,13 @@ Result<void> replace_held(const fs::path &path, const std::string &content) {
 
 } // namespace
 
-std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes) {
+std::optional<std::string> read_small_file(const fs::path &path, std::size_t max_bytes,
+                                           Links links) {
   // CreateFileW opens no directory without FILE_FLAG_BACKUP_SEMANTICS; a device or pipe is
   // never read.
-  const win::Handle in{win::open_shared(path, GENERIC_READ, OPEN_EXISTING)};
+  const win::Handle in{links == Links::refuse
+                           ? open_no_link(path, GENERIC_READ, OPEN_EXISTING)
+                           : win::open_shared(path, GENERIC_READ, OPEN_EXISTING)};
   if (!in.ok() || ::GetFileType(in.h) != FILE_TYPE_DISK) return std::nullopt;
   const auto size = size_of(in.h);
   if (!size || *size > max_bytes) return std::nullopt;
@@ -215,8 +237,7 @@ void append_log(const fs::path &path, const std::string &line, std::uintmax_t ma
   std::optional<std::pair<DWORD, std::uint64_t>> written;
   {
     // FILE_APPEND_DATA alone: each write goes to the end, whole, among concurrent writers.
-    const win::Handle out{
-        win::open_shared(path, FILE_APPEND_DATA | FILE_READ_ATTRIBUTES, OPEN_ALWAYS)};
+    const win::Handle out{open_no_link(path, FILE_APPEND_DATA | FILE_READ_ATTRIBUTES, OPEN_ALWAYS)};
     if (!out.ok() || ::GetFileType(out.h) != FILE_TYPE_DISK) return;
     const auto size = size_of(out.h);
     DWORD n = 0;
@@ -235,7 +256,7 @@ void append_log(const fs::path &path, const std::string &line, std::uintmax_t ma
 }
 
 TryLock::TryLock(const fs::path &path) {
-  const HANDLE file = win::open_shared(path, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS);
+  const HANDLE file = open_no_link(path, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS);
   if (file == INVALID_HANDLE_VALUE) return;
   m_handle = reinterpret_cast<std::intptr_t>(file);
   m_held = try_lock(file, true);
@@ -255,6 +276,33 @@ Result<void> ensure_private_dir(const fs::path &dir) {
       ::GetLastError() == ERROR_ALREADY_EXISTS)
     if (fs::is_directory(dir, ec)) return {};
   return unexpected(make_error(ErrorKind::io, "cannot create " + dir.string()));
+}
+
+std::optional<std::string> unsafe_dir_problem(const fs::path &) {
+  // The state dir lives under %USERPROFILE%, whose access list admits only the user (and the
+  // system); an owner check would read security descriptors on every run for no gain there.
+  return std::nullopt;
+}
+
+Result<void> write_new_file(const fs::path &path, const std::string &content, bool replace) {
+  std::error_code ec;
+  const auto status = fs::symlink_status(path, ec);
+  if (fs::is_symlink(status))
+    return unexpected(
+        make_error(ErrorKind::io, path.string() + " is a symbolic link; not written through it"));
+  if (fs::exists(status) && (!replace || !fs::is_regular_file(status)))
+    return unexpected(make_error(ErrorKind::io, path.string() + " exists"));
+  const auto tmp = write_temporary(path, content, Durability::durable);
+  if (!tmp) return unexpected(tmp.error());
+  // Without MOVEFILE_REPLACE_EXISTING the move fails when anything is at `path`; with it, the
+  // name itself is replaced, a link never followed.
+  const DWORD flags = MOVEFILE_WRITE_THROUGH | (replace ? MOVEFILE_REPLACE_EXISTING : 0);
+  if (!::MoveFileExW(tmp->wstring().c_str(), path.wstring().c_str(), flags)) {
+    const Error e = io_error("cannot write", path);
+    ::DeleteFileW(tmp->wstring().c_str());
+    return unexpected(e);
+  }
+  return {};
 }
 
 Result<void> write_file_atomic(const fs::path &requested, const std::string &content,
@@ -314,7 +362,7 @@ Result<void> update_file_locked(const fs::path &path, const FileChange &change,
 
 bool remove_unheld_lock(const fs::path &lock_path) {
   const win::Handle lock{
-      win::open_shared(lock_path, GENERIC_READ | GENERIC_WRITE | DELETE, OPEN_EXISTING)};
+      open_no_link(lock_path, GENERIC_READ | GENERIC_WRITE | DELETE, OPEN_EXISTING)};
   if (!lock.ok() || !try_lock(lock.h, true) || !still_named(lock.h, lock_path)) return false;
   // Removed while held: a waiter that gets the lock next sees that its name is gone.
   FILE_DISPOSITION_INFO remove{TRUE};
@@ -351,7 +399,7 @@ Result<void> append_bounded(const fs::path &path, const std::string &line, std::
 }
 
 bool append_line(const fs::path &path, const std::string &line) {
-  const win::Handle file{win::open_shared(path, FILE_APPEND_DATA, OPEN_ALWAYS)};
+  const win::Handle file{open_no_link(path, FILE_APPEND_DATA, OPEN_ALWAYS)};
   DWORD n = 0;
   return file.ok() &&
          ::WriteFile(file.h, line.data(), static_cast<DWORD>(line.size()), &n, nullptr) &&

@@ -86,7 +86,27 @@ std::optional<std::string> parse_remote_url(std::string_view text, std::string_v
 std::optional<std::string> origin_url(const GitRepo &repo) {
   const auto text = read_small_file(repo.common_dir / "config");
   if (!text) return std::nullopt;
-  return parse_remote_url(*text);
+  const auto url = parse_remote_url(*text);
+  if (!url) return std::nullopt;
+  return without_user_info(*url);
+}
+
+std::string without_user_info(std::string_view url) {
+  std::string s(url);
+  // The authority runs from `://` to the next `/`, `?` or `#`; its user-info to the last `@`.
+  const auto scheme = s.find("://");
+  if (scheme == std::string::npos) return s; // scp-like `git@host:path`: an ssh user, no secret
+  const std::size_t start = scheme + 3;
+  const std::size_t end = std::min(s.find_first_of("/?#", start), s.size());
+  const auto at = s.rfind('@', end - 1);
+  if (at == std::string::npos || at < start) return s;
+  // Over http(s) the user name itself may be a token (`https://<token>@host/…`); elsewhere
+  // (`ssh://git@host/…`) only a password is one.
+  const std::string name = ascii_lower(std::string_view(s).substr(0, scheme));
+  const bool http = name == "http" || name == "https";
+  if (http || s.substr(start, at - start).find(':') != std::string::npos)
+    s.erase(start, at + 1 - start);
+  return s;
 }
 
 std::optional<std::string> current_branch(const GitRepo &repo) {
@@ -101,7 +121,7 @@ std::optional<std::string> current_branch(const GitRepo &repo) {
 }
 
 std::string remote_slug(std::string_view url) {
-  std::string s(trim(url));
+  std::string s = without_user_info(trim(url));
   while (!s.empty() && s.back() == '/')
     s.pop_back();
   if (s.ends_with(".git")) s.resize(s.size() - 4);

@@ -20,13 +20,21 @@ std::optional<GitRepo> find_repo(const std::filesystem::path &start);
 std::optional<std::string> parse_remote_url(std::string_view config_text,
                                             std::string_view remote = "origin");
 
-// The origin url of `repo`, read from its config.
+// The origin url of `repo`, read from its config, without user-info: a credential written into
+// it (`https://user:token@host/…`) never reaches a project id, a log or doctor's output.
 std::optional<std::string> origin_url(const GitRepo &repo);
+
+// `url` without a user-info that may hold a credential: any of an http(s) url
+// (`https://user:token@host/x`, `https://token@host/x` → `https://host/x`), and one with a
+// password otherwise (`ssh://u:p@host/x` → `ssh://host/x`). An ssh user (`git@host:x`,
+// `ssh://git@host/x`) is kept, and so are the keys hashed from such urls.
+std::string without_user_info(std::string_view url);
 
 // The checked-out branch from HEAD, or the short commit for a detached HEAD.
 std::optional<std::string> current_branch(const GitRepo &repo);
 
-// `owner-repo` from a remote url: `git@github.com:mem0ai/mem0.git` → `mem0ai-mem0`.
+// `owner-repo` from a remote url: `git@github.com:mem0ai/mem0.git` → `mem0ai-mem0`; user-info
+// is left out (without_user_info).
 std::string remote_slug(std::string_view url);
 
 } // namespace mem0

@@ -24,13 +24,21 @@ struct Prefixed {
   std::size_t exact_body = 0; // when set, the body has exactly this many characters
 };
 
-const std::array<Prefixed, 12> k_prefixed{{
+const std::array<Prefixed, 20> k_prefixed{{
     {"sk-ant-", 16, is_id_char},
     {"sk-", 16, is_id_char},
+    {"sk_live_", 16, is_id_char},
+    {"sk_test_", 16, is_id_char},
+    {"rk_live_", 16, is_id_char},
+    {"rk_test_", 16, is_id_char},
     {"m0-", 16, is_id_char},
     {"github_pat_", 20, is_id_char},
     {"ghp_", 20, is_id_char},
     {"gho_", 20, is_id_char},
+    {"ghs_", 20, is_id_char},
+    {"ghu_", 20, is_id_char},
+    {"ghr_", 20, is_id_char},
+    {"glpat-", 20, is_id_char},
     {"xoxa-", 10, is_id_char},
     {"xoxb-", 10, is_id_char},
     {"xoxp-", 10, is_id_char},
@@ -82,6 +90,53 @@ std::size_t match_pem(std::string_view text, std::size_t i) {
   return (close == std::string_view::npos ? text.size() : close + key.size()) - i;
 }
 
+// Characters of a URL's user-info (RFC 3986: unreserved, percent-encoded, sub-delims).
+bool is_userinfo_char(char c) {
+  return is_id_char(c) || c == '.' || c == '~' || c == '%' || c == '!' || c == '$' || c == '&' ||
+         c == '\'' || c == '(' || c == ')' || c == '*' || c == '+' || c == ',' || c == ';' ||
+         c == '=';
+}
+
+// For `://` at `i`, a user-info with a password (`user:pass@`): the [start, end) of the
+// password; {0, 0} otherwise. The scan stops at the first character no user-info holds, so
+// scans from different `://` never overlap: linear.
+std::pair<std::size_t, std::size_t> match_url_password(std::string_view text, std::size_t i) {
+  if (text.substr(i, 3) != "://") return {0, 0};
+  std::size_t j = i + 3;
+  while (j < text.size() && is_userinfo_char(text[j]))
+    ++j;
+  if (j >= text.size() || text[j] != ':') return {0, 0};
+  const std::size_t start = j + 1;
+  std::size_t end = start;
+  while (end < text.size() && (is_userinfo_char(text[end]) || text[end] == ':'))
+    ++end;
+  if (end == start || end >= text.size() || text[end] != '@') return {0, 0};
+  return {start, end};
+}
+
+// A token after `Bearer ` (any case) at `i`, at a word boundary: the [start, end) of the value
+// (RFC 6750's token68, at least 8 characters and a digit, so that prose such as "bearer of bad
+// news" is left alone); {0, 0} otherwise.
+std::pair<std::size_t, std::size_t> match_bearer(std::string_view text, std::size_t i) {
+  constexpr std::string_view word = "bearer";
+  if (text.size() - i < word.size() + 2) return {0, 0};
+  for (std::size_t k = 0; k < word.size(); ++k)
+    if (ascii_lower(text[i + k]) != word[k]) return {0, 0};
+  std::size_t start = i + word.size();
+  if (text[start] != ' ' && text[start] != '\t') return {0, 0};
+  while (start < text.size() && (text[start] == ' ' || text[start] == '\t'))
+    ++start;
+  std::size_t end = start;
+  bool digit = false;
+  while (end < text.size() && (is_id_char(text[end]) || text[end] == '.' || text[end] == '~' ||
+                               text[end] == '+' || text[end] == '/' || text[end] == '=')) {
+    digit = digit || (text[end] >= '0' && text[end] <= '9');
+    ++end;
+  }
+  if (end - start < 8 || !digit) return {0, 0};
+  return {start, end};
+}
+
 bool is_secret_name(std::string_view name) {
   static constexpr std::array<std::string_view, 10> suffixes{
       "password", "passwd",  "secret",     "token",       "api_key",
@@ -110,6 +165,8 @@ std::pair<std::size_t, std::size_t> match_assignment(std::string_view text, std:
   std::size_t v = i + 1;
   while (v < text.size() && text[v] == ' ')
     ++v;
+  // `token: Bearer <value>`: the value is what follows the scheme.
+  if (const auto [start, end] = match_bearer(text, v); end) return {start, end};
   char quote = 0;
   if (v < text.size() && (text[v] == '"' || text[v] == '\'')) quote = text[v++];
   std::size_t e = v;
@@ -140,14 +197,18 @@ std::string redact_secrets(std::string_view text) {
       i += n;
       continue;
     }
-    if (text[i] == '=' || text[i] == ':') {
-      const auto [start, end] = match_assignment(text, i);
-      if (end) {
-        out.append(text.substr(i, start - i));
-        out += k_redacted;
-        i = end;
-        continue;
-      }
+    // A value to mask after what is kept: `scheme://user:pass@` (the scheme and the user
+    // kept), `Bearer <value>` (the word kept), `name=value` for a secret's name.
+    using Span = std::pair<std::size_t, std::size_t>;
+    Span value = text[i] == ':' ? match_url_password(text, i)
+                 : boundary     ? match_bearer(text, i)
+                                : Span{0, 0};
+    if (!value.second && (text[i] == '=' || text[i] == ':')) value = match_assignment(text, i);
+    if (const auto [start, end] = value; end) {
+      out.append(text.substr(i, start - i));
+      out += k_redacted;
+      i = end;
+      continue;
     }
     out += text[i++];
   }

@@ -10,12 +10,13 @@ namespace mem0::on_stop {
 std::optional<Capture> summary_capture(const StopInput &input, const Config &config, WallTime now,
                                        const Agent &agent) {
   if (!input.agent_id.empty()) return std::nullopt; // a subagent's turn, not the session's
-  const std::string message = prepare_capture_text(input.last_assistant_message, config.redact);
-  if (code_points(message) < k_min_chars) return std::nullopt;
+  // Cut to k_max_chars before anything else looks at it: a reply may be megabytes.
+  std::string content =
+      prepare_capture_text(input.last_assistant_message, config.redact, k_max_chars);
+  if (code_points(content) < k_min_chars) return std::nullopt;
   Capture c;
   c.type = memory_type::session_summary;
   c.source = memory_source::stop;
-  std::string content = truncate_code_points(message, k_max_chars);
   if (!input.transcript_path.empty()) {
     const auto files = agent.transcript(input.transcript_path, k_transcript_window).files_touched;
     if (!files.empty()) {

@@ -22,8 +22,11 @@ std::string rubric_line(const Agent &agent) {
   return "Mem0 holds this project's past decisions, conventions, errors and work. When the user "
          "references past work, asks about a decision, reports an error or starts a non-trivial "
          "task, search it with a noun-phrase query: run `" +
-         cli + " peek <query>` in the project directory; `" + cli +
-         " context <task>` loads what a task needs (decisions, conventions, prior errors); `" +
+         cli +
+         " peek '<query>'` in the project directory, the query always quoted as one shell "
+         "word; `" +
+         cli +
+         " context '<task>'` loads what a task needs (decisions, conventions, prior errors); `" +
          cli +
          " peek <id8>` shows the memory whose line ends with that 8-character id. For multi-part "
          "or "
@@ -42,7 +45,9 @@ std::string remember_line(bool auto_save) {
 std::string error_line(const Agent &agent) {
   return "Error detected in prompt. Prior fixes may be in mem0 as anti_pattern or task_learning "
          "memories: run `" +
-         mem0_hooks_command(agent) + " peek <the error message>`.";
+         mem0_hooks_command(agent) +
+         " peek '<the error message>'`, the message quoted as one "
+         "shell word.";
 }
 
 bool is_gated(std::string_view prompt) {

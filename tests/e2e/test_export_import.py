@@ -126,6 +126,41 @@ class ExportImport(unittest.TestCase):
                          {"Queue writes through the outbox": "convention",
                           "Deploys happen on Tuesdays": "decision"})
 
+    def test_export_replaces_a_file_only_with_force_and_never_writes_through_a_link(self):
+        mine = os.path.join(self.project, "mine.jsonl")
+        with open(mine, "w") as f:
+            f.write("my own notes\n")
+        refused = self.cli(self.platform, "export", "--output", "mine.jsonl")
+        self.assertEqual(refused.returncode, 1)
+        self.assertEqual(refused.stderr, "mem0-hooks export: mine.jsonl exists; --force "
+                                         "replaces it\n")
+        self.assertEqual(self.platform.requests(), [])  # refused before the server is asked
+        with open(mine) as f:
+            self.assertEqual(f.read(), "my own notes\n")
+        forced = self.cli(self.platform, "export", "--output", "mine.jsonl", "--force")
+        self.assertEqual(forced.returncode, 0, forced.stderr)
+        with open(mine) as f:
+            self.assertEqual(len(f.readlines()), len(OURS))
+
+        # A link, to nothing or to a file, is not written through, with --force neither.
+        outside = os.path.join(self.home, "outside.txt")
+        os.symlink(outside, os.path.join(self.project, "link.jsonl"))
+        for content in (None, "keep\n"):
+            if content:
+                with open(outside, "w") as f:
+                    f.write(content)
+            for force in ((), ("--force",)):
+                with self.subTest(target=content, force=force):
+                    result = self.cli(self.platform, "export", "--output", "link.jsonl", *force)
+                    self.assertEqual(result.returncode, 1, result.stderr)
+                    self.assertIn("link.jsonl", result.stderr)
+                    if content:
+                        with open(outside) as f:
+                            self.assertEqual(f.read(), content)
+                    else:
+                        self.assertFalse(os.path.exists(outside))
+            self.assertTrue(os.path.islink(os.path.join(self.project, "link.jsonl")))
+
     def write_lines(self, name, lines):
         with open(os.path.join(self.project, name), "w") as f:
             for line in lines:

@@ -311,6 +311,34 @@ class OnSessionStart(HookTest):
         self.wait_for_senders(2)
         self.assertEqual(sorted(b["messages"][0]["content"] for b in self.fake.adds()), SECTIONS)
 
+    @unittest.skipIf(os.name == "nt", "symbolic links need a privilege on Windows")
+    def test_a_project_file_that_is_a_symbolic_link_is_never_read(self):
+        # A repository's CLAUDE.md and mem0.md that point at the user's secrets
+        # (docs/capture.md#project-files).
+        secrets = os.path.join(self.home, ".config", "app")
+        os.makedirs(secrets)
+        env_file = os.path.join(secrets, ".env")
+        with open(env_file, "w") as f:
+            f.write("## Instructions\n\nDATABASE_URL=postgres://billing:CorrectHorse42@db/billing "
+                    "and STRIPE=pk_live_CorrectHorseBatteryStaple\n")
+        os.symlink(env_file, os.path.join(self.project, "CLAUDE.md"))
+        os.symlink(env_file, os.path.join(self.project, "mem0.md"))
+        # A link within the project is not read either: only a regular file is.
+        with open(os.path.join(self.project, "notes.md"), "w") as f:
+            f.write(CLAUDE_MD)
+        os.symlink("notes.md", os.path.join(self.project, ".cursorrules"))
+        with open(os.path.join(self.project, "AGENTS.md"), "w") as f:
+            f.write(CLAUDE_MD)
+        self.start("startup", env=self.debug_env())
+        adds = self.wait_for("the import of AGENTS.md",
+                             lambda: len(self.fake.adds()) >= 2 and self.fake.adds())
+        self.wait_for_senders(1)
+        self.assertEqual(sorted(b["metadata"]["file"] for b in adds), ["AGENTS.md", "AGENTS.md"])
+        for body in adds:
+            self.assertNotIn("custom_instructions", body)
+        for request in self.fake.requests():
+            self.assertNotIn("CorrectHorse", json.dumps(request))
+
     def test_no_import_when_auto_save_is_off(self):
         with open(os.path.join(self.project, "CLAUDE.md"), "w") as f:
             f.write(CLAUDE_MD)

@@ -222,8 +222,10 @@ class OnUserPrompt(HookTest):
         ctx = self.prompt(PROMPT).context()
         rubric = [l for l in ctx.split("\n") if l.startswith(RUBRIC)][0]
         self.assertTrue(os.path.isabs(CLI_PATH))
-        self.assertIn(f"`{CLI} peek <query>`", rubric)
-        self.assertIn(f"`{CLI} context <task>`", rubric)
+        # The query is free text: the model is told to quote it.
+        self.assertIn(f"`{CLI} peek '<query>'` in the project directory, the query always quoted "
+                      "as one shell word", rubric)
+        self.assertIn(f"`{CLI} context '<task>'`", rubric)
         self.assertIn(f"`{CLI} peek <id8>`", rubric)
         self.assertTrue(os.access(CLI_PATH, os.X_OK))  # it names a command that exists
         for missing in ("search_memories", "parallel calls", "user_id", "app_id", "mcp__"):

@@ -61,6 +61,15 @@ SECRETS = {
     "JSON password": ('{"password": "correct horse battery"}', "correct horse battery"),
     "env-style name": ("DB_PASSWORD=Tr0ub4dor3x", "Tr0ub4dor3x"),
     "URL query token": ("https://hooks.example.com/cb?token=abcd1234efgh&x=1", "abcd1234efgh"),
+    "URL password": ("postgres://billing:CorrectHorse42@db.internal:5432/billing",
+                     "CorrectHorse42"),
+    "GitHub app token": ("ghs_1234567890abcdefghijklmnopqrstuvwxyzAB", "1234567890abcdefghij"),
+    "GitHub user-to-server token": ("ghu_1234567890abcdefghijklmnopqrstuvwxyzAB",
+                                    "1234567890abcdefghij"),
+    "GitLab token": ("glpat-Ab12Cd34Ef56Gh78Ij90", "Ab12Cd34Ef56Gh78Ij90"),
+    "Stripe secret key": ("sk_live_51H8abcdEFGH1234ijklMNOP5678", "51H8abcdEFGH1234ijklMNOP"),
+    "Stripe restricted key": ("rk_live_51H8abcdEFGH1234ijklMNOP5678", "51H8abcdEFGH1234ijklMNOP"),
+    "Bearer header": ("Authorization: Bearer 9f8e7d6c5b4a3210fedcba98", "9f8e7d6c5b4a3210fedcba98"),
 }
 
 
@@ -229,6 +238,98 @@ class PrivateState(SecretsTest):
             self.assertTrue(os.path.exists(os.path.join(mem0, rel)), rel)
         self.assertGreater(self.check_private(mem0), 5)
         self.assertGreater(self.check_private(os.path.join(self.home, "custom")), 1)
+
+
+class CredentialsInTheOrigin(SecretsTest):
+    TOKEN = "tok_9f8e7d6c5b4a3210"
+
+    def test_a_credential_in_the_origin_url_is_in_no_id_request_log_or_doctor_output(self):
+        # The project id is the clean url's, as for https://git.example.com/acme-billing.git.
+        make_repo(self.project,
+                  origin=f"https://deploy:{self.TOKEN}@git.example.com/acme-billing.git")
+        env = self.env(MEM0_DEBUG="1", MEM0_PROJECT_ID=None)
+        for hook in HOOKS:
+            self.run_hook(hook, self.payload(hook), env=env)
+        doctor = self.run_bin("mem0-hooks", args=("doctor",), env=env, text=True)
+        self.assertIn("git.example.com-acme-billing (git remote origin)", doctor.stdout)
+        requests = json.dumps(self.fake.requests())
+        self.assertIn('"git.example.com-acme-billing"', requests)
+        with open(os.path.join(self.home, ".mem0", "hooks.log")) as f:
+            log = f.read()
+        for where, text in (("a request", requests), ("doctor", doctor.stdout + doctor.stderr),
+                            ("the log", log)):
+            with self.subTest(where=where):
+                self.assertNotIn(self.TOKEN, text)
+                self.assertNotIn("deploy:", text)
+        for path in files_under(self.home):
+            if os.path.join(".git", "") not in path:
+                with open(path, "rb") as f:
+                    self.assertNotIn(self.TOKEN.encode(), f.read(), path)
+
+
+class StateDirectory(SecretsTest):
+    """Appends and lock files never follow a symbolic link, and a state directory another user
+    could change is refused (docs/state.md#state-directory)."""
+
+    def planted(self, state, names):
+        """A link to nothing outside the state dir at each of `names`: the outside paths."""
+        outside = []
+        for i, name in enumerate(names):
+            path = os.path.join(state, name)
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            target = os.path.join(self.home, "outside", f"{i}-{os.path.basename(name)}")
+            os.symlink(target, path)
+            outside.append(target)
+        os.makedirs(os.path.join(self.home, "outside"))
+        return outside
+
+    def test_a_planted_link_is_never_followed_by_an_append_or_a_lock(self):
+        mem0 = os.path.join(self.home, ".mem0")
+        state = os.path.join(mem0, "state")
+        os.makedirs(state, mode=0o700)
+        outside = self.planted(mem0, [
+            "hooks.log", "state/sessions/sess-sec.json.lock", "state/sessions/sess-sec.runs",
+            "state/usage.json.lock", "state/backoff.json.lock", "state/sessions/.swept"])
+        env = self.env(MEM0_DEBUG="1")
+        for hook in HOOKS:
+            self.run_hook(hook, self.payload(hook), env=env)
+        self.run_hook("on_user_prompt", self.prompt_payload(session="sess-sec"), env=env)
+        self.assertEqual([p for p in outside if os.path.lexists(p)], [])
+        self.assertEqual(os.listdir(os.path.join(self.home, "outside")), [])
+
+    def test_a_state_directory_writable_by_others_is_refused_with_one_line(self):
+        shared = os.path.join(self.home, "shared-state")
+        os.makedirs(shared)
+        os.chmod(shared, 0o777)
+        env = self.env(MEM0_STATE_DIR=shared)
+        for hook in HOOKS:
+            with self.subTest(hook=hook):
+                self.fake.reset()
+                result = self.run_hook(hook, self.payload(hook), env=env)
+                self.assertEqual(result.stdout, b"")
+                lines = result.stderr.decode().splitlines()
+                self.assertEqual(len(lines), 1, lines)
+                self.assertIn(f"state directory {shared} is writable by others", lines[0])
+                self.assertEqual(self.fake.requests(), [])
+        self.assertEqual(os.listdir(shared), [])
+        cli = self.run_bin("mem0-hooks", args=("remember", "Invoices are integer cents"),
+                           env=env, text=True)
+        self.assertIn(f"state directory {shared} is writable by others", cli.stderr)
+        self.assertEqual(os.listdir(shared), [])
+
+    @unittest.skipUnless(hasattr(os, "geteuid") and os.geteuid() == 0,
+                         "giving a directory to another user needs root")
+    def test_a_state_directory_of_another_user_is_refused_with_one_line(self):
+        theirs = os.path.join(self.home, "their-state")
+        os.makedirs(theirs, mode=0o700)
+        os.chown(theirs, 65534, 65534)
+        result = self.run_hook("on_user_prompt", self.prompt_payload(),
+                               env=self.env(MEM0_STATE_DIR=theirs))
+        lines = result.stderr.decode().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn(f"state directory {theirs} is owned by another user", lines[0])
+        self.assertEqual(os.listdir(theirs), [])
+        self.assertEqual(self.fake.requests(), [])
 
 
 class PlainHttpRefused(SecretsTest):

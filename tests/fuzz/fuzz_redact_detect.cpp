@@ -1,9 +1,12 @@
-// Redaction (docs/failures.md#secrets-and-redaction) and the prompt detectors
-// (docs/hooks.md#prompt-detectors) on any text. A secret planted after the input must never survive
-// redaction, whatever precedes it.
+// Redaction (docs/failures.md#secrets-and-redaction), the capture text's wrapper-tag stripping
+// (docs/capture.md#what-is-never-stored) and the prompt detectors (docs/hooks.md#prompt-detectors)
+// on any text. A secret planted after the input must never survive redaction, nor a `<private>`
+// block its stripping, whatever precedes it.
+#include "runtime/remember.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "util/detect.hpp"
 #include "util/redact.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 #include <array>
@@ -26,12 +29,17 @@ constexpr std::string_view k_token =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 constexpr std::string_view k_upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-constexpr std::array<SecretForm, 10> k_forms{{
+constexpr std::array<SecretForm, 15> k_forms{{
     {"sk-ant-", 32, k_token},
     {"sk-", 40, k_token},
     {"m0-", 40, k_token},
     {"ghp_", 36, k_token},
     {"gho_", 36, k_token},
+    {"ghs_", 36, k_token},
+    {"ghu_", 36, k_token},
+    {"glpat-", 20, k_token},
+    {"sk_live_", 24, k_token},
+    {"rk_live_", 24, k_token},
     {"github_pat_", 40, k_token},
     {"xoxb-", 24, k_token},
     {"AKIA", 16, k_upper},
@@ -81,6 +89,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const std::string middle = std::string(sep) + secret + " " + std::string(text);
   fuzz::check(mem0::redact_secrets(middle).find(body) == std::string::npos,
               "redact_secrets: leading secret survives", middle);
+
+  // Stripping: a `<private>` block after the input goes, whatever precedes it; the result holds
+  // no wrapper tag (stripping it again changes nothing); a cut text stays within its bound.
+  constexpr std::size_t k_whole = std::size_t(1) << 30;
+  const std::string stripped = mem0::prepare_capture_text(text, false, k_whole);
+  fuzz::check(mem0::prepare_capture_text(stripped, false, k_whole) == stripped,
+              "prepare_capture_text: a wrapper tag survives", stripped);
+  const std::string hidden =
+      std::string(text) + std::string(sep) + "<private>" + body + "</private>";
+  fuzz::check(mem0::prepare_capture_text(hidden, false, k_whole).find(body) == std::string::npos,
+              "prepare_capture_text: a private block survives", hidden);
+  fuzz::check(mem0::prepare_capture_text(hidden, true, k_whole).find(body) == std::string::npos,
+              "prepare_capture_text: a private block survives redaction", hidden);
+  const std::size_t bound = size % 61;
+  fuzz::check(mem0::code_points(mem0::prepare_capture_text(text, false, bound)) <= bound + 1,
+              "prepare_capture_text: over its bound");
 
   (void)mem0::detect_error(text);
   (void)mem0::detect_resume(text);

@@ -64,6 +64,6 @@ TEST_CASE("cli table: --help lists every row, and each row's help names its usag
   for (const auto &c : cli::commands())
     CHECK(help.find("  " + std::string(c.name) + " ") != std::string::npos);
   REQUIRE(cli.run({"export", "--help"}) == cli::k_ok);
-  CHECK(cli.out.str().starts_with("usage: mem0-hooks export [--output FILE] [--scope "
+  CHECK(cli.out.str().starts_with("usage: mem0-hooks export [--output FILE [--force]] [--scope "
                                   "project|session|global]\n"));
 }

@@ -25,8 +25,9 @@ const std::string k_rubric =
     "Mem0 holds this project's past decisions, conventions, errors and work. When the user "
     "references past work, asks about a decision, reports an error or starts a non-trivial task, "
     "search it with a noun-phrase query: run `" +
-    mem0_hooks_as_named() + " peek <query>` in the project directory; `" + mem0_hooks_as_named() +
-    " context <task>` loads what a task needs (decisions, conventions, prior errors); `" +
+    mem0_hooks_as_named() + " peek '<query>'` in the project directory, the query always quoted " +
+    "as one shell word; `" + mem0_hooks_as_named() +
+    " context '<task>'` loads what a task needs (decisions, conventions, prior errors); `" +
     mem0_hooks_as_named() +
     " peek <id8>` shows the memory whose line ends with that 8-character id. For multi-part or "
     "comparative questions, run several searches and combine the results before answering -- one "
@@ -37,7 +38,7 @@ constexpr std::string_view k_remember_line =
 const std::string k_error_line =
     "Error detected in prompt. Prior fixes may be in mem0 as anti_pattern or task_learning "
     "memories: run `" +
-    mem0_hooks_as_named() + " peek <the error message>`.";
+    mem0_hooks_as_named() + " peek '<the error message>'`, the message quoted as one shell word.";
 const std::string k_no_key = "mem0: no API key, recall and capture are off (run mem0-hooks doctor)";
 
 const std::string k_plain = "How should we structure the retry logic for the sync worker?";
@@ -450,9 +451,9 @@ TEST_CASE("on_user_prompt: text for the model names only tools that exist") {
   // The commands it names are the absolute path of a mem0-hooks next to the hook.
   CHECK(mem0_hooks_command() == mem0_hooks_as_named());
   CHECK(fs::path(mem0_hooks_path()).is_absolute());
-  CHECK(contains(out, "`" + mem0_hooks_as_named() + " peek <query>`"));
+  CHECK(contains(out, "`" + mem0_hooks_as_named() + " peek '<query>'`"));
   CHECK(contains(out, "`" + mem0_hooks_as_named() + " peek <id8>`"));
-  CHECK(contains(out, "`" + mem0_hooks_as_named() + " context <task>`"));
+  CHECK(contains(out, "`" + mem0_hooks_as_named() + " context '<task>'`"));
 }
 
 TEST_CASE("on_user_prompt: remember intent with capture off says it will not be stored") {

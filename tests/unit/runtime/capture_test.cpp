@@ -9,6 +9,7 @@
 #include "runtime/sender.hpp"
 #include "store/outbox.hpp"
 #include "util/detach.hpp"
+#include "util/utf8.hpp"
 
 #include <chrono>
 #include <thread>
@@ -630,8 +631,114 @@ TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, 
 TEST_CASE("prepare_capture_text removes a wrapper block that removing another one forms") {
   const std::string text =
       "Summary text <sys<private>x</private>tem-reminder>SECRET-INJECTED</system-reminder> end";
-  // One pass leaves `<system-reminder>SECRET-INJECTED end`, an unclosed block the next removes.
-  CHECK(prepare_capture_text(text, false) == "Summary text");
+  // Once `<private>x</private>` is gone the pieces around it form `<system-reminder>`, whose
+  // block runs to its closing tag.
+  const std::string out = prepare_capture_text(text, false);
+  CHECK_FALSE(contains(out, "SECRET"));
+  CHECK_FALSE(contains(out, "reminder"));
+  CHECK(out.starts_with("Summary text"));
+  CHECK(prepare_capture_text("a <pri<private>x</private>vate>b</private> c <private>d", false) ==
+        "a  c");
+  // A closing tag holds no `<`: it never swallows the opening tag after it.
+  CHECK(prepare_capture_text("a </private b <private>SECRET</private> c", false) ==
+        "a </private b  c");
+  CHECK(prepare_capture_text("a <private x<y>SECRET</private> c", false) == "a  c");
+}
+
+TEST_CASE("prepare_capture_text is linear on a 2 MB input", "[capture][no-qemu]") {
+  struct Unit {
+    const char *name;
+    std::string text;
+  };
+  // Each repeated to 2 MB: tags without their `>`, unclosed and nested blocks, blocks whose
+  // removal forms another tag, and look-alikes. (A stripper that looks for each tag's `>` from
+  // the tag took over 8 s on some of them.)
+  const std::vector<Unit> units = {
+      {"opening tags never closed", "<private "},
+      {"opening tags, nothing between", "<private"},
+      {"opening tags, no `>` anywhere", "<system-reminder"},
+      {"nested blocks", "<private>"},
+      {"stray closing tags", "</private>"},
+      {"a block that forms another", "<sys<private>x</private>tem-reminder>"},
+      {"a name cut by a block", "<pri<private>x</private>"},
+      {"angle brackets", "<<>>"},
+      {"other tags", "<b>x</b> "},
+      {"a tag among words", "words <private a=1 b=2 words"},
+      {"closing tags without `>`", "</private"},
+  };
+  constexpr std::size_t size = 2 * 1024 * 1024;
+  for (const auto &unit : units) {
+    INFO(unit.name);
+    std::string text;
+    text.reserve(size + unit.text.size());
+    while (text.size() < size)
+      text += unit.text;
+    text += " <private>SECRET</private> end";
+    for (const bool redact : {false, true})
+      REQUIRE(finishes_within(
+          [&] { return !contains(prepare_capture_text(text, redact, size * 2), "SECRET"); },
+          std::chrono::seconds(5)));
+  }
+}
+
+TEST_CASE("every capture path cuts a long text before it prepares it", "[capture][no-qemu]") {
+  HookFixture f;
+  // 400 KB whose every `<` opens a wrapper tag that never closes: slow to strip whole, and
+  // nothing of it is kept past the bound anyway.
+  std::string reply = long_text("We moved the retry logic into the worker.");
+  while (reply.size() < 400 * 1024)
+    reply += "<private ";
+  const auto bounded = [](const std::string &stored, std::size_t max) {
+    return code_points(stored) <= max + 1 && stored.ends_with("\xE2\x80\xA6");
+  };
+
+  SECTION("Stop") {
+    REQUIRE(finishes_within(
+        [&] { return on_stop::summary_capture(stop_input(f, reply), f.config, f.now).has_value(); },
+        std::chrono::seconds(2)));
+    const auto c = on_stop::summary_capture(stop_input(f, reply), f.config, f.now);
+    REQUIRE(c);
+    CHECK(bounded(c->messages[0].content, on_stop::k_max_chars));
+  }
+  SECTION("compact") {
+    CompactInput in;
+    in.session_id = "s";
+    in.cwd = f.project.string();
+    in.compact_summary = reply;
+    REQUIRE(finishes_within(
+        [&] {
+          on_compact::handle(in, f.context());
+          return true;
+        },
+        std::chrono::seconds(2)));
+  }
+  SECTION("remember, the memory tools and import: a memory asked for") {
+    Capture c;
+    c.messages = {{"user", reply}};
+    c.type = "decision";
+    c.source = "cli";
+    c.asked = true;
+    REQUIRE(finishes_within([&] { return remember(f.context(), stop_input(f, ""), c).has_value(); },
+                            std::chrono::seconds(2)));
+    REQUIRE(remember(f.context(), stop_input(f, ""), c));
+    Outbox outbox(f.disk(), f.config.state_dir);
+    REQUIRE(outbox.pending().size() == 1);
+    CHECK(bounded(first_content(platform_body(outbox.load(outbox.pending()[0]))),
+                  k_max_capture_chars));
+  }
+}
+
+TEST_CASE("prepare_capture_text never keeps half of a word it cuts", "[capture]") {
+  const std::string key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string text = std::string(90, 'a') + " see " + key + " here";
+  // The cut falls inside the key: the key goes whole, not its first half unredacted.
+  const std::string out = prepare_capture_text(text, true, 110);
+  CHECK(out == std::string(90, 'a') + " see\xE2\x80\xA6");
+  CHECK(prepare_capture_text("short text", true, 110) == "short text");
+  // One word of less than 4 KB before the cut goes whole; a longer one is cut where it is.
+  CHECK(prepare_capture_text(std::string(300, 'x'), true, 100).empty());
+  CHECK(prepare_capture_text(std::string(5000, 'x') + " tail", true, 4500) ==
+        std::string(4500, 'x') + "\xE2\x80\xA6");
 }
 
 TEST_CASE("remember: another agent's capture names the agent and keys its session apart",

@@ -183,6 +183,40 @@ TEST_CASE("git: remote_slug turns remote urls into owner-repo") {
   }
 }
 
+TEST_CASE("git: a credential in a remote url is in no slug and no origin url") {
+  const std::pair<const char *, const char *> cases[] = {
+      {"https://deploy:tok_9f8e7d6c@git.example.com/acme-billing.git",
+       "https://git.example.com/acme-billing.git"},
+      {"https://tok_9f8e7d6c@git.example.com/acme-billing.git",
+       "https://git.example.com/acme-billing.git"},
+      {"https://x:p@ss:w0rd@github.com/acme/billing", "https://github.com/acme/billing"},
+      {"ssh://deploy:tok_9f8e7d6c@example.com:22/acme/billing.git",
+       "ssh://example.com:22/acme/billing.git"},
+      {"HTTP://tok_9f8e7d6c@git.example.com/acme/billing", "HTTP://git.example.com/acme/billing"},
+  };
+  for (const auto &[with, clean] : cases) {
+    CAPTURE(with);
+    CHECK(without_user_info(with) == clean);
+    CHECK(remote_slug(with) == remote_slug(clean));
+    CHECK(remote_slug(with).find("tok_") == std::string::npos);
+  }
+  CHECK(remote_slug("https://deploy:tok_x@host/acme-billing.git") == "host-acme-billing");
+  // An ssh user is no secret: kept, so that keys hashed from these urls stay as they were.
+  for (const char *plain :
+       {"https://host/users/@me/x.git", "/srv/git/repo.git", "repo",
+        "git@github.com:mem0ai/mem0.git", "ssh://git@example.com/team/tool.git"})
+    CHECK(without_user_info(plain) == plain);
+
+  TempDir tmp;
+  write_file(tmp / ".git/HEAD", "ref: refs/heads/main\n");
+  write_file(tmp / ".git/config",
+             origin_section("https://deploy:tok_9f8e7d6c@git.example.com/acme-billing.git"));
+  const auto repo = find_repo(tmp.path());
+  REQUIRE(repo);
+  CHECK(origin_url(*repo) ==
+        std::optional<std::string>("https://git.example.com/acme-billing.git"));
+}
+
 TEST_CASE("git: read_small_file refuses files over the size limit") {
   TempDir tmp;
   write_file(tmp / "f", std::string(100, 'x'));

@@ -25,6 +25,11 @@ const std::vector<Secret> &token_secrets() {
       {"anthropic key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789_ABCDEF-xyz"},
       {"github personal token", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"},
       {"github oauth token", "gho_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"},
+      {"github app token", "ghs_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"},
+      {"github user-to-server token", "ghu_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"},
+      {"gitlab personal token", "glpat-Ab12Cd34Ef56Gh78Ij90"},
+      {"stripe secret key", "sk_live_51H8abcdEFGH1234ijklMNOP5678"},
+      {"stripe restricted key", "rk_live_51H8abcdEFGH1234ijklMNOP5678"},
       {"github fine-grained token",
        "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVW"},
       {"slack bot token", "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"},
@@ -125,6 +130,41 @@ TEST_CASE("redact_secrets replaces the value of secret assignments and keeps the
   }
 }
 
+TEST_CASE("redact_secrets masks a URL's password and keeps its scheme, user and host") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"postgres://billing:CorrectHorse42@db.internal:5432/billing",
+       "postgres://billing:[REDACTED]@db.internal:5432/billing"},
+      {"git clone https://deploy:tok_9f8e7d6c@git.example.com/acme.git now",
+       "git clone https://deploy:[REDACTED]@git.example.com/acme.git now"},
+      {"redis://:s3cr3t@cache:6379", "redis://:[REDACTED]@cache:6379"},
+      {"amqp://u:p%40ss:w0rd@mq/vhost", "amqp://u:[REDACTED]@mq/vhost"},
+  };
+  for (const auto &[input, expected] : cases) {
+    INFO(input);
+    CHECK(redact_secrets(input) == expected);
+  }
+  // A user without a password, a port, a path with `@`: nothing to mask.
+  for (const std::string text :
+       {"https://deploy@git.example.com/acme.git", "http://localhost:8080/api",
+        "https://host/users/@me:x", "scheme:// a:b@c"}) {
+    INFO(text);
+    CHECK(redact_secrets(text) == text);
+  }
+}
+
+TEST_CASE("redact_secrets masks a Bearer value and keeps the word") {
+  CHECK(redact_secrets("Authorization: Bearer 9f8e7d6c5b4a3210fedcba98") ==
+        "Authorization: Bearer [REDACTED]");
+  CHECK(redact_secrets("curl -H 'authorization: bearer eyJhbGciOi.x-9_Z+/=' x") ==
+        "curl -H 'authorization: bearer [REDACTED]' x");
+  CHECK(redact_secrets("token: Bearer 9f8e7d6c5b4a3210") == "token: Bearer [REDACTED]");
+  for (const std::string text : {"the bearer of bad news", "Bearer authentication-scheme",
+                                 "Bearer abc1", "unbearer 12345678901"}) {
+    INFO(text);
+    CHECK(redact_secrets(text) == text);
+  }
+}
+
 TEST_CASE("redact_secrets handles quoted YAML and JSON style assignments") {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"DB_PASSWORD: \"s3cr3t-value\"", "DB_PASSWORD"},
@@ -185,6 +225,10 @@ TEST_CASE("redact_secrets is linear on a 1 MB input", "[no-qemu]") {
       {"short prefixes", "sk-ab ", true},
       {"uppercase run", "AKIAAKIA", true},
       {"dashes", "-", true},
+      {"url user-info", "x://a:b", true},
+      {"url schemes", "://", true},
+      {"bearer words", "Bearer ", true},
+      {"bearer tokens", "bearer abcdefgh ", true},
   };
   constexpr std::size_t size = 1024 * 1024;
   for (const auto &unit : units) {
