@@ -200,7 +200,7 @@ Lookup MemoryService::lookup_recent(const Identity &identity, int page_size) con
     outcome.results.resize(1);
     outcome.sent = 1;
     const auto responses = m_deps.http.run({list_request(api, identity, page_size)}, m_deadline);
-    Result<MemoryPage> page = responses.at(0) ? parse_list_response(*responses[0], api.backend())
+    Result<MemoryPage> page = responses.at(0) ? parse_list_response(*responses[0], api.dialect())
                                               : unexpected(responses[0].error());
     if (!page) {
       m_deps.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
@@ -309,7 +309,7 @@ Result<Memory> MemoryService::get(const ApiTarget &api, std::string_view id_text
   if (!id) return unexpected(id.error());
   const auto response = send_one(api, get_memory_request(api, *id));
   if (!response) return unexpected(response.error());
-  auto parsed = parse_memory_response(*response, api.backend());
+  auto parsed = parse_memory_response(*response, api.dialect());
   if (!parsed) return unexpected(parsed.error());
   if (!*parsed) return unexpected(failure(ErrorKind::client, "no memory " + *id + " found"));
   return std::move(**parsed);
@@ -320,7 +320,7 @@ Result<MemoryPage> MemoryService::list(const ApiTarget &api, const Identity &ide
   const auto response = send_one(api, list_request(api, identity, spec));
   if (!response) return unexpected(response.error());
   if (response->status == 404) return MemoryPage{}; // past the last page
-  return parse_list_response(*response, spec, api.backend());
+  return parse_list_response(*response, spec, api.dialect());
 }
 
 Result<MemoryService::Survey> MemoryService::survey(const ApiTarget &api, const Identity &identity,
@@ -343,12 +343,12 @@ Result<MemoryService::Survey> MemoryService::survey(const ApiTarget &api, const 
   if (!responses[0])
     survey.page = unexpected(responses[0].error());
   else if (responses[0]->status != 404) // 404: past the last page, none
-    survey.page = parse_list_response(*responses[0], list, api.backend());
+    survey.page = parse_list_response(*responses[0], list, api.dialect());
   if (!survey.page) fed.failures.push_back(survey.page.error());
   survey.searches.sent = plan.size();
   for (std::size_t i = 0; i < plan.size(); ++i) {
     auto parsed = responses[i + 1]
-                      ? parse_search_response(*responses[i + 1], api.backend())
+                      ? parse_search_response(*responses[i + 1], api.dialect())
                       : Result<std::vector<Memory>>(unexpected(responses[i + 1].error()));
     if (parsed) {
       survey.searches.results[i] = std::move(*parsed);

@@ -165,8 +165,7 @@ Result<std::string> remember(const RunDeps &deps, RunFacts &facts, Capture captu
   item.asked = capture.asked;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
   // section must come back when its file changed and the old import is deleted.
-  const std::string target =
-      std::string(dialect_for(config.backend).traits().name) + " " + config.base_url;
+  const std::string target = std::string(config.dialect->traits().name) + " " + config.base_url;
   const std::string dedupe =
       capture.import_file.empty()
           ? capture_identity(all_text, capture.type, identity.project_id, target)

@@ -92,7 +92,7 @@ struct Round {
     if (item.kind == OutboxItem::Kind::remove)
       return response->status == 404 ? Result<void>{} // already gone is as good as deleted
                                      : check_status(*response);
-    const auto added = parse_add_response(*response, api.backend());
+    const auto added = parse_add_response(*response, api.dialect());
     if (!added) return unexpected(added.error());
     record_import_ids(deps.state, item, added->ids);
     report.added[name] = added->ids;

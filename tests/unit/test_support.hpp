@@ -597,6 +597,12 @@ inline Result<std::string> remember_in(HookFixture &f, const HookInput &input, C
   HookContext ctx = f.context(input);
   return remember(ctx, *ctx.facts, std::move(capture));
 }
+// The same over the run `ctx`, its facts bound to `input` first.
+inline Result<std::string> remember(const HookContext &ctx, const HookInput &input,
+                                    Capture capture) {
+  ctx.facts->bind(input);
+  return remember(ctx, *ctx.facts, std::move(capture));
+}
 
 // What a fresh run of the fixture that queued nothing declares for the sender (sender_work).
 inline DetachedWork sender_work_in(HookFixture &f) {
