@@ -50,8 +50,7 @@ std::string status_line(const Result<HttpResponse> &r) {
 }
 
 std::string fix_for(const Error &e, const Config &c) {
-  if (e.kind == ErrorKind::unauthorized)
-    return std::string(dialect_for(c.backend).traits().key_rejected_fix);
+  if (e.kind == ErrorKind::unauthorized) return std::string(c.dialect->traits().key_rejected_fix);
   if (e.kind == ErrorKind::no_libcurl) return e.message;
   if (e.kind == ErrorKind::transport || e.kind == ErrorKind::timeout)
     return "cannot reach " + c.base_url + ": check MEM0_BASE_URL, the network or the proxy";
@@ -101,7 +100,7 @@ void live_check(Doctor &d, const ApiTarget &api) {
       search_request(api, {"mem0 doctor check", std::nullopt, 1}, d.identity)};
   if (auto ping = ping_request(api)) requests.push_back(std::move(*ping));
   const auto responses = ctx.http.run(requests, ctx.deadline);
-  const auto parsed = responses[0] ? parse_search_response(*responses[0], api.backend())
+  const auto parsed = responses[0] ? parse_search_response(*responses[0], api.dialect())
                                    : Result<std::vector<Memory>>(unexpected(responses[0].error()));
   std::vector<Error> failures;
   if (!parsed) failures.push_back(parsed.error());
@@ -167,7 +166,7 @@ void user_and_project(Doctor &d) {
 void target(Doctor &d) {
   const Config &c = d.c;
   d.row("base url", c.base_url + " (" + c.origin("base_url") + ")");
-  const DialectTraits &dialect = dialect_for(c.backend).traits();
+  const DialectTraits &dialect = c.dialect->traits();
   d.row("backend", std::string(dialect.display_name) + " (" + c.origin("backend") + ")");
   d.identity = project_identity(c, d.project.id, d.ctx.cwd, "");
   d.row("shared", !d.identity.shared_agent_id.empty()

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-// Wiring the hooks and the memory tools into the agents' files (docs/cli.md#install), and finding
-// where they are wired (docs/cli.md#install-paths).
+// Wiring the hooks and the memory tools into the agents' files (docs/cli.md#install-and-uninstall),
+// and finding where they are wired (docs/cli.md#install-paths).
 
 namespace mem0::cli {
 
@@ -40,9 +40,9 @@ Result<std::string> merge_memory_tools(std::string_view current, const std::file
 // k_failure when the file cannot be read or written.
 int install_memory_tools(const std::filesystem::path &file, const CliContext &ctx, bool uninstall);
 
-// install/uninstall for an agent that loads a shim (docs/cli.md#install): the shim at its user
-// file, or its project file with --project, written with the executables' directory and the
-// agent's hook rows; its memory tools registered where the agent reads them.
+// install/uninstall for an agent that loads a shim (docs/cli.md#install-and-uninstall): the shim at
+// its user file, or its project file with --project, written with the executables' directory and
+// the agent's hook rows; its memory tools registered where the agent reads them.
 int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall);
 
 // True when `text` is a shim this project wrote for `agent` (it names its own install command).

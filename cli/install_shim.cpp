@@ -1,5 +1,5 @@
 // install/uninstall for the agents that load a JS shim instead of running hook commands
-// (docs/cli.md#install): OpenCode and Pi.
+// (docs/cli.md#install-and-uninstall): OpenCode and Pi.
 #include "cli/install.hpp"
 #include "runtime/table.hpp"
 #include "util/files.hpp"

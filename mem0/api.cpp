@@ -104,20 +104,19 @@ std::string url_encode(std::string_view value) {
   return out;
 }
 
-std::string filters_json(const SearchSpec &spec, const Identity &identity, Backend backend) {
+std::string filters_json(const SearchSpec &spec, const Identity &identity, const Dialect &dialect) {
   JsonWriter w;
-  dialect_for(backend).write_filters(w, spec, identity);
+  dialect.write_filters(w, spec, identity);
   return w.text();
 }
 
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
-                        double threshold, Backend backend) {
-  return dialect_for(backend).search_body(spec, identity, rerank, threshold);
+                        double threshold, const Dialect &dialect) {
+  return dialect.search_body(spec, identity, rerank, threshold);
 }
 
 Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, bool rerank,
-                                  double threshold, Backend backend) {
-  const Dialect &dialect = dialect_for(backend);
+                                  double threshold, const Dialect &dialect) {
   if (api_key.empty() && dialect.traits().requires_key) // a self-hosted server may need none
     return unexpected(make_error(ErrorKind::unauthorized, "no API key"));
   // A CR or LF would end a header line and start another: never let one reach the wire.
@@ -139,7 +138,6 @@ Result<ApiTarget> ApiTarget::make(std::string base_url, std::string api_key, boo
   t.m_api_key = std::move(api_key);
   t.m_rerank = rerank;
   t.m_threshold = threshold;
-  t.m_backend = backend;
   t.m_dialect = &dialect;
   return t;
 }
@@ -177,16 +175,16 @@ QueuedAdd queued_add(const AddSpec &spec, const Identity &identity) {
           spec.infer,    spec.expiration_date, spec.custom_instructions};
 }
 
-std::string add_body(const AddSpec &spec, const Identity &identity, Backend backend) {
-  return dialect_for(backend).add_body(queued_add(spec, identity));
+std::string add_body(const AddSpec &spec, const Identity &identity, const Dialect &dialect) {
+  return dialect.add_body(queued_add(spec, identity));
 }
 
 HttpRequest add_request(const ApiTarget &api, const QueuedAdd &capture) {
   return api.dialect().add(api, capture);
 }
 
-Result<AddResult> parse_add_response(const HttpResponse &response, Backend backend) {
-  return dialect_for(backend).parse_add(response);
+Result<AddResult> parse_add_response(const HttpResponse &response, const Dialect &dialect) {
+  return dialect.parse_add(response);
 }
 
 Result<AddResult> read_add(const HttpResponse &response) {
@@ -224,8 +222,8 @@ HttpRequest update_request(const ApiTarget &api, std::string_view id, std::strin
 }
 
 Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec,
-                                       Backend backend) {
-  auto page = parse_list_response(response, backend);
+                                       const Dialect &dialect) {
+  auto page = parse_list_response(response, dialect);
   if (!page || page->paged) return page;
   // The whole listing: the server filtered by neither type nor page.
   auto &all = page->memories;
@@ -239,8 +237,8 @@ Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListS
   return page;
 }
 
-Result<MemoryPage> parse_list_response(const HttpResponse &response, Backend backend) {
-  return dialect_for(backend).parse_list(response);
+Result<MemoryPage> parse_list_response(const HttpResponse &response, const Dialect &dialect) {
+  return dialect.parse_list(response);
 }
 
 std::optional<HttpRequest> event_request(const ApiTarget &api, std::string_view event_id) {
@@ -275,12 +273,14 @@ Error classify_status(const HttpResponse &response) {
   return e;
 }
 
-Result<std::vector<Memory>> parse_search_response(const HttpResponse &response, Backend backend) {
-  return dialect_for(backend).parse_search(response);
+Result<std::vector<Memory>> parse_search_response(const HttpResponse &response,
+                                                  const Dialect &dialect) {
+  return dialect.parse_search(response);
 }
 
-Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response, Backend backend) {
-  return dialect_for(backend).parse_memory(response);
+Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response,
+                                                    const Dialect &dialect) {
+  return dialect.parse_memory(response);
 }
 
 Result<std::optional<Memory>> read_memory(const HttpResponse &response) {

@@ -16,11 +16,12 @@ namespace mem0 {
 
 enum class Scope { project, session, global };
 
-// Which Mem0 the requests go to (docs/api.md#self-hosted-server): the Mem0 Platform, or the
-// open-source Mem0 REST server (`MEM0_BACKEND=selfhosted`). Each has its dialect
-// (mem0/dialect.hpp): its paths, header, filters, bodies and answers.
-enum class Backend { platform, selfhosted };
+// Which Mem0 the requests go to (docs/api.md#self-hosted-server) is a dialect (mem0/dialect.hpp):
+// the Mem0 Platform's, or the open-source Mem0 REST server's (`MEM0_BACKEND=selfhosted`), each with
+// its paths, header, filters, bodies and answers. The configuration and the API target hold it.
 class Dialect;
+// The Mem0 Platform's dialect, the default (mem0/platform_dialect.cpp).
+const Dialect &platform_dialect();
 
 // Who is searching or writing: the filters every request carries.
 struct Identity {
@@ -48,10 +49,10 @@ public:
   // self-hosted server); an error (kind `transport`, or `unauthorized` without a usable key)
   // says why there is none.
   static Result<ApiTarget> make(std::string base_url, std::string api_key, bool rerank = true,
-                                double threshold = 0.3, Backend backend = Backend::platform);
+                                double threshold = 0.3,
+                                const Dialect &dialect = platform_dialect());
 
   const std::string &base_url() const { return m_base_url; }
-  Backend backend() const { return m_backend; }
   // How this backend spells the requests.
   const Dialect &dialect() const { return *m_dialect; }
   // Whether searches ask for rerank: when asked for and the backend has it.
@@ -70,7 +71,6 @@ private:
   std::string m_api_key;
   bool m_rerank = true;
   double m_threshold = 0.3;
-  Backend m_backend = Backend::platform;
   const Dialect *m_dialect = nullptr;
 };
 
@@ -81,12 +81,12 @@ std::string user_agent();
 // list anchored on the user (an `OR` of the three layouts for the project scope when the identity
 // names shared memory); for a self-hosted server one flat object with `user_id` at the top.
 std::string filters_json(const SearchSpec &spec, const Identity &identity,
-                         Backend backend = Backend::platform);
+                         const Dialect &dialect = platform_dialect());
 
 // The JSON body of a search: query, filters, top_k, threshold, and `"rerank": true` only when
 // rerank is on (never for a self-hosted server).
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
-                        double threshold, Backend backend = Backend::platform);
+                        double threshold, const Dialect &dialect = platform_dialect());
 
 // POST {base}/v3/memories/search/, or POST {base}/search (self-hosted)
 HttpRequest search_request(const ApiTarget &api, const SearchSpec &spec, const Identity &identity);
@@ -111,7 +111,7 @@ struct AddSpec {
 // fields when set. Never a run_id: it would hide the memory from the user + app filters. (What an
 // outbox item held before the neutral capture.)
 std::string add_body(const AddSpec &spec, const Identity &identity,
-                     Backend backend = Backend::platform);
+                     const Dialect &dialect = platform_dialect());
 
 // The neutral capture of an add, as the outbox keeps it (docs/capture.md#the-outbox).
 QueuedAdd queued_add(const AddSpec &spec, const Identity &identity);
@@ -129,7 +129,7 @@ struct AddResult {
 };
 // Read by the backend's dialect, like every answer below.
 Result<AddResult> parse_add_response(const HttpResponse &response,
-                                     Backend backend = Backend::platform);
+                                     const Dialect &dialect = platform_dialect());
 
 // POST {base}/v3/memories/?page=1&page_size=N with the project filters: one page of the
 // project's memories, newest first, and their count. A self-hosted server has neither pages nor
@@ -157,11 +157,11 @@ struct MemoryPage {
 // The Platform's listing is paged and counted by the server; a self-hosted one (no count) is
 // sorted newest first and counted, and is a lower bound at k_unpaged_list_limit items.
 Result<MemoryPage> parse_list_response(const HttpResponse &response,
-                                       Backend backend = Backend::platform);
+                                       const Dialect &dialect = platform_dialect());
 // The same, and a listing the server did not page is filtered by `spec`'s type and cut to its
 // page here (count: the memories of that type).
 Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec,
-                                       Backend backend = Backend::platform);
+                                       const Dialect &dialect = platform_dialect());
 // The most a listing without pages returns (the self-hosted server's `top_k` for it).
 inline constexpr long k_unpaged_list_limit = 1000;
 
@@ -182,12 +182,12 @@ Error classify_status(const HttpResponse &response);
 // Parse a search response: `{"results": [...]}`, `{"memories": [...]}` or a bare array.
 // Malformed items are skipped; a non-2xx status or an unusable body is an Error.
 Result<std::vector<Memory>> parse_search_response(const HttpResponse &response,
-                                                  Backend backend = Backend::platform);
+                                                  const Dialect &dialect = platform_dialect());
 
 // Parse a single-memory response; "not found" (nullopt: the Platform's 404, a self-hosted
 // server's 200 with `null`) is not an error.
 Result<std::optional<Memory>> parse_memory_response(const HttpResponse &response,
-                                                    Backend backend = Backend::platform);
+                                                    const Dialect &dialect = platform_dialect());
 
 // A response that only needs a 2xx status (delete); otherwise the classified error.
 Result<void> check_status(const HttpResponse &response);

@@ -71,12 +71,12 @@ struct SettingsFile {
   }
 };
 
-std::optional<Backend> parse_backend(std::string_view s) {
-  if (const Dialect *d = find_dialect(s)) return d->traits().backend;
+std::optional<const Dialect *> parse_backend(std::string_view s) {
+  if (const Dialect *d = find_dialect(s)) return d;
   return std::nullopt;
 }
 
-std::string_view backend_name(Backend b) { return dialect_for(b).traits().name; }
+std::string_view backend_name(const Dialect *d) { return d->traits().name; }
 
 std::optional<SearchPlan> parse_plan(std::string_view s) {
   const std::string v = ascii_lower(trim(s));
@@ -288,7 +288,7 @@ std::string api_key_from_profiles(Config &c, const Setting &) {
 
 // The platform's URL is Config's own; another backend may listen elsewhere by default.
 std::string default_base_url(Config &c, const Setting &) {
-  if (const auto &d = dialect_for(c.backend).traits(); d.default_base_url != c.base_url) {
+  if (const auto &d = c.dialect->traits(); d.default_base_url != c.base_url) {
     c.base_url = std::string(d.default_base_url);
     return "default for " + std::string(d.name);
   }
@@ -312,7 +312,7 @@ constexpr Setting k_settings[] = {
     {"user_id", {"MEM0_USER_ID", "USER", "USERNAME"}, "", "default",
         nonempty<&Config::user_id>()},
     {"backend", {"MEM0_BACKEND"}, "backend", "platform",
-        choice<&Config::backend, parse_backend, backend_name>("platform or selfhosted")},
+        choice<&Config::dialect, parse_backend, backend_name>("platform or selfhosted")},
     {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "https://api.mem0.ai",
         url<&Config::base_url>(), default_base_url},
     {"shared_memory", {"MEM0_SHARED_MEMORY"}, "shared_memory", "on",
@@ -506,12 +506,12 @@ Config load_config(const Environment &env) {
 bool has_access(const Config &config) {
   // A key that was set but refused (control bytes) is not silently replaced by none.
   return config.api_key ||
-         (!dialect_for(config.backend).traits().requires_key && config.api_key_problem.empty());
+         (!config.dialect->traits().requires_key && config.api_key_problem.empty());
 }
 
 Result<ApiTarget> api_target(const Config &config) {
   return ApiTarget::make(config.base_url, config.api_key.value_or(""), config.rerank,
-                         config.confidence_threshold, config.backend);
+                         config.confidence_threshold, *config.dialect);
 }
 
 } // namespace mem0

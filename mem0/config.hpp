@@ -41,7 +41,7 @@ struct Config {
   std::string api_key_problem;
   std::string user_id = "default";
   std::string base_url = "https://api.mem0.ai"; // http://localhost:8888 for a self-hosted server
-  Backend backend = Backend::platform;
+  const Dialect *dialect = &platform_dialect(); // the backend's (`backend`)
   bool shared_memory = true; // search the project's shared memory too (docs/api.md#shared-memory)
   bool auto_search = true;
   bool prefetch = true;

@@ -10,12 +10,6 @@ std::span<const Dialect *const> dialects() {
   return all;
 }
 
-const Dialect &dialect_for(Backend backend) {
-  for (const Dialect *d : dialects())
-    if (d->traits().backend == backend) return *d;
-  return platform_dialect();
-}
-
 const Dialect *find_dialect(std::string_view name) {
   const std::string v = ascii_lower(trim(name));
   for (const Dialect *d : dialects())

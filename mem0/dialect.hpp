@@ -13,7 +13,6 @@ namespace mem0 {
 // What a backend is called, and what it has and lacks: plain facts the generic code reads
 // instead of asking which backend it talks to.
 struct DialectTraits {
-  Backend backend;
   std::string_view name;             // its value of MEM0_BACKEND and settings `backend`
   std::string_view alias;            // another spelling the settings take, or ""
   std::string_view display_name;     // doctor's `backend` row
@@ -84,11 +83,10 @@ private:
   DialectTraits m_traits;
 };
 
-// Every dialect, one per backend, alive for the whole process: the one list that dialect_for and
-// the settings (`backend`, MEM0_BACKEND) read. A new backend adds its line here (mem0/dialect.cpp).
+// Every dialect, one per backend, alive for the whole process: the one list that the settings
+// (`backend`, MEM0_BACKEND, and its hint) read. A new backend adds its line here
+// (mem0/dialect.cpp).
 std::span<const Dialect *const> dialects();
-// The dialect of `backend`.
-const Dialect &dialect_for(Backend backend);
 // The dialect whose name or alias is `name` (any case, spaces around ignored); nullptr for none.
 const Dialect *find_dialect(std::string_view name);
 const Dialect &platform_dialect();

@@ -100,7 +100,7 @@ std::string shared_agent_id(std::string_view app_id, const fs::path &cwd,
 }
 
 bool searches_shared_memory(const Config &config) {
-  return config.shared_memory && dialect_for(config.backend).traits().shared_memory;
+  return config.shared_memory && config.dialect->traits().shared_memory;
 }
 
 Identity project_identity(const Config &config, std::string project_id, const fs::path &cwd,

@@ -8,8 +8,7 @@ namespace {
 class PlatformDialect final : public Dialect {
 public:
   PlatformDialect()
-      : Dialect({.backend = Backend::platform,
-                 .name = "platform",
+      : Dialect({.name = "platform",
                  .alias = "",
                  .display_name = "Mem0 Platform",
                  .place = "the Mem0 Platform",

@@ -47,7 +47,7 @@ PlanOutcome run_plan(HttpClient &http, const ApiTarget &api, const Identity &ide
              (plan[i].type ? " type=" + *plan[i].type : std::string(" broad"));
     };
     Result<std::vector<Memory>> parsed = responses[i]
-                                             ? parse_search_response(*responses[i], api.backend())
+                                             ? parse_search_response(*responses[i], api.dialect())
                                              : unexpected(responses[i].error());
     if (parsed) {
       log.debug([&] {

@@ -14,8 +14,7 @@ namespace {
 class SelfhostedDialect final : public Dialect {
 public:
   SelfhostedDialect()
-      : Dialect({.backend = Backend::selfhosted,
-                 .name = "selfhosted",
+      : Dialect({.name = "selfhosted",
                  .alias = "self-hosted",
                  .display_name = "self-hosted Mem0 server",
                  .place = "a self-hosted server",

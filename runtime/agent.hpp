@@ -12,7 +12,7 @@
 
 namespace mem0 {
 
-// The shape of an agent's hooks file (docs/cli.md#install).
+// The shape of an agent's hooks file (docs/cli.md#install-and-uninstall).
 enum class HooksFormat {
   // {"hooks":{"<event>":[{"matcher":…,"hooks":[{"type":"command","command":…,"timeout":<s>}]}]}}
   claude,

@@ -49,6 +49,9 @@ RunFacts::RunFacts(const Environment &env, const Config &config, const Log &log,
     : m_env(env), m_config(config), m_log(log), m_state(state), m_now(std::move(now)),
       m_agent(agent) {}
 
+RunFacts::RunFacts(const RunDeps &deps, const Agent &agent)
+    : RunFacts(deps.env, deps.config, deps.log, deps.state, deps.now, agent) {}
+
 RunFacts &RunFacts::bind(const HookInput &input) {
   if (input.cwd != m_input.cwd || input.session_id != m_input.session_id) {
     m_input.cwd = input.cwd;

@@ -3,6 +3,7 @@
 #include "mem0/config.hpp"
 #include "runtime/agent.hpp"
 #include "runtime/io.hpp"
+#include "runtime/runtime.hpp"
 #include "store/outbox.hpp"
 #include "store/state.hpp"
 #include "util/clock.hpp"
@@ -32,6 +33,11 @@ class RunFacts {
 public:
   RunFacts(const Environment &env, const Config &config, const Log &log, const StateStore &state,
            WallClock now, const Agent &agent = claude_code());
+  // The facts of a run of `agent` over `deps`.
+  RunFacts(const RunDeps &deps, const Agent &agent);
+
+  // The agent that runs.
+  const Agent &agent() const { return m_agent; }
 
   // Take the working directory and session from `input`; the facts that follow from them are
   // forgotten when they change. Unbound facts are those of an input without cwd and session.

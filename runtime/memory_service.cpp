@@ -16,6 +16,14 @@ namespace {
 
 Error failure(ErrorKind kind, std::string message) { return make_error(kind, std::move(message)); }
 
+// Under this much time left no search is sent: it could not be answered, yet would be counted,
+// feed the back-off and may still cost the server's quota.
+constexpr std::chrono::milliseconds k_min_search_time{50};
+// For the hooks, the daily count and the back-off are not worth the budget: a short wait, which
+// other hooks (each holding the lock for about a millisecond) do not outlast, never past the
+// deadline.
+constexpr std::chrono::milliseconds k_side_wait{100};
+
 } // namespace
 
 std::optional<Hold> hold_for(Caller caller, const std::optional<PauseStore::UserPause> &user_pause,
@@ -92,6 +100,123 @@ MemoryService::MemoryService(const RunDeps &deps, std::filesystem::path cwd, Dea
                              Detach detach, Caller caller)
     : m_deps(deps), m_cwd(std::move(cwd)), m_deadline(deadline), m_detach(std::move(detach)),
       m_caller(caller) {}
+
+MemoryService::MemoryService(const RunDeps &deps, std::shared_ptr<RunFacts> facts,
+                             Deadline deadline)
+    : m_deps(deps), m_cwd(facts->cwd()), m_deadline(deadline), m_caller(Caller::automatic),
+      m_facts(std::move(facts)) {}
+
+// The facts of a call of `agent` in the service's directory (the agent's session variable names
+// the session).
+RunFacts MemoryService::facts_for(const Agent &agent) const {
+  RunFacts facts(m_deps, agent);
+  HookInput input;
+  input.cwd = m_cwd.string();
+  facts.bind(input);
+  return facts;
+}
+
+RunFacts &MemoryService::run_facts() const {
+  if (!m_facts) m_facts = std::make_shared<RunFacts>(facts_for(claude_code()));
+  return *m_facts;
+}
+
+// The pause rules and the daily search cap for this caller, as the run's facts first found them;
+// why they hold is logged and noted for the run log.
+std::optional<Hold> MemoryService::automatic_hold() const {
+  RunFacts &facts = run_facts();
+  const Log &log = m_deps.log;
+  const std::optional<PauseStore::UserPause> none;
+  const auto &user_pause = m_caller == Caller::automatic ? facts.user_pause() : none;
+  const std::optional<BackoffStore::Pause> unread; // the back-off is read only when needed
+  auto hold = hold_for(m_caller, user_pause, user_pause ? unread : facts.backoff());
+  if (hold && hold->kind == Hold::Kind::user_pause) {
+    facts.note_paused_work();
+    facts.note_skip("paused", "recall paused by you (mem0-hooks resume)");
+    log.debug("paused by the user; no search sent");
+  } else if (hold && hold->kind == Hold::Kind::key_rejected) {
+    facts.note_skip("backoff", "the API key was rejected; no search until it changes");
+    log.warn("the API key was rejected; no search sent until it changes");
+  } else if (hold) {
+    const auto &pause = *hold->backoff;
+    log.warn(pause.reason + "; no search sent for another " +
+             std::to_string(pause.remaining.count()) + " s");
+    facts.note_skip("backoff", pause.reason + "; no search for another " +
+                                   std::to_string(pause.remaining.count()) + " s");
+  } else if (const long cap = m_deps.config.daily_search_limit;
+             cap > 0 && facts.usage_today().searches >= cap) {
+    log.warn("daily search limit (" + std::to_string(cap) + ") reached; no search sent");
+    facts.note_skip("daily_limit", "daily search limit (" + std::to_string(cap) + ") reached");
+    hold = Hold{Hold::Kind::daily_limit, std::nullopt, std::nullopt};
+  }
+  return hold;
+}
+
+// `requests` requests (`results` results when they fail at once) through `send`, held, failed or
+// sent, counted and fed as `lookup` says.
+Lookup MemoryService::automatic(std::size_t requests, std::size_t results,
+                                const std::function<PlanOutcome(const ApiTarget &)> &send) const {
+  Lookup found;
+  if ((found.hold = automatic_hold())) return found;
+  RunFacts &facts = run_facts();
+  const Log &log = m_deps.log;
+  const Result<ApiTarget> &api = facts.api();
+  if (!api) {
+    log.warn(std::string(to_string(api.error().kind)) + ": " + api.error().message);
+    found.outcome.results.resize(results);
+    found.outcome.failures.assign(requests, api.error());
+    return found;
+  }
+  if (const auto left = time_left(m_deadline); left < k_min_search_time) {
+    log.warn("only " + std::to_string(left.count()) + " ms left; no search sent");
+    facts.note_skip("budget", "only " + std::to_string(left.count()) +
+                                  " ms left of the time budget; no search sent");
+    found.outcome.results.resize(results);
+    found.outcome.failures.assign(requests, make_error(ErrorKind::timeout, "too little time left"));
+    return found;
+  }
+  const std::string today = utc_day(m_deps.now());
+  found.outcome = send(*api);
+  const PlanOutcome &o = found.outcome;
+  if (o.sent > 0)
+    if (auto counted = m_deps.state.usage.add(today, {static_cast<long>(o.sent), 0},
+                                              std::min(time_left(m_deadline), k_side_wait));
+        !counted)
+      log.warn("search count not saved: " + counted.error().message);
+  // A 429 pauses every hook talking to this server with this key; so do repeated runs that
+  // reached nothing at all, so that an outage does not cost every prompt the whole budget.
+  feed_backoff(m_deps, *api, o, std::min(time_left(m_deadline), k_side_wait));
+  return found;
+}
+
+Lookup MemoryService::lookup(const Identity &identity, const std::vector<SearchSpec> &plan) const {
+  return automatic(plan.size(), plan.size(), [&](const ApiTarget &api) {
+    return run_plan(m_deps.http, api, identity, plan, m_deadline, m_deps.log);
+  });
+}
+
+Lookup MemoryService::lookup_recent(const Identity &identity, int page_size) const {
+  std::optional<MemoryPage> listed;
+  Lookup found = automatic(1, 0, [&](const ApiTarget &api) {
+    PlanOutcome outcome;
+    outcome.results.resize(1);
+    outcome.sent = 1;
+    const auto responses = m_deps.http.run({list_request(api, identity, page_size)}, m_deadline);
+    Result<MemoryPage> page = responses.at(0) ? parse_list_response(*responses[0], api.dialect())
+                                              : unexpected(responses[0].error());
+    if (!page) {
+      m_deps.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
+                      page.error().message);
+      outcome.failures.push_back(page.error());
+      return outcome;
+    }
+    outcome.results[0] = page->memories;
+    listed = std::move(*page);
+    return outcome;
+  });
+  found.page = std::move(listed);
+  return found;
+}
 
 Result<ApiTarget> MemoryService::api() const {
   auto api = api_target(m_deps.config);
@@ -186,7 +311,7 @@ Result<Memory> MemoryService::get(const ApiTarget &api, std::string_view id_text
   if (!id) return unexpected(id.error());
   const auto response = send_one(api, get_memory_request(api, *id));
   if (!response) return unexpected(response.error());
-  auto parsed = parse_memory_response(*response, api.backend());
+  auto parsed = parse_memory_response(*response, api.dialect());
   if (!parsed) return unexpected(parsed.error());
   if (!*parsed) return unexpected(failure(ErrorKind::client, "no memory " + *id + " found"));
   return std::move(**parsed);
@@ -197,7 +322,7 @@ Result<MemoryPage> MemoryService::list(const ApiTarget &api, const Identity &ide
   const auto response = send_one(api, list_request(api, identity, spec));
   if (!response) return unexpected(response.error());
   if (response->status == 404) return MemoryPage{}; // past the last page
-  return parse_list_response(*response, spec, api.backend());
+  return parse_list_response(*response, spec, api.dialect());
 }
 
 Result<MemoryService::Survey> MemoryService::survey(const ApiTarget &api, const Identity &identity,
@@ -220,12 +345,12 @@ Result<MemoryService::Survey> MemoryService::survey(const ApiTarget &api, const 
   if (!responses[0])
     survey.page = unexpected(responses[0].error());
   else if (responses[0]->status != 404) // 404: past the last page, none
-    survey.page = parse_list_response(*responses[0], list, api.backend());
+    survey.page = parse_list_response(*responses[0], list, api.dialect());
   if (!survey.page) fed.failures.push_back(survey.page.error());
   survey.searches.sent = plan.size();
   for (std::size_t i = 0; i < plan.size(); ++i) {
     auto parsed = responses[i + 1]
-                      ? parse_search_response(*responses[i + 1], api.backend())
+                      ? parse_search_response(*responses[i + 1], api.dialect())
                       : Result<std::vector<Memory>>(unexpected(responses[i + 1].error()));
     if (parsed) {
       survey.searches.results[i] = std::move(*parsed);
@@ -295,9 +420,7 @@ Result<Memory> MemoryService::remove(const ApiTarget &api, const Identity &ident
 }
 
 Result<std::string> MemoryService::queue(const NewMemory &memory) const {
-  const HookContext hook = make_context(m_deps, m_deadline, *memory.agent);
-  HookInput input; // the session: the agent's session variable when set
-  input.cwd = m_cwd.string();
+  RunFacts facts = facts_for(*memory.agent);
   Capture capture;
   capture.messages = {{"user", memory.text}};
   capture.type = memory.type;
@@ -305,7 +428,7 @@ Result<std::string> MemoryService::queue(const NewMemory &memory) const {
   capture.metadata = memory.metadata;
   capture.infer = false; // stored verbatim
   capture.asked = true;
-  const auto queued = remember(hook, input, std::move(capture));
+  const auto queued = remember(m_deps, facts, std::move(capture));
   if (queued) return queued;
   const ErrorKind kind = queued.error().kind;
   if (kind == ErrorKind::no_key) return unexpected(api().error());
@@ -320,15 +443,13 @@ std::vector<Stored> MemoryService::deliver(const std::vector<std::string> &items
                                            const Agent &agent) const {
   std::vector<Stored> stored(items.size());
   if (items.empty()) return stored;
-  const HookContext hook = make_context(m_deps, m_deadline, agent);
-  HookInput input;
-  input.cwd = m_cwd.string();
+  RunFacts facts = facts_for(agent);
   // While the user pauses, the automatic captures already queued wait
   // (docs/cli.md#pause-and-resume): these items are sent one by one.
-  const bool paused = hook.facts->bind(input).user_pause().has_value();
+  const bool paused = facts.user_pause().has_value();
   SendReport report;
   for (const auto &item : paused ? items : std::vector<std::string>{std::string()}) {
-    SendReport round = send_round(hook, m_deadline, item);
+    SendReport round = send_round(m_deps, m_deadline, item);
     report.added.merge(round.added);
     report.refused.merge(round.refused);
     report.busy = report.busy || round.busy;
@@ -367,7 +488,7 @@ std::vector<Stored> MemoryService::deliver(const std::vector<std::string> &items
   // back-off): a sender of its own delivers them, even with capture off
   // (docs/capture.md#the-sender).
   if (left && !report.busy && !report.stopped && m_detach)
-    if (const auto work = sender_work(hook); work && !m_detach(work))
+    if (const auto work = sender_work(m_deps, facts); work && !m_detach(work))
       m_deps.log.warn("cannot start the sender: the memory stays queued");
   return stored;
 }

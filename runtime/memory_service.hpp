@@ -2,6 +2,7 @@
 #include "mem0/api.hpp"
 #include "mem0/search.hpp"
 #include "runtime/agent.hpp"
+#include "runtime/facts.hpp"
 #include "runtime/runtime.hpp"
 #include "store/backoff.hpp"
 #include "store/pause.hpp"
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,20 +22,28 @@
 namespace mem0 {
 
 // The one memory service (docs/contributing.md#the-memory-service): search, get, list, add,
-// update and delete over the configured backend, for recall, the CLI and the MCP server alike,
-// with the same pause rules, back-off and id map.
+// update and delete over the configured backend, for the hooks' recall, the CLI and the MCP
+// server alike, with the same pause rules, back-off, daily count and id map.
 
 // Who asks: the hooks' automatic recall, which the user's pause stops, or a request of the user
 // or the model (the CLI's commands, the memory tools), which it does not
 // (docs/cli.md#pause-and-resume). A back-off pause holds both.
 enum class Caller { automatic, request };
 
-// What keeps a request from being sent now.
+// What keeps a request from being sent now (daily_limit: the automatic caller's daily search
+// cap, MemoryService::lookup).
 struct Hold {
-  enum class Kind { user_pause, key_rejected, backoff };
+  enum class Kind { user_pause, key_rejected, backoff, daily_limit };
   Kind kind = Kind::backoff;
   std::optional<PauseStore::UserPause> user_pause; // Kind::user_pause
-  std::optional<BackoffStore::Pause> backoff;      // the other kinds
+  std::optional<BackoffStore::Pause> backoff;      // key_rejected, backoff
+};
+
+// What an automatic caller's searches (or listing) got, or what held them: MemoryService::lookup.
+struct Lookup {
+  PlanOutcome outcome;            // a result per search (a listing's: one), failures, sent
+  std::optional<Hold> hold;       // held: nothing was sent
+  std::optional<MemoryPage> page; // a listing's answer
 };
 
 // The pause rules: the user's pause holds an automatic caller; a back-off pause of the server
@@ -95,6 +105,9 @@ class MemoryService {
 public:
   MemoryService(const RunDeps &deps, std::filesystem::path cwd, Deadline deadline,
                 Detach detach = {}, Caller caller = Caller::request);
+  // The service of a hook run: the automatic caller, over the run's `facts` (bound to the event's
+  // input), which its pause rules, daily cap and target read.
+  MemoryService(const RunDeps &deps, std::shared_ptr<RunFacts> facts, Deadline deadline);
 
   // The API target; a no_key error (saying how to set one) or the reason there is none.
   Result<ApiTarget> api() const;
@@ -102,6 +115,16 @@ public:
   Identity identity(std::string session) const;
   // An error when the pause rules hold this caller's requests to `api` now.
   Result<void> ready(const ApiTarget &api) const;
+
+  // The hooks' searches of `plan` for `identity` (docs/hooks.md#the-recall-pipeline): held,
+  // sending nothing, by the pause rules (the run's facts as it first found them) or the daily
+  // search cap; failed at once without a target or with too little time left; otherwise sent in
+  // parallel under the deadline, counted for today (UTC) and fed to the back-off. Why nothing was
+  // sent is logged and noted in the run's entry of the run log.
+  Lookup lookup(const Identity &identity, const std::vector<SearchSpec> &plan) const;
+  // `lookup` for the first `page_size` of `identity`'s memories, newest first: one request, counted
+  // as a search; Lookup::page holds the page, outcome.results[0] its memories.
+  Lookup lookup_recent(const Identity &identity, int page_size) const;
 
   // Run `plan` in parallel, fed to the back-off; an error, sending nothing, when held.
   Result<PlanOutcome> run(const ApiTarget &api, const Identity &identity,
@@ -157,6 +180,11 @@ public:
   std::string tool_session() const;
 
 private:
+  std::optional<Hold> automatic_hold() const;
+  Lookup automatic(std::size_t requests, std::size_t results,
+                   const std::function<PlanOutcome(const ApiTarget &)> &send) const;
+  RunFacts &run_facts() const;
+  RunFacts facts_for(const Agent &agent) const;
   Result<HttpResponse> send_one(const ApiTarget &api, HttpRequest request) const;
   Result<std::string> full_id(std::string_view id_text) const;
 
@@ -165,6 +193,7 @@ private:
   Deadline m_deadline;
   Detach m_detach;
   Caller m_caller;
+  mutable std::shared_ptr<RunFacts> m_facts; // the run's, else made on first use (run_facts)
 };
 
 // Where the ids are registered when no agent's session runs the request.

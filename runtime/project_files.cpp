@@ -116,12 +116,6 @@ std::vector<std::string> markdown_sections(std::string_view text) {
 
 namespace {
 
-// The project root (git top level, else the working directory) and the project id of `input`.
-std::pair<fs::path, std::string> project_of(const HookContext &ctx, const HookInput &input) {
-  RunFacts &facts = ctx.facts->bind(input);
-  return {facts.project_root(), facts.project_id()};
-}
-
 // Change the entry `key` of imports.json with `change` (given the entry, true when it changed it).
 Result<void> update_import(StateStore &state, const std::string &key,
                            const std::function<bool(Import &)> &change) {
@@ -139,11 +133,11 @@ Result<void> update_import(StateStore &state, const std::string &key,
 // and unless a newer import took over, its hash is forgotten (so a later start imports the file
 // again) and the memories it was to replace are listed again for deletion. An item a sender
 // already holds gets its ids listed too, and the next import deletes them with the rest.
-void withdraw_import(const HookContext &ctx, Outbox &outbox, const std::string &key,
+void withdraw_import(const RunDeps &deps, Outbox &outbox, const std::string &key,
                      const std::string &claim, const std::vector<std::string> &queued) {
   for (const auto &name : queued)
     outbox.remove(name);
-  auto done = update_import(ctx.state, key, [&](Import &entry) {
+  auto done = update_import(deps.state, key, [&](Import &entry) {
     if (entry.claim != claim) return false;
     entry.hash.clear();
     entry.ids.insert(entry.ids.begin(), entry.replaced.begin(), entry.replaced.end());
@@ -151,8 +145,8 @@ void withdraw_import(const HookContext &ctx, Outbox &outbox, const std::string &
     entry.queueing_since = 0;
     return true;
   });
-  ctx.log.warn("import of " + key + " withdrawn: the outbox refused it; a later start retries" +
-               (done ? std::string() : " (not recorded: " + done.error().message + ")"));
+  deps.log.warn("import of " + key + " withdrawn: the outbox refused it; a later start retries" +
+                (done ? std::string() : " (not recorded: " + done.error().message + ")"));
 }
 
 // What one import queues under: the file's name, its key in imports.json, and its claim.
@@ -165,9 +159,9 @@ struct ImportOf {
 // Queue the sections of `text` first, then the deletion of `old_ids` (the last import's
 // memories), adding the names of the items queued to `queued`; false at the first refusal (a
 // full or unwritable outbox), which withdraws the whole import.
-bool queue_import(const HookContext &ctx, const HookInput &input, Outbox &outbox,
-                  const ImportOf &import, const std::string &text,
-                  const std::vector<std::string> &old_ids, std::vector<std::string> &queued) {
+bool queue_import(const RunDeps &deps, RunFacts &facts, Outbox &outbox, const ImportOf &import,
+                  const std::string &text, const std::vector<std::string> &old_ids,
+                  std::vector<std::string> &queued) {
   for (auto &section : markdown_sections(text)) {
     Capture c;
     c.messages = {{"user", std::move(section)}};
@@ -177,7 +171,7 @@ bool queue_import(const HookContext &ctx, const HookInput &input, Outbox &outbox
     c.infer = false;
     c.import_file = import.key;
     c.import_claim = import.claim;
-    const auto put = remember(ctx, input, std::move(c));
+    const auto put = remember(deps, facts, std::move(c));
     if (put)
       queued.push_back(*put);
     else if (put.error().kind != ErrorKind::empty)
@@ -187,7 +181,7 @@ bool queue_import(const HookContext &ctx, const HookInput &input, Outbox &outbox
     OutboxItem remove;
     remove.kind = OutboxItem::Kind::remove;
     remove.memory_id = id;
-    const auto put = outbox.put(remove, "", ctx.now());
+    const auto put = outbox.put(remove, "", deps.now());
     if (!put) return false;
     queued.push_back(*put);
   }
@@ -202,43 +196,45 @@ std::string new_claim(const std::string &hash) {
 
 } // namespace
 
-bool project_files_changed(const HookContext &ctx, const HookInput &input) {
-  const auto [root, project] = project_of(ctx, input);
+bool project_files_changed(const RunDeps &deps, RunFacts &facts) {
+  const fs::path &root = facts.project_root();
+  const std::string &project = facts.project_id();
   const Imports imports =
-      parse_imports(ctx.state.disk->read(imports_path(ctx.state.dir), 1 << 20).value_or(""));
+      parse_imports(deps.state.disk->read(imports_path(deps.state.dir), 1 << 20).value_or(""));
   const auto changed = [&] {
     for (const auto name : k_project_files)
       if (const auto text = read_project_file(root / name)) {
         const auto last = imports.find(project + "/" + std::string(name));
         if (last == imports.end() || last->second.hash != sha256_hex(*text).substr(0, 32) ||
-            last->second.abandoned(unix_seconds(ctx.now())))
+            last->second.abandoned(unix_seconds(deps.now())))
           return true;
       }
     return false;
   };
   if (!changed()) return false;
-  if (!ctx.facts->bind(input).user_pause()) return true;
-  ctx.facts->note_paused_work(); // the import waits until the user resumes
+  if (!facts.user_pause()) return true;
+  facts.note_paused_work(); // the import waits until the user resumes
   return false;
 }
 
-void import_project_files(const HookContext &ctx, const HookInput &input) {
-  const auto [root, project] = project_of(ctx, input);
-  Outbox &outbox = ctx.state.outbox;
+void import_project_files(const RunDeps &deps, RunFacts &facts) {
+  const fs::path root = facts.project_root();
+  const std::string project = facts.project_id();
+  Outbox &outbox = deps.state.outbox;
   for (const auto name : k_project_files) {
     const auto text = read_project_file(root / name);
     if (!text) continue;
     const std::string key = project + "/" + std::string(name);
     const std::string hash = sha256_hex(*text).substr(0, 32);
     const std::string claim = new_claim(hash);
-    const long long now = unix_seconds(ctx.now());
+    const long long now = unix_seconds(deps.now());
     std::vector<std::string> old_ids;
     bool claimed = false;
-    if (!ctx.state.disk->make_dir(ctx.state.dir)) return;
+    if (!deps.state.disk->make_dir(deps.state.dir)) return;
     // Claimed under the lock, so that concurrent starts import a file once. What the last
     // import stored, and what an abandoned one was to replace, is replaced by this one. A failed
     // update leaves `claimed` false: the file waits for the next start.
-    (void)update_import(ctx.state, key, [&](Import &last) {
+    (void)update_import(deps.state, key, [&](Import &last) {
       if (last.hash == hash && !last.abandoned(now)) return false;
       old_ids = std::move(last.replaced);
       old_ids.insert(old_ids.end(), last.ids.begin(), last.ids.end());
@@ -246,18 +242,18 @@ void import_project_files(const HookContext &ctx, const HookInput &input) {
       return claimed = true;
     });
     if (!claimed) continue;
-    ctx.log.debug([&] {
+    deps.log.debug([&] {
       return "importing " + std::string(name) + " (" + std::to_string(old_ids.size()) +
              " memories of its last import to delete)";
     });
     std::vector<std::string> queued;
-    if (!queue_import(ctx, input, outbox, {name, key, claim}, *text, old_ids, queued)) {
-      withdraw_import(ctx, outbox, key, claim, queued);
+    if (!queue_import(deps, facts, outbox, {name, key, claim}, *text, old_ids, queued)) {
+      withdraw_import(deps, outbox, key, claim, queued);
       continue;
     }
     // Every item is queued: the import is complete (unless a newer one took over meanwhile).
     // Best effort: an import left queueing is taken over by the next start.
-    (void)update_import(ctx.state, key, [&](Import &entry) {
+    (void)update_import(deps.state, key, [&](Import &entry) {
       if (entry.claim != claim) return false;
       entry.replaced.clear();
       entry.queueing_since = 0;

@@ -1,5 +1,6 @@
 #pragma once
-#include "runtime/runner.hpp"
+#include "runtime/facts.hpp"
+#include "runtime/runtime.hpp"
 #include "store/outbox.hpp"
 
 #include <filesystem>
@@ -19,13 +20,14 @@ namespace mem0 {
 // section with its heading; only those of at least 50 characters, each cut to 10,000.
 std::vector<std::string> markdown_sections(std::string_view text);
 
-// Queue the import of the project files of `input`'s project that changed since their last
-// import, and the deletion of what that import stored. No network.
-void import_project_files(const HookContext &ctx, const HookInput &input);
+// Queue the import of the project files of the run's project (its `facts`) that changed since
+// their last import, and the deletion of what that import stored. No network.
+void import_project_files(const RunDeps &deps, RunFacts &facts);
 
-// True when a project file of `input`'s project changed since its last import (read without the
-// lock: a cheap check, so that a startup with nothing new starts no process for the import).
-bool project_files_changed(const HookContext &ctx, const HookInput &input);
+// True when a project file of the run's project changed since its last import (read without the
+// lock: a cheap check, so that a startup with nothing new starts no process for the import); false
+// while the user pauses (noted in the facts: the import waits).
+bool project_files_changed(const RunDeps &deps, RunFacts &facts);
 
 // Record the ids a delivered import item got, so that the next import of its file can delete
 // them; ids of an import that a newer one already replaced are queued for deletion at once.

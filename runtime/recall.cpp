@@ -2,8 +2,6 @@
 #include "mem0/format.hpp"
 #include "runtime/memory_service.hpp"
 #include "store/outbox.hpp"
-#include "util/files.hpp"
-#include "util/platform.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
@@ -15,17 +13,6 @@
 namespace mem0 {
 namespace {
 
-// Under this much time left no search is sent: it could not be answered, yet would be counted,
-// feed the back-off and may still cost the server's quota.
-constexpr std::chrono::milliseconds k_min_search_time{50};
-// The daily count and the back-off are not worth the budget: a short wait, which other hooks
-// (each holding the lock for about a millisecond) do not outlast, never past the deadline.
-constexpr std::chrono::milliseconds k_side_wait{100};
-// The session claim is (without it dedupe is lost): it waits what the deadline leaves, and at
-// least this long, so that a run whose searches took the whole budget can still claim while
-// another hook holds the lock for a moment (docs/failures.md#time-budget: budget + 100 ms).
-constexpr std::chrono::milliseconds k_claim_grace{50};
-
 // A line for the user and the kinds it stands for: shown when any of them is new to the session,
 // and then all of them are claimed.
 struct Notice {
@@ -36,14 +23,10 @@ struct Notice {
 // The searches of one invocation, or why they were skipped.
 struct Searches {
   PlanOutcome outcome;
-  bool limit_reached = false;   // the daily cap stopped the searches
-  std::optional<Notice> paused; // the shared back-off stopped them: the line to show
+  bool limit_reached = false;     // the daily cap stopped the searches
+  std::optional<Notice> paused;   // the shared back-off stopped them: the line to show
+  std::optional<MemoryPage> page; // the listing's answer
 };
-
-bool was_shown(const SessionState &s, std::string_view kind) {
-  if (kind == notice_kind::daily_limit) return s.limit_notice_shown;
-  return std::find(s.notices_shown.begin(), s.notices_shown.end(), kind) != s.notices_shown.end();
-}
 
 // The lines of a plan's failures with their kinds, in the order of recall_problem_lines.
 std::vector<Notice> problem_notices(const PlanOutcome &outcome, std::size_t searches) {
@@ -101,16 +84,17 @@ std::vector<Notice> capture_notices(const HookContext &ctx, const SessionState &
   std::vector<Notice> notices;
   const Config &config = ctx.config;
   if (!config.auto_save || !has_access(config)) return notices;
-  if (config.daily_add_limit > 0 && !was_shown(seen, notice_kind::add_limit) &&
+  if (config.daily_add_limit > 0 && !notice_shown(seen, notice_kind::add_limit) &&
       ctx.facts->usage_today().adds >= config.daily_add_limit)
     notices.push_back(
         {{std::string(notice_kind::add_limit)}, add_limit_line(config.daily_add_limit)});
-  if (!was_shown(seen, notice_kind::no_space) && ctx.state.disk->nearly_full(ctx.state.dir))
+  if (!notice_shown(seen, notice_kind::no_space) && ctx.state.disk->nearly_full(ctx.state.dir))
     notices.push_back(
         {{std::string(notice_kind::no_space)},
          "mem0: captures cannot be stored \xE2\x80\x94 no space left on the disk of " +
              ctx.state.dir.string() + "; what was queued is kept"});
-  if (was_shown(seen, notice_kind::outbox_full) && was_shown(seen, notice_kind::outbox_rejected))
+  if (notice_shown(seen, notice_kind::outbox_full) &&
+      notice_shown(seen, notice_kind::outbox_rejected))
     return notices;
   const Outbox::Stats &stats = ctx.facts->outbox_stats();
   if (stats.pending >= Outbox::k_max_items || stats.bytes >= Outbox::k_max_bytes) {
@@ -136,98 +120,47 @@ void note_outcome_skips(RunFacts &facts, const PlanOutcome &outcome) {
 
 // The number of requests `request` makes.
 std::size_t planned(const RecallRequest &request) {
-  return request.fetch ? request.fetch_requests : request.plan.size();
+  return request.recent > 0 ? 1 : request.plan.size();
 }
 
-// The gate in front of the searches: the user's pause, the back-off, the daily cap, a missing
-// target or too little time left each stop them, with the reason noted for the run log; nullopt
-// when the searches may go.
-std::optional<Searches> gate(const HookContext &ctx, const RecallRequest &request) {
-  Searches stopped;
-  // The service's pause rules (runtime/memory_service.hpp), as an automatic caller.
-  const auto &user_pause = ctx.facts->user_pause();
-  const std::optional<BackoffStore::Pause> unread; // the back-off is read only when needed
-  const auto hold =
-      hold_for(Caller::automatic, user_pause, user_pause ? unread : ctx.facts->backoff());
-  if (hold && hold->kind == Hold::Kind::user_pause) {
-    ctx.facts->note_paused_work();
-    stopped.paused =
-        Notice{{std::string(notice_kind::user_paused)}, user_pause_line(*hold->user_pause)};
-    ctx.facts->note_skip("paused", "recall paused by you (mem0-hooks resume)");
-    ctx.log.debug("paused by the user; no search sent");
-    return stopped;
-  }
-  if (hold && hold->kind == Hold::Kind::key_rejected) {
-    stopped.paused =
-        Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
-    ctx.facts->note_skip("backoff", "the API key was rejected; no search until it changes");
-    ctx.log.warn("the API key was rejected; no search sent until it changes");
-    return stopped;
-  }
-  if (hold) {
-    const auto &pause = *hold->backoff;
+// The line that says why the memory service held the searches, with its kinds; nullopt for the
+// daily cap (notices_of says it).
+std::optional<Notice> held_notice(const Hold &hold) {
+  switch (hold.kind) {
+  case Hold::Kind::user_pause:
+    return Notice{{std::string(notice_kind::user_paused)}, user_pause_line(*hold.user_pause)};
+  case Hold::Kind::key_rejected:
+    return Notice{{std::string(notice_kind::key_rejected)}, std::string(k_key_paused_line)};
+  case Hold::Kind::backoff: {
+    const auto &pause = *hold.backoff;
     const bool rate_limited = pause.reason.starts_with("rate limited");
-    stopped.paused =
-        Notice{{std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
-               "mem0: recall paused \xE2\x80\x94 " + pause.reason + ", retrying in " +
-                   std::to_string(pause.remaining.count()) + " s"};
-    ctx.log.warn(pause.reason + "; no search sent for another " +
-                 std::to_string(pause.remaining.count()) + " s");
-    ctx.facts->note_skip("backoff", pause.reason + "; no search for another " +
-                                        std::to_string(pause.remaining.count()) + " s");
-    return stopped;
+    return Notice{
+        {std::string(rate_limited ? notice_kind::rate_limited : notice_kind::unreachable)},
+        "mem0: recall paused \xE2\x80\x94 " + pause.reason + ", retrying in " +
+            std::to_string(pause.remaining.count()) + " s"};
   }
-  if (ctx.config.daily_search_limit > 0 &&
-      ctx.facts->usage_today().searches >= ctx.config.daily_search_limit) {
-    ctx.log.warn("daily search limit (" + std::to_string(ctx.config.daily_search_limit) +
-                 ") reached; no search sent");
-    stopped.limit_reached = true;
-    ctx.facts->note_skip("daily_limit", "daily search limit (" +
-                                            std::to_string(ctx.config.daily_search_limit) +
-                                            ") reached");
-    return stopped;
-  }
-  const Result<ApiTarget> &api = ctx.facts->api();
-  if (!api) {
-    ctx.log.warn(std::string(to_string(api.error().kind)) + ": " + api.error().message);
-    stopped.outcome.results.resize(request.plan.size());
-    stopped.outcome.failures.assign(planned(request), api.error());
-    return stopped;
-  }
-  if (const auto left = time_left(ctx.deadline); left < k_min_search_time) {
-    ctx.log.warn("only " + std::to_string(left.count()) + " ms left; no search sent");
-    ctx.facts->note_skip("budget", "only " + std::to_string(left.count()) +
-                                       " ms left of the time budget; no search sent");
-    stopped.outcome.results.resize(request.plan.size());
-    stopped.outcome.failures.assign(planned(request),
-                                    make_error(ErrorKind::timeout, "too little time left"));
-    return stopped;
+  case Hold::Kind::daily_limit: break;
   }
   return std::nullopt;
 }
 
-// The searches: stopped by the gate, or the plan (or the fetch) run under the deadline, counted
-// for today (UTC) and fed to the back-off; their failures noted for the run log.
+// The searches (or the listing) through the memory service, as the run's automatic caller: held
+// by its pause rules or the daily cap, or run, counted and fed to the back-off there; what the
+// request does not `keep` dropped; their failures noted for the run log.
 Searches search(const HookContext &ctx, const RecallRequest &request) {
-  const std::string today = utc_day(ctx.now());
+  const MemoryService service(ctx, ctx.facts, ctx.deadline);
+  Lookup found = request.recent > 0 ? service.lookup_recent(request.identity, request.recent)
+                                    : service.lookup(request.identity, request.plan);
   Searches result;
-  if (auto stopped = gate(ctx, request)) {
-    result = std::move(*stopped);
-  } else {
-    const ApiTarget &api = *ctx.facts->api();
-    result.outcome = request.fetch ? request.fetch(api)
-                                   : run_plan(ctx.http, api, request.identity, request.plan,
-                                              ctx.deadline, ctx.log);
-    const PlanOutcome &o = result.outcome;
-    if (o.sent > 0)
-      if (auto counted = ctx.state.usage.add(today, {static_cast<long>(o.sent), 0},
-                                             std::min(time_left(ctx.deadline), k_side_wait));
-          !counted)
-        ctx.log.warn("search count not saved: " + counted.error().message);
-    // A 429 pauses every hook talking to this server with this key; so do repeated runs that
-    // reached nothing at all, so that an outage does not cost every prompt the whole budget.
-    feed_backoff(ctx, api, o, std::min(time_left(ctx.deadline), k_side_wait));
+  result.outcome = std::move(found.outcome);
+  result.page = std::move(found.page);
+  if (found.hold) {
+    result.limit_reached = found.hold->kind == Hold::Kind::daily_limit;
+    result.paused = held_notice(*found.hold);
   }
+  if (request.keep)
+    for (auto &memories : result.outcome.results)
+      std::erase_if(memories, [&](const Memory &m) { return !request.keep(m); });
   note_outcome_skips(*ctx.facts, result.outcome);
   return result;
 }
@@ -241,84 +174,6 @@ HookOutput recall_output(const Recall &found, const std::vector<std::string> &he
   if (!head.empty() || !tail.empty()) out.context = fit_budget(head, lines, tail);
   out.system_message = join(found.user_notices, "\n");
   return out;
-}
-
-std::string daily_limit_line(long limit) {
-  return "mem0: daily search limit (" + std::to_string(limit) +
-         ") reached \xE2\x80\x94 recall paused until tomorrow (UTC)";
-}
-
-std::string add_limit_line(long limit) {
-  return "mem0: daily add limit (" + std::to_string(limit) +
-         ") reached \xE2\x80\x94 captures wait until tomorrow (UTC)";
-}
-
-std::string outbox_full_line() {
-  return "mem0: capture outbox full (" + std::to_string(Outbox::k_max_items) + " items or " +
-         std::to_string(Outbox::k_max_bytes / (1024 * 1024)) +
-         " MB) \xE2\x80\x94 new memories are not saved until it drains (run mem0-hooks doctor)";
-}
-
-std::string outbox_rejected_line(std::size_t count, const std::filesystem::path &outbox_dir) {
-  return "mem0: " + count_of(count, "capture", "captures") + " rejected by Mem0, kept in " +
-         (outbox_dir / "rejected").string() + " (run mem0-hooks doctor)";
-}
-
-std::string recalled_line(std::size_t count) {
-  return "mem0: " + count_of(count, "memory", "memories") + " recalled";
-}
-
-bool claim_notice(SessionState &s, std::string_view kind) {
-  if (was_shown(s, kind)) return false;
-  if (kind == notice_kind::daily_limit)
-    s.limit_notice_shown = true;
-  else
-    s.notices_shown.emplace_back(kind);
-  return true;
-}
-
-namespace {
-
-// `line` when `session` has not shown `kind` yet (claimed now), else ""; always `line` without a
-// session or when the claim cannot be saved.
-std::string notice_once(const HookContext &ctx, const std::string &session, std::string_view kind,
-                        std::string line) {
-  if (session.empty()) return line;
-  if (was_shown(ctx.state.sessions.load(session), kind)) return {};
-  bool claimed = false;
-  auto stored = ctx.state.sessions.update(
-      session, [&](SessionState &s) { claimed = claim_notice(s, kind); },
-      std::max(time_left(ctx.deadline), k_claim_grace));
-  if (!stored) {
-    ctx.log.warn("session state not saved: " + stored.error().message);
-    return line;
-  }
-  return claimed ? line : std::string();
-}
-
-} // namespace
-
-std::string no_key_notice(const HookContext &ctx, const std::string &session) {
-  return notice_once(ctx, session, notice_kind::no_key, std::string(k_no_key_notice));
-}
-
-std::string user_pause_line(const PauseStore::UserPause &pause) {
-  return "mem0: paused by you until " +
-         (pause.until == 0 ? std::string("you resume") : local_time(pause.until)) +
-         " \xE2\x80\x94 mem0-hooks resume";
-}
-
-std::string user_pause_notice(const HookContext &ctx, const PauseStore::UserPause &pause) {
-  return notice_once(ctx, ctx.facts->session(), notice_kind::user_paused, user_pause_line(pause));
-}
-
-std::string mem0_hooks_command(const Agent &agent) {
-  static const auto exe = platform::executable_path();
-  if (!exe) return "mem0-hooks";
-  const bool windows = platform::windows_commands();
-  std::string program = (exe->parent_path() / "mem0-hooks").string();
-  if (windows) program += ".exe";
-  return render_command(hook_shell(agent, windows), program, "");
 }
 
 namespace {
@@ -440,6 +295,7 @@ Recall recall(const HookContext &ctx, const RecallRequest &request) {
   Claim claimed = claim(ctx, request, seen, selected.candidates, notices, answered);
 
   Recall found;
+  found.page = run.page;
   found.memories = std::move(claimed.memories);
   for (const auto &m : found.memories)
     found.lines.push_back(request.line ? request.line(m) : context_line(m));

@@ -1,13 +1,9 @@
 #include "runtime/remember.hpp"
 #include "mem0/dialect.hpp"
-#include "runtime/project_files.hpp"
 #include "util/files.hpp"
-#include "util/json.hpp"
 #include "util/redact.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
-
-#include <rapidjson/document.h>
 
 #include <array>
 #include <vector>
@@ -204,23 +200,23 @@ std::string prepare_capture_text(std::string_view text, bool redact, std::size_t
   return out;
 }
 
-Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture) {
-  const Config &config = ctx.config;
+Result<std::string> remember(const RunDeps &deps, RunFacts &facts, Capture capture) {
+  const Config &config = deps.config;
   bool paused = false;
   auto refuse = [&](ErrorKind why, std::string message) {
-    ctx.log.debug([&] { return "capture (" + capture.type + ") not queued: " + message; });
-    ctx.facts->note_skip(why == ErrorKind::duplicate ? "deduped"
-                         : why == ErrorKind::no_key  ? "no_key"
-                         : paused                    ? "paused"
-                                                     : "gated",
-                         "capture (" + capture.type + "): " + message);
+    deps.log.debug([&] { return "capture (" + capture.type + ") not queued: " + message; });
+    facts.note_skip(why == ErrorKind::duplicate ? "deduped"
+                    : why == ErrorKind::no_key  ? "no_key"
+                    : paused                    ? "paused"
+                                                : "gated",
+                    "capture (" + capture.type + "): " + message);
     return unexpected(make_error(why, std::move(message)));
   };
   if (!config.auto_save && !capture.asked)
     return refuse(ErrorKind::disabled, "capture is off (auto_save)");
   if (!has_access(config)) return refuse(ErrorKind::no_key, "no API key");
-  if (!capture.asked && ctx.facts->bind(input).user_pause()) {
-    ctx.facts->note_paused_work();
+  if (!capture.asked && facts.user_pause()) {
+    facts.note_paused_work();
     paused = true;
     return refuse(ErrorKind::disabled, "paused by you (mem0-hooks resume)");
   }
@@ -236,13 +232,13 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   }
   if (messages.empty()) return refuse(ErrorKind::empty, "nothing left to capture");
 
-  RunFacts &facts = ctx.facts->bind(input);
   // Writes keep the user's own layout (docs/api.md#shared-memory): no shared agent id.
   const Identity identity = facts.identity();
   AddSpec spec;
   spec.messages = std::move(messages);
-  spec.metadata = {
-      {"type", capture.type}, {"source", capture.source}, {"agent", std::string(ctx.agent->name)}};
+  spec.metadata = {{"type", capture.type},
+                   {"source", capture.source},
+                   {"agent", std::string(facts.agent().name)}};
   if (!identity.session_id.empty()) spec.metadata.emplace_back("session_id", identity.session_id);
   if (const auto &branch = facts.branch()) spec.metadata.emplace_back("branch", *branch);
   for (auto &kv : capture.metadata)
@@ -258,22 +254,21 @@ Result<std::string> remember(const HookContext &ctx, const HookInput &input, Cap
   item.asked = capture.asked;
   // An import is deduplicated by its file's hash instead (project_files.cpp): an unchanged
   // section must come back when its file changed and the old import is deleted.
-  const std::string target =
-      std::string(dialect_for(config.backend).traits().name) + " " + config.base_url;
+  const std::string target = std::string(config.dialect->traits().name) + " " + config.base_url;
   const std::string dedupe =
       capture.import_file.empty()
           ? capture_identity(all_text, capture.type, identity.project_id, target)
           : std::string();
-  const auto queued = ctx.state.outbox.put(item, dedupe, ctx.now());
+  const auto queued = deps.state.outbox.put(item, dedupe, deps.now());
   if (!queued) {
     if (queued.error().kind == ErrorKind::duplicate)
       return refuse(ErrorKind::duplicate, "already captured");
-    Error refused = outbox_refusal(ctx.log, queued.error().kind);
-    ctx.facts->note_skip("failed", "capture (" + capture.type + "): " + refused.message);
+    Error refused = outbox_refusal(deps.log, queued.error().kind);
+    facts.note_skip("failed", "capture (" + capture.type + "): " + refused.message);
     return unexpected(std::move(refused));
   }
   facts.note_queued();
-  ctx.log.debug([&] { return "capture (" + capture.type + ") queued as " + *queued; });
+  deps.log.debug([&] { return "capture (" + capture.type + ") queued as " + *queued; });
   return *queued;
 }
 

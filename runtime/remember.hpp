@@ -1,6 +1,7 @@
 #pragma once
 #include "mem0/api.hpp"
-#include "runtime/runner.hpp"
+#include "runtime/facts.hpp"
+#include "runtime/runtime.hpp"
 #include "store/outbox.hpp"
 
 #include <cstddef>
@@ -14,7 +15,8 @@ namespace mem0 {
 
 // The write pipeline (docs/capture.md): capture → redact and strip → dedupe → outbox item
 // (atomic) → detached sender → add → delete the item, keep it (retryable) or set it aside
-// (rejected). A hook that captures never talks to the network itself.
+// (rejected). A hook that captures never talks to the network itself; the memory service's adds
+// (MemoryService::add) take the same way.
 
 // What a hook captures.
 struct Capture {
@@ -45,8 +47,9 @@ std::string prepare_capture_text(std::string_view text, bool redact,
 // Prepare `capture` (metadata: type, source, session_id, branch; the project's custom
 // instructions from mem0.md) and queue it in the outbox; returns the item's name. No network.
 // When nothing was queued, the error's kind says why: disabled (capture is off), no_key, empty
-// (nothing left to capture), duplicate, full or io (the outbox). Identity and repository come
-// from the run's facts, bound to `input`; the caller declares the sender start (HookOutput::send).
-Result<std::string> remember(const HookContext &ctx, const HookInput &input, Capture capture);
+// (nothing left to capture), duplicate, full or io (the outbox). Identity, repository, the agent
+// and the user's pause come from the run's `facts` (bound to the event's input), and what was
+// skipped is noted there; the caller declares the sender start (HookOutput::detached).
+Result<std::string> remember(const RunDeps &deps, RunFacts &facts, Capture capture);
 
 } // namespace mem0

@@ -1,5 +1,5 @@
 #include "runtime/runner.hpp"
-#include "runtime/recall.hpp"
+#include "runtime/notices.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/sender.hpp"
 #include "runtime/table.hpp"
@@ -91,12 +91,6 @@ bool has_line(std::string_view text, std::string_view line) {
 
 } // namespace
 
-HookContext make_context(const RunDeps &deps, Deadline deadline, const Agent &agent) {
-  return HookContext{
-      deps, deadline, &agent,
-      std::make_shared<RunFacts>(deps.env, deps.config, deps.log, deps.state, deps.now, agent)};
-}
-
 RunResult run_hook_io(std::string_view executable, const Agent &agent, const RawHandler &handler,
                       const RunDeps &deps, Deadline deadline, int in, std::FILE *out,
                       std::FILE *err) {
@@ -118,7 +112,7 @@ RunResult run_hook_io(std::string_view executable, const Agent &agent, const Raw
   // The run's last outcome: the handler's slow part, and any items pending with no pause in
   // force (this run's or earlier runs'), go out with a detached sender
   // (docs/capture.md#the-sender).
-  result.detach = sender_work(ctx, output.detached);
+  result.detach = sender_work(ctx, *ctx.facts, output.detached);
   // A run the user's pause stopped says so once per session (recall claims the line with its
   // memories), and once in its output.
   if (ctx.facts->paused_work())
@@ -157,8 +151,7 @@ int run_sender(const std::vector<std::string> &args, const RunDeps &deps) {
     deps.log.warn(agent.error().message + " for the sender; nothing sent");
     return 0;
   }
-  const SendReport report =
-      send_round(make_context(deps, SteadyClock::now() + k_send_round, **agent));
+  const SendReport report = send_round(deps); // within k_send_round
   if (report.stopped) deps.log.debug("sender stopped: " + report.stopped->message);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "mem0/http.hpp"
 #include "runtime/agent.hpp"
 #include "runtime/facts.hpp"
+#include "runtime/hook_context.hpp"
 #include "runtime/io.hpp"
 #include "runtime/runtime.hpp"
 #include "store/state.hpp"
@@ -19,18 +20,6 @@
 #include <vector>
 
 namespace mem0 {
-
-// Everything a hook handler may touch, passed in so tests can substitute fakes: the run's
-// dependencies, its deadline, the agent that ran it and its facts. Copies share the facts.
-struct HookContext : RunDeps {
-  Deadline deadline;
-  const Agent *agent;
-  std::shared_ptr<RunFacts> facts; // computed once per run, on first use
-};
-
-// The context of one run of `agent` over `deps`, with facts of its own.
-HookContext make_context(const RunDeps &deps, Deadline deadline,
-                         const Agent &agent = claude_code());
 
 // A handler: the raw stdin in, the output back; `event` is set to the event the input names.
 using RawHandler =
@@ -74,7 +63,8 @@ int run_hook_raw(int argc, const char *const *argv, std::string_view executable,
 template <class Input> using AgentParser = Result<Input> (*Agent::*)(std::string_view);
 
 // The raw handler of a typed one: parse the input with the run's agent's `parse`, bind the run's
-// facts to it, and handle it with `handle`.
+// facts to it (the one place they are bound: handlers, recall, remember and the sender read them
+// as bound), and handle it with `handle`.
 template <class Input>
 RawHandler typed_handler(AgentParser<Input> parse,
                          HookOutput (*handle)(const Input &, const HookContext &)) {

@@ -36,7 +36,7 @@ struct Batch {
 
 // One round's state: the outbox, the target and what the round did so far.
 struct Round {
-  const HookContext &ctx;
+  const RunDeps &deps;
   Outbox &outbox;
   const ApiTarget &api;
   Deadline end;
@@ -45,13 +45,13 @@ struct Round {
 
   // False at a pause of this server and key, or once today's adds reached the cap.
   bool may_send(WallTime now) const {
-    if (const auto pause = ctx.state.backoff.active_pause(now, api.server_key())) {
-      ctx.log.debug([&] { return "sender: paused (" + pause->reason + ")"; });
+    if (const auto pause = deps.state.backoff.active_pause(now, api.server_key())) {
+      deps.log.debug([&] { return "sender: paused (" + pause->reason + ")"; });
       return false;
     }
-    const long cap = ctx.config.daily_add_limit;
-    if (cap > 0 && ctx.state.usage.on(utc_day(now)).adds >= cap) {
-      ctx.log.warn("daily add limit (" + std::to_string(cap) + ") reached; captures wait");
+    const long cap = deps.config.daily_add_limit;
+    if (cap > 0 && deps.state.usage.on(utc_day(now)).adds >= cap) {
+      deps.log.warn("daily add limit (" + std::to_string(cap) + ") reached; captures wait");
       return false;
     }
     return true;
@@ -60,7 +60,7 @@ struct Round {
   // The oldest pending items as requests (an unreadable one is set aside at once); nullopt when
   // nothing is pending. While automatic capture is off, only what the user asked for leaves.
   std::optional<Batch> next_batch() {
-    const bool asked_only = !ctx.config.auto_save;
+    const bool asked_only = !deps.config.auto_save;
     Batch batch;
     bool any = false;
     for (const auto &name : outbox.pending()) {
@@ -80,15 +80,15 @@ struct Round {
         const auto found = stored_before(*item);
         if (!found) { // the server did not answer the search: the item waits, the round ends
           report.stopped = found.error();
-          record(ctx.now(), {found.error()}, 0, 1);
+          record(deps.now(), {found.error()}, 0, 1);
           break;
         }
         if (*found) { // stored by the try that got no answer
-          ctx.log.debug([&] { return "sender: " + name + " was stored already"; });
+          deps.log.debug([&] { return "sender: " + name + " was stored already"; });
           outbox.remove(name);
           ++report.delivered;
           report.added[name] = {**found};
-          record(ctx.now(), {}, 1, 1);
+          record(deps.now(), {}, 1, 1);
           continue;
         }
       }
@@ -115,9 +115,9 @@ struct Round {
     const std::string &text = item.add.messages[0].content;
     const SearchSpec spec{text, std::nullopt, 10, Scope::project};
     const Identity owner{item.add.user_id, item.add.project_id, ""};
-    auto responses = ctx.http.run({search_request(api, spec, owner)}, batch_deadline());
+    auto responses = deps.http.run({search_request(api, spec, owner)}, batch_deadline());
     if (!responses[0]) return unexpected(responses[0].error());
-    const auto found = parse_search_response(*responses[0], api.backend());
+    const auto found = parse_search_response(*responses[0], api.dialect());
     if (!found) return unexpected(found.error());
     for (const auto &m : *found)
       if (m.text == text && !m.id.empty()) return std::optional<std::string>(m.id);
@@ -131,9 +131,9 @@ struct Round {
     if (item.kind == OutboxItem::Kind::remove)
       return response->status == 404 ? Result<void>{} // already gone is as good as deleted
                                      : check_status(*response);
-    const auto added = parse_add_response(*response, api.backend());
+    const auto added = parse_add_response(*response, api.dialect());
     if (!added) return unexpected(added.error());
-    record_import_ids(ctx.state, item, added->ids);
+    record_import_ids(deps.state, item, added->ids);
     report.added[name] = added->ids;
     return {};
   }
@@ -154,14 +154,14 @@ struct Round {
       } else if (retryable(done.error())) {
         failures.push_back(done.error());
         report.stopped = done.error();
-        ctx.log.warn("sender: " + name + " kept: " + done.error().message);
+        deps.log.warn("sender: " + name + " kept: " + done.error().message);
         // Sent, but no answer: the server may have stored it.
         const ErrorKind kind = done.error().kind;
         if (batch.items[i].kind == OutboxItem::Kind::add &&
             (kind == ErrorKind::timeout || kind == ErrorKind::transport))
           outbox.mark_unanswered(name);
       } else {
-        ctx.log.warn("sender: " + name + " rejected: " + done.error().message);
+        deps.log.warn("sender: " + name + " rejected: " + done.error().message);
         outbox.reject(name, done.error().status, done.error().message);
         ++report.rejected;
         report.refused[name] = done.error().message;
@@ -172,20 +172,20 @@ struct Round {
 
   void record(WallTime now, const std::vector<Error> &failures, long adds, std::size_t sent) {
     if (adds > 0) {
-      if (auto counted = ctx.state.usage.add(utc_day(now), {0, adds}); !counted)
-        ctx.log.warn("add count not saved: " + counted.error().message);
-      outbox.delivered(ctx.now());
+      if (auto counted = deps.state.usage.add(utc_day(now), {0, adds}); !counted)
+        deps.log.warn("add count not saved: " + counted.error().message);
+      outbox.delivered(deps.now());
     }
     // A rejected key fails every capture alike: pause it until it changes
     // (docs/failures.md#back-off).
     const bool key_rejected = std::ranges::any_of(
         failures, [](const Error &e) { return e.kind == ErrorKind::unauthorized; });
     if (auto noted = key_rejected
-                         ? ctx.state.backoff.record_outcome(now, api.server_key(),
-                                                            BackoffStore::Outcome::key_rejected)
-                         : ctx.state.backoff.record_run(now, api.server_key(), failures, sent);
+                         ? deps.state.backoff.record_outcome(now, api.server_key(),
+                                                             BackoffStore::Outcome::key_rejected)
+                         : deps.state.backoff.record_run(now, api.server_key(), failures, sent);
         !noted)
-      ctx.log.warn("back-off state not saved: " + noted.error().message);
+      deps.log.warn("back-off state not saved: " + noted.error().message);
   }
 
   // A backend that adds synchronously (a self-hosted server's model extracts the facts before it
@@ -198,13 +198,13 @@ struct Round {
 
 } // namespace
 
-DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &before) {
-  if (!has_access(ctx.config)) return {};
-  RunFacts &facts = *ctx.facts;
+DetachedWork sender_work(const RunDeps &deps, RunFacts &facts,
+                         const std::function<void()> &before) {
+  if (!has_access(deps.config)) return {};
   // Capture off: `before` (a capture) is dropped, and what the user asked for still leaves.
-  const bool capture = ctx.config.auto_save;
+  const bool capture = deps.config.auto_save;
   const std::function<void()> first = capture ? before : nullptr;
-  if (capture ? !first && !facts.outbox_has_pending() : !ctx.state.outbox.has_asked()) return {};
+  if (capture ? !first && !facts.outbox_has_pending() : !deps.state.outbox.has_asked()) return {};
   if (facts.user_pause()) {
     // Nothing leaves while the user pauses: the queue waits, and `before`'s capture is dropped.
     facts.note_paused_work();
@@ -213,45 +213,44 @@ DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &be
   }
   // The pause is read again: this run's own searches may have started one.
   const auto paused = [&] {
-    return ctx.state.backoff.active_pause(ctx.now(), facts.api()->server_key()).has_value();
+    return deps.state.backoff.active_pause(deps.now(), facts.api()->server_key()).has_value();
   };
   if (!first && (!facts.api() || paused())) return {};
-  ctx.log.debug("starting the sender");
+  deps.log.debug("starting the sender");
   // The sender works in the state directory, not the project's (util/detach.hpp); a relative one
   // would read differently from there.
-  const fs::path &state = ctx.config.state_dir;
+  const fs::path &state = deps.config.state_dir;
   return DetachedWork{first,
-                      [ctx] { send_round(ctx); },
-                      {"--send", "--agent", std::string(ctx.agent->name)},
+                      [deps] { send_round(deps); },
+                      {"--send", "--agent", std::string(facts.agent().name)},
                       state.is_absolute() ? state : fs::path()};
 }
 
-SendReport send_round(const HookContext &ctx, std::optional<Deadline> end,
-                      const std::string &only) {
+SendReport send_round(const RunDeps &deps, std::optional<Deadline> end, const std::string &only) {
   SendReport report;
-  Outbox &outbox = ctx.state.outbox;
-  const auto lock = sender_lock(*ctx.state.disk, outbox.dir());
+  Outbox &outbox = deps.state.outbox;
+  const auto lock = sender_lock(*deps.state.disk, outbox.dir());
   if (!lock || !lock->held()) {
-    ctx.log.debug("sender: another sender is running");
+    deps.log.debug("sender: another sender is running");
     report.busy = true;
     return report;
   }
-  const auto api = api_target(ctx.config);
+  const auto api = api_target(deps.config);
   if (!api) {
-    ctx.log.warn("sender: " + api.error().message);
+    deps.log.warn("sender: " + api.error().message);
     report.stopped = api.error();
     return report;
   }
-  Round round{ctx, outbox, *api, end.value_or(SteadyClock::now() + k_send_round), report, only};
+  Round round{deps, outbox, *api, end.value_or(SteadyClock::now() + k_send_round), report, only};
   while (SteadyClock::now() < round.end && !report.stopped) {
-    const auto now = ctx.now();
+    const auto now = deps.now();
     if (!round.may_send(now)) break;
     const auto batch = round.next_batch();
     if (!batch) break;
     if (batch->requests.empty()) continue; // each was unreadable, and is set aside
-    round.settle(*batch, ctx.http.run(batch->requests, round.batch_deadline()), now);
+    round.settle(*batch, deps.http.run(batch->requests, round.batch_deadline()), now);
   }
-  ctx.log.debug([&] {
+  deps.log.debug([&] {
     return "sender: " + std::to_string(report.delivered) + " delivered, " +
            std::to_string(report.rejected) + " rejected";
   });

@@ -1,5 +1,7 @@
 #pragma once
-#include "runtime/runner.hpp"
+#include "runtime/facts.hpp"
+#include "runtime/runtime.hpp"
+#include "util/clock.hpp"
 #include "util/detach.hpp"
 #include "util/error.hpp"
 
@@ -21,8 +23,10 @@ namespace mem0 {
 // hook or mem0-hooks do on its own (run_sender). Empty, so that no process starts, when there is no
 // key, while the user pauses (then `before` is dropped too), or, without `before`, when nothing is
 // pending or a back-off pause holds. With capture off (auto_save), `before` is dropped and a
-// sender starts only for an add the user asked for (remember, add_memory).
-DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &before = {});
+// sender starts only for an add the user asked for (remember, add_memory). The user's pause, the
+// pending items and the agent come from the run's `facts`.
+DetachedWork sender_work(const RunDeps &deps, RunFacts &facts,
+                         const std::function<void()> &before = {});
 
 // What one sender round did.
 struct SendReport {
@@ -46,7 +50,7 @@ struct SendReport {
 // Ends when the outbox is empty, at a pause, at the daily add cap, or at `end` (k_send_round
 // from now by default; `remember` and the MCP server pass their call's deadline). With `only`,
 // that item alone is sent (an explicit add while the user pauses: the rest waits).
-SendReport send_round(const HookContext &ctx, std::optional<Deadline> end = std::nullopt,
+SendReport send_round(const RunDeps &deps, std::optional<Deadline> end = std::nullopt,
                       const std::string &only = {});
 
 inline constexpr std::size_t k_send_batch = 4;

@@ -10,7 +10,7 @@ namespace mem0 {
 // letter upper-case, backslashes); a bare drive (`C:`, `/c`) gives `C:\`. nullopt for any other
 // path (`/home/x`, `x\y`, `C:x`, which is relative to the drive's current directory, and
 // `\\server\share`): those are taken as they are. A pure function, tested everywhere;
-// platform::input_path applies it on Windows only (docs/windows.md#paths).
+// platform::input_path applies it on Windows only (docs/windows.md#how-it-differs-from-linux).
 std::optional<std::string> windows_drive_path(std::string_view path);
 
 } // namespace mem0

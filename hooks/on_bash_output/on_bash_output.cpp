@@ -166,14 +166,14 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
   if (!has_access(config)) {
     ctx.log.debug("bash output gated: no API key");
     ctx.facts->note_skip("no_key", "no API key");
-    return {.system_message = no_key_notice(ctx, ctx.facts->bind(input).session())};
+    return {.system_message = no_key_notice(ctx, ctx.facts->session())};
   }
   if (!config.auto_search) return gated("auto_search is off", "gated");
   if (skipped_command(input.command)) return gated("git commit, merge or rebase", "gated");
   const ErrorLookup lookup = analyze(input, config.redact);
   if (lookup.query.empty()) return gated("no error in the output");
 
-  RunFacts &facts = ctx.facts->bind(input);
+  RunFacts &facts = *ctx.facts;
   const std::string &session = facts.session();
   auto looked_up = [&](const SessionState &s) {
     return std::find(s.errors.begin(), s.errors.end(), lookup.key) != s.errors.end();

@@ -28,7 +28,7 @@ HookOutput handle(const CompactInput &input, const HookContext &ctx) {
   c.source = memory_source::compact;
   c.prepared = true;
   // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
-  (void)remember(ctx, input, std::move(c));
+  (void)remember(ctx, *ctx.facts, std::move(c));
   return {};
 }
 

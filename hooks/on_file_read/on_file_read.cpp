@@ -92,7 +92,7 @@ HookOutput handle(const ToolInput &input, const HookContext &ctx) {
     return HookOutput{};
   };
   if (input.file_path.empty()) return gated("no file_path");
-  RunFacts &facts = ctx.facts->bind(input);
+  RunFacts &facts = *ctx.facts;
   if (!has_access(config)) {
     ctx.log.debug("read gated: no API key");
     ctx.facts->note_skip("no_key", "no API key");

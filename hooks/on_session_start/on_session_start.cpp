@@ -34,41 +34,20 @@ std::string shown_name(std::string_view name) {
 }
 
 // startup, clear: the project's count and its most recent memories of the recent types, from one
-// listing that recall() gates, counts and feeds back like a search.
+// listing that the memory service gates, counts and feeds back like a search.
 HookOutput recent(const HookContext &ctx, const Identity &identity) {
-  std::optional<long> count;
-  bool at_least = false;
   RecallRequest request;
   request.identity = identity;
   request.cap = k_max_recent;
   request.line = [now = ctx.now()](const Memory &m) { return file_line(m, now); };
-  request.fetch = [&](const ApiTarget &api) {
-    PlanOutcome outcome;
-    outcome.results.resize(1);
-    outcome.sent = 1;
-    const auto responses =
-        ctx.http.run({list_request(api, identity, k_list_page_size)}, ctx.deadline);
-    const Result<MemoryPage> page = responses.at(0)
-                                        ? parse_list_response(*responses[0], api.backend())
-                                        : unexpected(responses[0].error());
-    if (!page) {
-      ctx.log.warn("list failed: " + std::string(to_string(page.error().kind)) + ": " +
-                   page.error().message);
-      outcome.failures.push_back(page.error());
-      return outcome;
-    }
-    count = page->count;
-    at_least = page->at_least;
-    for (const auto &m : page->memories)
-      if (is_recent_type(m.type)) outcome.results[0].push_back(m);
-    return outcome;
-  };
+  request.recent = k_list_page_size;
+  request.keep = [](const Memory &m) { return is_recent_type(m.type); };
   const Recall found = recall(ctx, request);
 
   std::vector<std::string> head, lines;
-  if (count) {
-    head.push_back(
-        header_line(*count, identity.project_id, identity.user_id, ctx.facts->branch(), at_least));
+  if (found.page) {
+    head.push_back(header_line(found.page->count, identity.project_id, identity.user_id,
+                               ctx.facts->branch(), found.page->at_least));
     if (!found.memories.empty()) head.emplace_back();
     lines = found.lines;
   }
@@ -110,7 +89,7 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
         [&] { return "session start gated: source \"" + input.source + "\" is not handled"; });
     return {};
   }
-  RunFacts &facts = ctx.facts->bind(input);
+  RunFacts &facts = *ctx.facts;
   const std::string &session = facts.session();
   if (!has_access(config)) {
     ctx.log.debug("no API key; recall and capture are off");
@@ -131,10 +110,10 @@ HookOutput handle(const SessionStartInput &input, const HookContext &ctx) {
   }
   // The import is queued in the sender's process, after the output is printed, when a file
   // changed: a startup with nothing new and nothing pending starts no process. The context is
-  // copied (its references are to the runner's runtime, which outlives the call), and so is the
-  // input.
-  if (fresh && config.auto_save && project_files_changed(ctx, input))
-    output.detached = [ctx, input] { import_project_files(ctx, input); };
+  // copied (its references are to the runner's runtime, which outlives the call; its facts are
+  // shared).
+  if (fresh && config.auto_save && project_files_changed(ctx, facts))
+    output.detached = [ctx] { import_project_files(ctx, *ctx.facts); };
   return output;
 }
 

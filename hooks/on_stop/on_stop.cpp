@@ -39,7 +39,7 @@ HookOutput handle(const StopInput &input, const HookContext &ctx) {
     return {};
   }
   // Best effort: remember logs why a capture was not queued; the runner then starts the sender.
-  (void)remember(ctx, input, std::move(*capture));
+  (void)remember(ctx, *ctx.facts, std::move(*capture));
   return {};
 }
 

@@ -211,7 +211,7 @@ std::optional<std::string> complete_mcp_call(std::string_view tool_name,
 }
 
 HookOutput handle(const ToolInput &input, const HookContext &ctx) {
-  RunFacts &facts = ctx.facts->bind(input);
+  RunFacts &facts = *ctx.facts;
   if (input.tool == ToolKind::write) {
     if (!ctx.config.block_native_memory || input.file_path.empty()) return {};
     if (!is_native_memory_path(input.file_path, facts.cwd().string(), *ctx.agent)) return {};

@@ -89,7 +89,7 @@ HookOutput handle(const PromptInput &input, const HookContext &ctx) {
     ctx.facts->note_skip("gated", "a prompt under 20 characters, or a slash command");
     return {};
   }
-  RunFacts &facts = ctx.facts->bind(input);
+  RunFacts &facts = *ctx.facts;
   const std::string &session = facts.session();
   if (!has_access(config)) {
     ctx.log.debug("no API key; nothing to search");
@@ -180,7 +180,7 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
       s.captured.erase(s.captured.begin(),
                        s.captured.end() - static_cast<std::ptrdiff_t>(k_max_captured_keys));
   };
-  const std::string &session = ctx.facts->bind(input).session();
+  const std::string &session = ctx.facts->session();
   if (session.empty()) return; // without a session there is no telling what was captured
   if (auto claimed = ctx.state.sessions.update(session, claim); !claimed) {
     ctx.log.warn("auto-capture skipped: " + claimed.error().message);
@@ -193,7 +193,7 @@ void capture_conversation(const HookContext &ctx, const PromptInput &input) {
   c.type = memory_type::auto_capture;
   c.source = memory_source::auto_capture;
   // Best effort: remember logs why a capture was not queued, and the hook has nothing to add.
-  (void)remember(ctx, input, std::move(c));
+  (void)remember(ctx, *ctx.facts, std::move(c));
 }
 
 } // namespace mem0::on_user_prompt

@@ -1475,7 +1475,7 @@ class Install(CliTest):
 
 
 class InstallAgents(CliTest):
-    """install, uninstall and doctor --agent (docs/cli.md#install): Cursor's hooks.json, and
+    """install, uninstall and doctor --agent (docs/cli.md#install-and-uninstall): Cursor's hooks.json, and
     --agent all over a PATH of stand-in agent programs."""
 
     seed = []

@@ -11,6 +11,7 @@
 #include "runtime/recall.hpp"
 #include "runtime/remember.hpp"
 #include "runtime/runner.hpp"
+#include "runtime/sender.hpp"
 #include "store/outbox.hpp"
 #include "store/state.hpp"
 #include "tests/unit/store/memory_disk.hpp"
@@ -36,6 +37,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace mem0::testing {
@@ -495,6 +497,12 @@ struct HookFixture {
   HookContext context() {
     return make_context(deps(), SteadyClock::now() + std::chrono::seconds(5));
   }
+  // A fresh run's context whose facts are bound to `input`, as the runner binds them.
+  HookContext context(const HookInput &input, const Agent &agent = claude_code()) {
+    HookContext ctx = make_context(deps(), SteadyClock::now() + std::chrono::seconds(5), agent);
+    ctx.facts->bind(input);
+    return ctx;
+  }
   StateStore store() const { return StateStore(config.state_dir, *state_disk); }
   StateDisk &disk() const { return *state_disk; }
   // A state file (`relative` to the state dir) as it is now, "" when missing; and one written as
@@ -576,6 +584,32 @@ inline Ran run_hook_in(HookFixture &f, std::string_view executable, const RawHan
   return ran;
 }
 
+// `handle` run on `input` as the runner runs a handler: a fresh run's context, its facts bound to
+// the input.
+template <class Input>
+HookOutput handled(HookOutput (*handle)(const Input &, const HookContext &),
+                   const std::type_identity_t<Input> &input, HookFixture &f) {
+  return handle(input, f.context(input));
+}
+
+// Queue `capture` as a run of `input` would (remember over the run's facts, bound to `input`).
+inline Result<std::string> remember_in(HookFixture &f, const HookInput &input, Capture capture) {
+  HookContext ctx = f.context(input);
+  return remember(ctx, *ctx.facts, std::move(capture));
+}
+// The same over the run `ctx`, its facts bound to `input` first.
+inline Result<std::string> remember(const HookContext &ctx, const HookInput &input,
+                                    Capture capture) {
+  ctx.facts->bind(input);
+  return remember(ctx, *ctx.facts, std::move(capture));
+}
+
+// What a fresh run of the fixture that queued nothing declares for the sender (sender_work).
+inline DetachedWork sender_work_in(HookFixture &f) {
+  HookContext ctx = f.context();
+  return sender_work(ctx, *ctx.facts);
+}
+
 // Queue one capture, as an earlier run would have left it.
 inline void queue_leftover(HookFixture &f) {
   Capture c;
@@ -583,7 +617,7 @@ inline void queue_leftover(HookFixture &f) {
   c.type = "session_summary";
   HookInput in;
   in.cwd = f.project.string();
-  REQUIRE(remember(f.context(), in, c));
+  REQUIRE(remember_in(f, in, c));
 }
 
 // The items pending in the fixture's outbox.

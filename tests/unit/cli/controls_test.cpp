@@ -348,10 +348,10 @@ TEST_CASE("cli: with capture off, a remember its call left queued gets a sender 
   CHECK(pending(f) == 1); // the automatic capture waits until capture is on again
 
   SECTION("a later hook run starts a sender for such an add too, not for the captures alone") {
-    CHECK_FALSE(sender_work(f.context())); // only the held-back capture is left
+    CHECK_FALSE(sender_work_in(f)); // only the held-back capture is left
     REQUIRE(cli::run({"remember", "Refunds go through the ledger service"}, ctx) == cli::k_ok);
     REQUIRE(pending(f) == 2);
-    const auto work = sender_work(f.context());
+    const auto work = sender_work_in(f);
     REQUIRE(work);
     work();
     REQUIRE(f.http.requests.size() == 2);
@@ -427,7 +427,7 @@ TEST_CASE("paused: what was said during the pause is not captured after resume",
   auto third_prompt = [&] {
     HookOutput out;
     for (int i = 0; i < 3; ++i)
-      out = on_user_prompt::handle(in, f.context());
+      out = handled(on_user_prompt::handle, in, f);
     return out;
   };
   Outbox outbox(f.disk(), f.config.state_dir);

@@ -1,7 +1,7 @@
-// Install, uninstall and doctor per agent (docs/cli.md#install): the merge and unmerge of each
-// hooks file format and of the memory tools' server entry (TOML and JSON), and the commands over a
-// scratch home. Codex and Gemini CLI are stood in for by Agent values made here (Agent is an
-// aggregate), with Claude Code's rows.
+// Install, uninstall and doctor per agent (docs/cli.md#install-and-uninstall): the merge and
+// unmerge of each hooks file format and of the memory tools' server entry (TOML and JSON), and the
+// commands over a scratch home. Codex and Gemini CLI are stood in for by Agent values made here
+// (Agent is an aggregate), with Claude Code's rows.
 #include "tests/unit/catch.hpp"
 #include "tests/unit/cli/cli_home.hpp"
 #include "tests/unit/test_support.hpp"

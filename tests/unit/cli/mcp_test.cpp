@@ -335,7 +335,7 @@ TEST_CASE("update_request: PUT with the text, in both dialects", "[mem0_api][upd
   CHECK(put.url == "https://api.mem0.ai/v1/memories/" + mt::id_of(1) + "/");
   CHECK(put.body == R"({"text":"new \"text\""})");
   const auto selfhosted =
-      ApiTarget::make("http://localhost:8888", "", true, 0.3, Backend::selfhosted).value();
+      ApiTarget::make("http://localhost:8888", "", true, 0.3, selfhosted_dialect()).value();
   const auto put2 = update_request(selfhosted, mt::id_of(1), "t");
   CHECK(put2.method == "PUT");
   CHECK(put2.url == "http://localhost:8888/memories/" + mt::id_of(1));
@@ -354,7 +354,7 @@ TEST_CASE("list_request: scope, type and page in both dialects", "[mem0_api][lis
   CHECK(mt::contains(platform.body, R"({"app_id":"*"})"));
   CHECK(mt::contains(platform.body, R"("type":"decision")"));
   const auto sh =
-      ApiTarget::make("http://localhost:8888", "", true, 0.3, Backend::selfhosted).value();
+      ApiTarget::make("http://localhost:8888", "", true, 0.3, selfhosted_dialect()).value();
   spec.scope = Scope::session;
   CHECK(list_request(sh, who, spec).url ==
         "http://localhost:8888/memories?user_id=alice&agent_id=proj&run_id=s1&top_k=1000");
@@ -371,7 +371,7 @@ TEST_CASE("parse_list_response pages and types a listing the server did not page
   spec.page = 2;
   spec.page_size = 2;
   const auto page =
-      parse_list_response(*mt::http_status(200, mt::results_json(all)), spec, Backend::selfhosted);
+      parse_list_response(*mt::http_status(200, mt::results_json(all)), spec, selfhosted_dialect());
   REQUIRE(page);
   CHECK(page->count == 3);
   REQUIRE(page->memories.size() == 1);

@@ -118,7 +118,7 @@ ToolInput success(std::string command, std::string out, std::string err = "",
 
 HookOutput respond(HookFixture &f, ToolInput in) {
   in.cwd = f.project.string();
-  return obo::handle(in, f.context());
+  return handled(obo::handle, in, f);
 }
 
 std::string run(HookFixture &f, ToolInput in) { return respond(f, std::move(in)).context; }
@@ -534,7 +534,7 @@ TEST_CASE("on_bash_output: output is one context text within the budget", "[bash
     big.push_back(memory(n, "anti_pattern", std::string(3000, 'a' + static_cast<char>(n))));
   f.http.answer(big);
   const ToolInput in = failure("pytest", k_pytest_native);
-  const HookOutput out = obo::handle(in, f.context());
+  const HookOutput out = handled(obo::handle, in, f);
   CHECK(out.system_message.empty());
   CHECK(out.block_reason.empty());
   CHECK(out.context.size() <= 9500);

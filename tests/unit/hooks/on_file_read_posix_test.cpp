@@ -28,7 +28,7 @@ std::string read(HookFixture &f, const fs::path &file) {
   in.tool_name = "Read";
   in.tool = ToolKind::read;
   in.file_path = file.string();
-  return ofr::handle(in, f.context()).context;
+  return handled(ofr::handle, in, f).context;
 }
 
 } // namespace

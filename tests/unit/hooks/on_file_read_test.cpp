@@ -42,7 +42,7 @@ ToolInput read_input(const HookFixture &f, const std::string &file_path,
 }
 
 HookOutput respond(HookFixture &f, const fs::path &file, const std::string &session = "session-1") {
-  return ofr::handle(read_input(f, file.string(), session), f.context());
+  return handled(ofr::handle, read_input(f, file.string(), session), f);
 }
 
 std::string read(HookFixture &f, const fs::path &file, const std::string &session = "session-1") {
@@ -206,7 +206,7 @@ TEST_CASE("on_file_read: no file_path, no key or auto_search off send nothing") 
   const fs::path file = source_file(f.project / "src/app.py");
   f.http.answer({memory(1, "convention", "would be shown")});
 
-  SECTION("no file_path") { CHECK(ofr::handle(read_input(f, ""), f.context()).context.empty()); }
+  SECTION("no file_path") { CHECK(handled(ofr::handle, read_input(f, ""), f).context.empty()); }
   SECTION("no API key: the user is told once per session") {
     f.unset_env("MEM0_API_KEY");
     const HookOutput first = respond(f, file);
@@ -360,7 +360,7 @@ TEST_CASE("on_file_read: a relative file_path is resolved against the cwd") {
   make_project_repo(f);
   source_file(f.project / "src/app.py");
   f.http.answer({memory(1, "convention", "Keep views thin")});
-  const std::string out = ofr::handle(read_input(f, "src/app.py"), f.context()).context;
+  const std::string out = handled(ofr::handle, read_input(f, "src/app.py"), f).context;
   REQUIRE(f.http.requests.size() == 1);
   CHECK(parse_sent(f.http.requests[0]).query == "src/app.py app.py");
   CHECK(has_line(out, "Prior work on `src/app.py` \xE2\x80\x94 1 memories found."));
@@ -442,8 +442,7 @@ TEST_CASE("on_file_read: memories shown for a prompt are not repeated for a file
   prompt.session_id = "session-1";
   prompt.cwd = f.project.string();
   prompt.prompt = "How should the views in the shop app be structured?";
-  REQUIRE(
-      contains(on_user_prompt::handle(prompt, f.context()).context, "[mem0:" + id8_of(1) + "]"));
+  REQUIRE(contains(handled(on_user_prompt::handle, prompt, f).context, "[mem0:" + id8_of(1) + "]"));
 
   f.http.answer(
       {memory(1, "convention", "Keep views thin"), memory(3, "convention", "Views return DTOs")});

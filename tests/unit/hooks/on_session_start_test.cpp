@@ -53,7 +53,7 @@ SessionStartInput start_input(const HookFixture &f, std::string source,
 
 HookOutput respond(HookFixture &f, const std::string &source,
                    const std::string &session = "session-1") {
-  return oss::handle(start_input(f, source, session), f.context());
+  return handled(oss::handle, start_input(f, source, session), f);
 }
 
 std::string run(HookFixture &f, const std::string &source,
@@ -149,9 +149,9 @@ TEST_CASE("on_session_start: the no-key line is shown once per session", "[start
   prompt.session_id = "session-1";
   prompt.cwd = f.project.string();
   prompt.prompt = "How should the invoice PDFs be rendered from now on?";
-  CHECK(on_user_prompt::handle(prompt, f.context()).system_message.empty());
+  CHECK(handled(on_user_prompt::handle, prompt, f).system_message.empty());
   prompt.session_id = "session-2";
-  CHECK(on_user_prompt::handle(prompt, f.context()).system_message == k_no_key);
+  CHECK(handled(on_user_prompt::handle, prompt, f).system_message == k_no_key);
   CHECK(respond(f, "startup", "session-2").system_message.empty());
   // Without a session: every time.
   CHECK(respond(f, "startup", "").system_message == k_no_key);
@@ -236,7 +236,8 @@ TEST_CASE("on_session_start: the detached work queues the project files once", "
 
   // Unchanged: a later startup does not even ask for the import (no process is started).
   CHECK_FALSE(imports(respond(f, "startup", "session-2")));
-  import_project_files(f.context(), start_input(f, "startup", "session-2"));
+  const HookContext ctx = f.context(start_input(f, "startup", "session-2"));
+  import_project_files(ctx, *ctx.facts);
   CHECK(outbox.pending().size() == 2); // and the import itself would queue nothing more
   CHECK(f.http.requests.size() == 2);  // the two list requests; the import sends nothing
 }
@@ -316,7 +317,7 @@ TEST_CASE("on_session_start: the header names count, project, user and branch", 
     fs::create_directories(f.project / "src/app");
     auto in = start_input(f, "clear");
     in.cwd = (f.project / "src/app").string();
-    CHECK(oss::handle(in, f.context()).context ==
+    CHECK(handled(oss::handle, in, f).context ==
           "### mem0: 42 memories for proj (user alice, branch main)");
   }
   SECTION("a detached HEAD shows the short commit") {
@@ -391,7 +392,7 @@ TEST_CASE("on_session_start: shown memories are claimed for the session", "[star
     prompt.session_id = "session-1";
     prompt.cwd = f.project.string();
     prompt.prompt = "How should we structure the retry logic for the sync worker?";
-    const std::string out = on_user_prompt::handle(prompt, f.context()).context;
+    const std::string out = handled(on_user_prompt::handle, prompt, f).context;
     CHECK(cited(out) == id8s({1, 3, 7, 9, 10}));
   }
   SECTION("another session sees them again") {

@@ -153,7 +153,7 @@ TEST_CASE("on_tool_guard: Write, Edit and MultiEdit of a memory file are blocked
   const std::string memory_md = (f.home / ".claude/projects/x/memory/MEMORY.md").string();
   for (const char *tool : {"Write", "Edit", "MultiEdit"}) {
     CAPTURE(tool);
-    const HookOutput out = otg::handle(write_input(f, tool, memory_md), f.context());
+    const HookOutput out = handled(otg::handle, write_input(f, tool, memory_md), f);
     CHECK(contains(out.block_reason, memory_md));
     CHECK(contains(out.block_reason, "Mem0"));
     CHECK(lines_of(out.block_reason).size() == 1);
@@ -161,7 +161,7 @@ TEST_CASE("on_tool_guard: Write, Edit and MultiEdit of a memory file are blocked
     CHECK(out.updated_input.empty());
   }
   const std::string notes = R"(C:\Users\u\.claude\memory\notes.md)";
-  CHECK_FALSE(otg::handle(write_input(f, "Write", notes), f.context()).block_reason.empty());
+  CHECK_FALSE(handled(otg::handle, write_input(f, "Write", notes), f).block_reason.empty());
   CHECK(f.http.requests.empty());
 }
 
@@ -172,22 +172,22 @@ TEST_CASE("on_tool_guard: other files and other tools pass without output", "[gu
        {(f.project / "docs/MEMORY.md").string(), (f.home / ".claude/settings.json").string(),
         (f.project / "src/app.py").string(), std::string()}) {
     CAPTURE(path);
-    CHECK(nothing(otg::handle(write_input(f, "Write", path), f.context())));
+    CHECK(nothing(handled(otg::handle, write_input(f, "Write", path), f)));
   }
   for (const char *tool : {"Read", "Bash", "NotebookEdit", "write", ""}) {
     CAPTURE(tool);
-    CHECK(nothing(otg::handle(write_input(f, tool, memory_md), f.context())));
+    CHECK(nothing(handled(otg::handle, write_input(f, tool, memory_md), f)));
   }
 }
 
 TEST_CASE("on_tool_guard: MEM0_BLOCK_NATIVE_MEMORY=off lets memory writes through", "[guard]") {
   HookFixture f;
   const std::string memory_md = (f.home / ".claude/memory/notes.md").string();
-  REQUIRE_FALSE(otg::handle(write_input(f, "Write", memory_md), f.context()).block_reason.empty());
+  REQUIRE_FALSE(handled(otg::handle, write_input(f, "Write", memory_md), f).block_reason.empty());
   f.set_env("MEM0_BLOCK_NATIVE_MEMORY", "off");
-  CHECK(nothing(otg::handle(write_input(f, "Write", memory_md), f.context())));
+  CHECK(nothing(handled(otg::handle, write_input(f, "Write", memory_md), f)));
   f.set_env("MEM0_BLOCK_NATIVE_MEMORY", "on");
-  CHECK_FALSE(otg::handle(write_input(f, "Edit", memory_md), f.context()).block_reason.empty());
+  CHECK_FALSE(handled(otg::handle, write_input(f, "Edit", memory_md), f).block_reason.empty());
 }
 
 TEST_CASE("on_tool_guard: \"block_native_memory\": false in settings.json turns the block off",
@@ -196,10 +196,10 @@ TEST_CASE("on_tool_guard: \"block_native_memory\": false in settings.json turns 
   const std::string memory_md = (f.home / ".claude/projects/x/memory/MEMORY.md").string();
   write_file(f.home / ".mem0/settings.json", R"({"block_native_memory": false})");
   f.reload();
-  CHECK(nothing(otg::handle(write_input(f, "Write", memory_md), f.context())));
+  CHECK(nothing(handled(otg::handle, write_input(f, "Write", memory_md), f)));
   // The environment wins over settings.json.
   f.set_env("MEM0_BLOCK_NATIVE_MEMORY", "true");
-  CHECK_FALSE(otg::handle(write_input(f, "Write", memory_md), f.context()).block_reason.empty());
+  CHECK_FALSE(handled(otg::handle, write_input(f, "Write", memory_md), f).block_reason.empty());
 }
 
 // --- Mem0 MCP tools ----------------------------------------------------------------------------
@@ -365,7 +365,7 @@ TEST_CASE("on_tool_guard: delete and other Mem0 tools are never changed", "[guar
       CAPTURE(tool);
       CHECK_FALSE(complete(tool, "{}"));
       CHECK_FALSE(complete(tool, R"({"memory_id":"abc","text":"t"})"));
-      CHECK(nothing(otg::handle(tool_input(f, tool, "{}"), f.context())));
+      CHECK(nothing(handled(otg::handle, tool_input(f, tool, "{}"), f)));
     }
   }
 }
@@ -381,7 +381,7 @@ TEST_CASE("on_tool_guard: calls of the plugin's own server get no identity", "[g
     CHECK(otg::mem0_tool(tool) == otg::Mem0Tool::own);
     CHECK_FALSE(complete(tool, R"({"text":"t"})"));
     CHECK_FALSE(complete(tool, R"({"query":"q"})"));
-    CHECK(nothing(otg::handle(tool_input(f, tool, R"({"text":"t","query":"q"})"), f.context())));
+    CHECK(nothing(handled(otg::handle, tool_input(f, tool, R"({"text":"t","query":"q"})"), f)));
   }
   // The hosted server's calls are still completed.
   CHECK(complete(k_add, R"({"text":"t"})"));
@@ -409,7 +409,7 @@ TEST_CASE("on_tool_guard: malformed tool input produces no output", "[guard]") {
 TEST_CASE("on_tool_guard: the handler completes MCP calls as the configured user and project",
           "[guard]") {
   HookFixture f;
-  HookOutput out = otg::handle(tool_input(f, k_plugin_add, R"({"text":"t"})"), f.context());
+  HookOutput out = handled(otg::handle, tool_input(f, k_plugin_add, R"({"text":"t"})"), f);
   CHECK(out.block_reason.empty());
   CHECK(out.context.empty());
   REQUIRE_FALSE(out.updated_input.empty());
@@ -421,14 +421,14 @@ TEST_CASE("on_tool_guard: the handler completes MCP calls as the configured user
   CHECK_FALSE(contains(printed, "permissionDecision"));
   CHECK_FALSE(contains(printed, "allow"));
 
-  out = otg::handle(tool_input(f, k_search, R"({"query":"q"})"), f.context());
+  out = handled(otg::handle, tool_input(f, k_search, R"({"query":"q"})"), f);
   CHECK(same_json(out.updated_input, std::string(R"({"query":"q","filters":)") + k_scope + "}"));
 
   // tool_input missing or not an object: ToolInput.tool_input is empty.
-  CHECK(nothing(otg::handle(tool_input(f, k_add, ""), f.context())));
+  CHECK(nothing(handled(otg::handle, tool_input(f, k_add, ""), f)));
   // A call already complete: no output.
   const std::string scoped = std::string(R"({"query":"q","filters":)") + k_scope + "}";
-  CHECK(nothing(otg::handle(tool_input(f, k_search, scoped), f.context())));
+  CHECK(nothing(handled(otg::handle, tool_input(f, k_search, scoped), f)));
   CHECK(f.http.requests.empty());
   CHECK(f.http.batches == 0);
 }
@@ -436,7 +436,7 @@ TEST_CASE("on_tool_guard: the handler completes MCP calls as the configured user
 TEST_CASE("on_tool_guard: the session id falls back to CLAUDE_CODE_SESSION_ID", "[guard]") {
   HookFixture f;
   f.set_env("CLAUDE_CODE_SESSION_ID", "from-env");
-  const HookOutput out = otg::handle(tool_input(f, k_add, R"({"text":"t"})", "", ""), f.context());
+  const HookOutput out = handled(otg::handle, tool_input(f, k_add, R"({"text":"t"})", "", ""), f);
   REQUIRE_FALSE(out.updated_input.empty());
   const auto doc = parsed(out.updated_input);
   CHECK(std::string(doc["metadata"]["session_id"].GetString()) == "from-env");

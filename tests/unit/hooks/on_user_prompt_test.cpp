@@ -64,7 +64,7 @@ PromptInput prompt_input(const HookFixture &f, std::string prompt,
 
 HookOutput respond(HookFixture &f, const std::string &prompt,
                    const std::string &session = "session-1") {
-  return oup::handle(prompt_input(f, prompt, session), f.context());
+  return handled(oup::handle, prompt_input(f, prompt, session), f);
 }
 
 std::string run(HookFixture &f, const std::string &prompt,
@@ -507,7 +507,7 @@ TEST_CASE("on_user_prompt: under a held session lock nothing already shown is sh
   HookFixture f;
   f.http.answer({memory(1, "convention", "Invoices round half-even.")});
   const PromptInput first = prompt_input(f, "How are invoices rounded in the billing worker?");
-  const std::string shown = oup::handle(first, f.context()).context;
+  const std::string shown = handled(oup::handle, first, f).context;
   REQUIRE(contains(shown, "[mem0:" + id_of(1).substr(0, 8) + "]"));
   const std::string rubric = oup::rubric_line();
   REQUIRE(contains(shown, rubric));
@@ -517,9 +517,9 @@ TEST_CASE("on_user_prompt: under a held session lock nothing already shown is sh
   const auto session = f.hold("sessions/session-1.json");
   f.http.answer({memory(1, "convention", "Invoices round half-even."),
                  memory(2, "decision", "Refunds are rounded like invoices.")});
-  HookContext ctx = f.context();
-  ctx.deadline = SteadyClock::now() + std::chrono::milliseconds(300);
   const PromptInput again = prompt_input(f, "And how are refunds of invoices rounded then?");
+  HookContext ctx = f.context(again);
+  ctx.deadline = SteadyClock::now() + std::chrono::milliseconds(300);
   const std::string second = oup::handle(again, ctx).context;
   CHECK(contains(second, "[mem0:" + id_of(2).substr(0, 8) + "]"));
   CHECK_FALSE(contains(second, "[mem0:" + id_of(1).substr(0, 8) + "]"));

@@ -616,7 +616,7 @@ const Identity k_shared_identity{"alice", "acme-webapp", "sess-42", k_shared};
 
 const ApiTarget &selfhosted_target() {
   static const ApiTarget api =
-      ApiTarget::make("http://localhost:8888/", "sh-key", true, 0.3, Backend::selfhosted).value();
+      ApiTarget::make("http://localhost:8888/", "sh-key", true, 0.3, selfhosted_dialect()).value();
   return api;
 }
 
@@ -679,10 +679,10 @@ TEST_CASE("filters_json: the platform's AND filters for every scope, typed and u
     CAPTURE(static_cast<int>(c.scope), c.type.value_or("<untyped>"));
     const SearchSpec spec{"q", c.type, 10, c.scope};
     CHECK(filters_json(spec, k_identity) == c.json);
-    CHECK(filters_json(spec, k_identity, Backend::platform) == c.json);
+    CHECK(filters_json(spec, k_identity, platform_dialect()) == c.json);
     if (c.scope == Scope::project && !c.type) continue; // the one layout shared memory changes
     // A shared agent id widens only the untyped project search.
-    CHECK(filters_json(spec, k_shared_identity, Backend::platform) == c.json);
+    CHECK(filters_json(spec, k_shared_identity, platform_dialect()) == c.json);
   }
 }
 
@@ -719,9 +719,9 @@ TEST_CASE("filters_json: a self-hosted server's filters are flat, the project as
   for (const auto &c : cases) {
     CAPTURE(static_cast<int>(c.scope), c.type.value_or("<untyped>"));
     const SearchSpec spec{"q", c.type, 10, c.scope};
-    CHECK(filters_json(spec, k_identity, Backend::selfhosted) == c.json);
+    CHECK(filters_json(spec, k_identity, selfhosted_dialect()) == c.json);
     // Never an OR on a self-hosted server, shared id or not.
-    CHECK(filters_json(spec, k_shared_identity, Backend::selfhosted) == c.json);
+    CHECK(filters_json(spec, k_shared_identity, selfhosted_dialect()) == c.json);
   }
 }
 
@@ -730,16 +730,17 @@ TEST_CASE("search_body: a self-hosted search never asks for rerank", "[backend]"
   const std::string expected =
       R"({"query":"how do we deploy","filters":{"user_id":"alice","agent_id":"acme-webapp"},)"
       R"("top_k":7,"threshold":0.3})";
-  CHECK(search_body(spec, k_identity, true, 0.3, Backend::selfhosted) == expected);
-  CHECK(search_body(spec, k_identity, false, 0.3, Backend::selfhosted) == expected);
+  CHECK(search_body(spec, k_identity, true, 0.3, selfhosted_dialect()) == expected);
+  CHECK(search_body(spec, k_identity, false, 0.3, selfhosted_dialect()) == expected);
   // The platform keeps it, as before.
-  CHECK(parse_json(search_body(spec, k_identity, true, 0.3, Backend::platform))["rerank"].IsTrue());
+  CHECK(
+      parse_json(search_body(spec, k_identity, true, 0.3, platform_dialect()))["rerank"].IsTrue());
 }
 
 TEST_CASE("ApiTarget: the key travels as X-API-Key to a self-hosted server", "[backend]") {
   const ApiTarget &api = selfhosted_target();
   CHECK(api.base_url() == "http://localhost:8888");
-  CHECK(api.backend() == Backend::selfhosted);
+  CHECK(&api.dialect() == &selfhosted_dialect());
   CHECK_FALSE(api.rerank()); // asked for, but a self-hosted server has none
   const auto headers = api.headers();
   REQUIRE(headers.size() == 4);
@@ -751,7 +752,7 @@ TEST_CASE("ApiTarget: the key travels as X-API-Key to a self-hosted server", "[b
     CHECK(h.rfind("Authorization", 0) == std::string::npos);
 
   const ApiTarget platform = ApiTarget::make("https://api.mem0.ai", "m0-key", true).value();
-  CHECK(platform.backend() == Backend::platform);
+  CHECK(&platform.dialect() == &platform_dialect());
   CHECK(platform.rerank());
   CHECK(platform.headers()[0] == "Authorization: Token m0-key");
 }
@@ -761,7 +762,7 @@ TEST_CASE("ApiTarget::server_key names the base URL and key, not the backend", "
   CHECK(ApiTarget::make("https://api.mem0.ai", "m0-key-one")->server_key() == "c267faaa7880c3c6");
   // sha256("http://localhost:8888\nsh-key")[:16]: the trailing slash is not part of the base URL.
   CHECK(selfhosted_target().server_key() == "13cdb4a8f417b17f");
-  CHECK(ApiTarget::make("http://localhost:8888", "sh-key", true, 0.3, Backend::platform)
+  CHECK(ApiTarget::make("http://localhost:8888", "sh-key", true, 0.3, platform_dialect())
             ->server_key() == "13cdb4a8f417b17f");
 }
 
@@ -864,7 +865,7 @@ TEST_CASE("list_request: a self-hosted listing is one GET with url-encoded ids",
 TEST_CASE("parse_memory_response: a 200 with null is not found", "[backend]") {
   for (const std::string body : {"null", " null\n"}) {
     CAPTURE(body);
-    const auto r = parse_memory_response(response(200, body), Backend::selfhosted);
+    const auto r = parse_memory_response(response(200, body), selfhosted_dialect());
     REQUIRE(r.has_value());
     CHECK_FALSE(r->has_value());
   }
@@ -882,7 +883,7 @@ TEST_CASE("parse_list_response: without a count, newest first across offsets, un
   const std::vector<std::string> newest_first{"n2", "n1", "n6", "n4", "n3", "n5"};
   for (const std::string &body : {R"({"results":[)" + items + "]}", "[" + items + "]"}) {
     CAPTURE(body);
-    const auto page = parse_list_response(response(200, body), Backend::selfhosted);
+    const auto page = parse_list_response(response(200, body), selfhosted_dialect());
     REQUIRE(page.has_value());
     CHECK(ids_of(page->memories) == newest_first);
     CHECK(page->count == 6);
@@ -892,19 +893,20 @@ TEST_CASE("parse_list_response: without a count, newest first across offsets, un
 
 TEST_CASE("parse_list_response: a listing without a count is a lower bound at its limit",
           "[backend]") {
-  const auto full = parse_list_response(response(200, listing(1000)), Backend::selfhosted);
+  const auto full = parse_list_response(response(200, listing(1000)), selfhosted_dialect());
   REQUIRE(full.has_value());
   CHECK(full->count == 1000);
   CHECK(full->memories.size() == 1000);
   CHECK(full->at_least);
 
-  const auto short_of = parse_list_response(response(200, listing(999)), Backend::selfhosted);
+  const auto short_of = parse_list_response(response(200, listing(999)), selfhosted_dialect());
   REQUIRE(short_of.has_value());
   CHECK(short_of->count == 999);
   CHECK_FALSE(short_of->at_least);
 
   // With a count, even 1000 items are all there is.
-  const auto counted = parse_list_response(response(200, listing(1000, 1000)), Backend::selfhosted);
+  const auto counted =
+      parse_list_response(response(200, listing(1000, 1000)), selfhosted_dialect());
   REQUIRE(counted.has_value());
   CHECK(counted->count == 1000);
   CHECK_FALSE(counted->at_least);
@@ -921,11 +923,10 @@ TEST_CASE("parse_list_response: with a count the server's order is kept", "[back
   CHECK_FALSE(page->at_least);
 }
 
-TEST_CASE("one list of dialects serves dialect_for and the settings' names", "[backend]") {
+TEST_CASE("one list of dialects serves the settings' names", "[backend]") {
   REQUIRE(dialects().size() == 2);
   for (const Dialect *d : dialects()) {
     CAPTURE(d->traits().name);
-    CHECK(&dialect_for(d->traits().backend) == d);
     CHECK(find_dialect(d->traits().name) == d);
   }
   CHECK(find_dialect(" Self-Hosted ") == &selfhosted_dialect());
@@ -937,17 +938,17 @@ TEST_CASE("one list of dialects serves dialect_for and the settings' names", "[b
 TEST_CASE("each dialect reads its own answers", "[backend]") {
   // A get: the self-hosted server's `null` is its "not found"; the Platform's is a 404, and a
   // `null` from it is not a memory.
-  CHECK(parse_memory_response(response(200, "null"), Backend::platform).error().kind ==
+  CHECK(parse_memory_response(response(200, "null"), platform_dialect()).error().kind ==
         ErrorKind::bad_response);
-  CHECK_FALSE(parse_memory_response(response(404, "{}"), Backend::selfhosted).value());
+  CHECK_FALSE(parse_memory_response(response(404, "{}"), selfhosted_dialect()).value());
   // A listing without a count: the Platform's page as it came, a self-hosted one sorted here.
   const std::string body = "[" + list_item("old", "2020-01-01T00:00:00Z") + "," +
                            list_item("new", "2026-11-30T10:00:00Z") + "]";
-  const auto platform = parse_list_response(response(200, body), Backend::platform);
+  const auto platform = parse_list_response(response(200, body), platform_dialect());
   REQUIRE(platform.has_value());
   CHECK(ids_of(platform->memories) == std::vector<std::string>{"old", "new"});
   CHECK(platform->paged);
-  const auto selfhosted = parse_list_response(response(200, body), Backend::selfhosted);
+  const auto selfhosted = parse_list_response(response(200, body), selfhosted_dialect());
   REQUIRE(selfhosted.has_value());
   CHECK(ids_of(selfhosted->memories) == std::vector<std::string>{"new", "old"});
   CHECK_FALSE(selfhosted->paged);
@@ -955,13 +956,12 @@ TEST_CASE("each dialect reads its own answers", "[backend]") {
   AddSpec spec;
   spec.messages = {{"user", "x"}};
   spec.custom_instructions = "keep decisions";
-  const std::string sh = add_body(spec, {"alice", "proj", "s-1"}, Backend::selfhosted);
+  const std::string sh = add_body(spec, {"alice", "proj", "s-1"}, selfhosted_dialect());
   CHECK(sh.find(R"("agent_id":"proj")") != std::string::npos);
   CHECK(sh.find("app_id") == std::string::npos);
   CHECK(sh.find("custom_instructions") == std::string::npos);
   // Both read an add's answer alike.
   for (const Dialect *d : dialects())
-    CHECK(parse_add_response(response(200, R"({"results":[{"id":"m1","memory":"x"}]})"),
-                             d->traits().backend)
-              ->ids == std::vector<std::string>{"m1"});
+    CHECK(parse_add_response(response(200, R"({"results":[{"id":"m1","memory":"x"}]})"), *d)->ids ==
+          std::vector<std::string>{"m1"});
 }

@@ -605,13 +605,13 @@ TEST_CASE("config: MEM0_BACKEND picks the backend, in any case; the platform by 
           "[backend]") {
   TempDir home;
   const Config plain = load_config(env_in(home));
-  CHECK(plain.backend == Backend::platform);
+  CHECK(plain.dialect == &platform_dialect());
   CHECK(plain.origin("backend") == "default");
 
   for (const char *platform : {"platform", "PLATFORM", " Platform\n"}) {
     CAPTURE(platform);
     const Config c = load_config(env_in(home, {{"MEM0_BACKEND", platform}}));
-    CHECK(c.backend == Backend::platform);
+    CHECK(c.dialect == &platform_dialect());
     CHECK(c.origin("backend") == "env MEM0_BACKEND");
     CHECK(c.base_url == "https://api.mem0.ai");
   }
@@ -619,20 +619,20 @@ TEST_CASE("config: MEM0_BACKEND picks the backend, in any case; the platform by 
        {"selfhosted", "self-hosted", "SelfHosted", "SELF-HOSTED", " selfhosted "}) {
     CAPTURE(selfhosted);
     const Config c = load_config(env_in(home, {{"MEM0_BACKEND", selfhosted}}));
-    CHECK(c.backend == Backend::selfhosted);
+    CHECK(c.dialect == &selfhosted_dialect());
     CHECK(c.origin("backend") == "env MEM0_BACKEND");
   }
   for (const char *neither : {"self_hosted", "oss", "local", "self hosted"}) {
     CAPTURE(neither);
     const Config c = load_config(env_in(home, {{"MEM0_BACKEND", neither}}));
-    CHECK(c.backend == Backend::platform);
+    CHECK(c.dialect == &platform_dialect());
     CHECK(contains(c.origin("backend"), "not understood"));
     CHECK(contains(c.origin("backend"), std::string("MEM0_BACKEND=") + neither));
     CHECK(c.origin("backend").starts_with("default"));
   }
   // Set but empty: the default, and nothing to complain about.
   const Config empty = load_config(env_in(home, {{"MEM0_BACKEND", "  "}}));
-  CHECK(empty.backend == Backend::platform);
+  CHECK(empty.dialect == &platform_dialect());
   CHECK(empty.origin("backend") == "default");
 }
 
@@ -640,30 +640,31 @@ TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherw
   TempDir home;
   write_settings(home, R"({"backend": "self-hosted"})");
   const Config from_settings = load_config(env_in(home));
-  CHECK(from_settings.backend == Backend::selfhosted);
+  CHECK(from_settings.dialect == &selfhosted_dialect());
   CHECK(from_settings.origin("backend") == "settings.json");
 
   const Config env_wins = load_config(env_in(home, {{"MEM0_BACKEND", "platform"}}));
-  CHECK(env_wins.backend == Backend::platform);
+  CHECK(env_wins.dialect == &platform_dialect());
   CHECK(env_wins.origin("backend") == "env MEM0_BACKEND");
   CHECK(env_wins.base_url == "https://api.mem0.ai");
 
   // A value the environment does not understand falls through to settings.json, and says so.
   const Config unknown = load_config(env_in(home, {{"MEM0_BACKEND", "cloud"}}));
-  CHECK(unknown.backend == Backend::selfhosted);
+  CHECK(unknown.dialect == &selfhosted_dialect());
   CHECK(unknown.origin("backend").starts_with("settings.json"));
   CHECK(contains(unknown.origin("backend"), "MEM0_BACKEND=cloud not understood"));
 
   write_settings(home, R"({"backend": "Platform"})");
-  CHECK(load_config(env_in(home)).backend == Backend::platform);
+  CHECK(load_config(env_in(home)).dialect == &platform_dialect());
   CHECK(load_config(env_in(home)).origin("backend") == "settings.json");
-  CHECK(load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}})).backend == Backend::selfhosted);
+  CHECK(load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}})).dialect ==
+        &selfhosted_dialect());
 
   for (const std::string_view junk : {R"({"backend": "mars"})", R"({"backend": 1})"}) {
     CAPTURE(junk);
     write_settings(home, junk);
     const Config c = load_config(env_in(home));
-    CHECK(c.backend == Backend::platform);
+    CHECK(c.dialect == &platform_dialect());
     CHECK(c.origin("backend") == "default");
   }
 }
@@ -690,7 +691,7 @@ TEST_CASE("config: a self-hosted server defaults to http://localhost:8888", "[ba
     write_settings(home,
                    R"({"backend": "selfhosted", "base_url": "https://settings.example.com"})");
     const Config o = load_config(env_in(home));
-    CHECK(o.backend == Backend::selfhosted);
+    CHECK(o.dialect == &selfhosted_dialect());
     CHECK(o.base_url == "https://settings.example.com");
     CHECK(o.origin("base_url") == "settings.json");
   }
@@ -708,7 +709,7 @@ TEST_CASE("config: api_target of a self-hosted config sends X-API-Key, and no re
       env_in(home, {{"MEM0_BACKEND", "selfhosted"}, {"MEM0_API_KEY", "sh-secret-key"}}));
   const auto api = api_target(c);
   REQUIRE(api.has_value());
-  CHECK(api->backend() == Backend::selfhosted);
+  CHECK(&api->dialect() == &selfhosted_dialect());
   CHECK(api->base_url() == "http://localhost:8888");
   CHECK(api->headers()[0] == "X-API-Key: sh-secret-key");
   CHECK(api->headers()[0].starts_with("X-API-Key: "));
@@ -717,7 +718,7 @@ TEST_CASE("config: api_target of a self-hosted config sends X-API-Key, and no re
 
   const Config p = load_config(env_in(home, {{"MEM0_API_KEY", "m0-platform-key"}}));
   CHECK(api_target(p)->headers()[0] == "Authorization: Token m0-platform-key");
-  CHECK(api_target(p)->backend() == Backend::platform);
+  CHECK(&api_target(p)->dialect() == &platform_dialect());
 }
 
 TEST_CASE("config: a self-hosted server may be reached without a key; the platform never",

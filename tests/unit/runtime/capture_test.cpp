@@ -258,7 +258,7 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
                 {"assistant", "noted: postgres"}};
   c.type = "auto_capture";
   c.source = "auto_capture";
-  REQUIRE(remember(f.context(), in, c).has_value());
+  REQUIRE(remember_in(f, in, c).has_value());
   Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
@@ -276,31 +276,31 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
   CHECK_FALSE(contains(f.read_state(fs::path("outbox") / outbox.pending()[0]), "hunter2"));
 
   SECTION("the same text again is not queued twice") {
-    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
+    CHECK(error_kind(remember_in(f, in, c)) == ErrorKind::duplicate);
   }
   SECTION("the same text for another server or backend is queued for it") {
     f.set_env("MEM0_BASE_URL", "http://127.0.0.1:1");
-    CHECK(remember(f.context(), in, c).has_value());
+    CHECK(remember_in(f, in, c).has_value());
     f.set_env("MEM0_BACKEND", "selfhosted");
-    CHECK(remember(f.context(), in, c).has_value());
-    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::duplicate);
+    CHECK(remember_in(f, in, c).has_value());
+    CHECK(error_kind(remember_in(f, in, c)) == ErrorKind::duplicate);
     CHECK(outbox.pending().size() == 3);
   }
   SECTION("capture off, or no key, queues nothing") {
     f.set_env("MEM0_AUTO_SAVE", "false");
-    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::disabled);
+    CHECK(error_kind(remember_in(f, in, c)) == ErrorKind::disabled);
     Capture asked = c;
     asked.messages = {{"user", "Asked for: keep invoices in integer cents"}};
     asked.asked = true;
-    CHECK(remember(f.context(), in, asked)); // remember / add_memory: capture off is no bar
+    CHECK(remember_in(f, in, asked)); // remember / add_memory: capture off is no bar
     f.unset_env("MEM0_AUTO_SAVE");
     f.unset_env("MEM0_API_KEY");
-    CHECK(error_kind(remember(f.context(), in, c)) == ErrorKind::no_key);
+    CHECK(error_kind(remember_in(f, in, c)) == ErrorKind::no_key);
   }
   SECTION("nothing left after stripping") {
     Capture empty;
     empty.messages = {{"user", "<private>all of it</private>"}};
-    CHECK(error_kind(remember(f.context(), in, empty)) == ErrorKind::empty);
+    CHECK(error_kind(remember_in(f, in, empty)) == ErrorKind::empty);
   }
 }
 
@@ -389,7 +389,7 @@ TEST_CASE("sender: retryable failures keep the items and end the round", "[captu
         f.store().backoff.active_pause(f.now + std::chrono::hours(48), server_of(f.config));
     REQUIRE(pause);
     CHECK(pause->until_key_changes);
-    CHECK_FALSE(sender_work(f.context(), {}));
+    CHECK_FALSE(sender_work_in(f));
     CHECK(send_round(f.context()).delivered == 0);
     CHECK(f.http.batches == 1);
     SECTION("a prompt says so once in the session") {
@@ -501,7 +501,7 @@ TEST_CASE("on_stop: Claude's last message and the files touched, or nothing", "[
   CHECK_FALSE(on_stop::summary_capture(
       stop_input(f, "<system-reminder>" + long_text("x") + "</system-reminder>"), f.config, f.now));
 
-  CHECK(on_stop::handle(in, f.context()).context.empty());
+  CHECK(handled(on_stop::handle, in, f).context.empty());
   CHECK(f.state->outbox.pending().size() == 1);
   CHECK(f.http.requests.empty()); // a capture hook never talks to the network itself
 }
@@ -512,20 +512,20 @@ TEST_CASE("on_compact: the summary, once per content", "[capture]") {
   in.session_id = "s";
   in.cwd = f.project.string();
   in.compact_summary = long_text("Summary of the work on the billing module.");
-  CHECK(on_compact::handle(in, f.context()).context.empty());
-  CHECK(on_compact::handle(in, f.context()).context.empty());
+  CHECK(handled(on_compact::handle, in, f).context.empty());
+  CHECK(handled(on_compact::handle, in, f).context.empty());
   Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   CHECK(contains(platform_body(outbox.load(outbox.pending()[0])), R"("type":"compact_summary")"));
   in.compact_summary = "short";
-  on_compact::handle(in, f.context());
+  handled(on_compact::handle, in, f);
   CHECK(outbox.pending().size() == 1);
 
   SECTION("the model's scratchpad is left out, the summary kept") {
     in.compact_summary = "<analysis>Thinking about what matters: " + long_text("scratch") +
                          "</analysis>\n\n<summary>" + long_text("The billing work is done.") +
                          "</summary>";
-    on_compact::handle(in, f.context());
+    handled(on_compact::handle, in, f);
     REQUIRE(outbox.pending().size() == 2);
     const auto body = parsed(platform_body(outbox.load(outbox.pending()[1])));
     const std::string stored = body["messages"][0]["content"].GetString();
@@ -553,7 +553,7 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
   in.cwd = f.project.string();
   in.transcript_path = transcript.string();
   in.prompt = "A prompt long enough to count as a prompt";
-  const HookContext ctx = f.context();
+  const HookContext ctx = f.context(in);
   CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
   CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
   const HookOutput third = on_user_prompt::handle(in, ctx);
@@ -608,7 +608,7 @@ TEST_CASE("auto-capture: every third prompt, the new conversation only, with rea
   SECTION("capture off asks for nothing") {
     f.set_env("MEM0_AUTO_SAVE", "off");
     for (int i = 0; i < 3; ++i)
-      CHECK_FALSE(on_user_prompt::handle(in, f.context()).detached);
+      CHECK_FALSE(handled(on_user_prompt::handle, in, f).detached);
   }
 }
 
@@ -621,8 +621,8 @@ TEST_CASE("remember: an outbox that cannot be written loses the capture loudly, 
   Capture c;
   c.messages = {{"assistant", long_text("A capture that cannot be stored.")}};
   c.type = "session_summary";
-  CHECK(error_kind(remember(f.context(), stop_input(f, ""), c)) == ErrorKind::io);
-  CHECK(on_stop::handle(stop_input(f, long_text("Nothing to store it in.")), f.context())
+  CHECK(error_kind(remember_in(f, stop_input(f, ""), c)) == ErrorKind::io);
+  CHECK(handled(on_stop::handle, stop_input(f, long_text("Nothing to store it in.")), f)
             .context.empty());
   CHECK(send_round(f.context()).delivered == 0);
   CHECK(f.http.requests.empty());
@@ -746,13 +746,12 @@ TEST_CASE("remember: another agent's capture names the agent and keys its sessio
   HookFixture f;
   Agent other = claude_code();
   other.name = "other-agent";
-  const HookContext ctx =
-      make_context(f.deps(), SteadyClock::now() + std::chrono::seconds(5), other);
+  const HookContext ctx = f.context(stop_input(f, ""), other);
   Capture c;
   c.messages = {{"assistant", "we keep migrations in db/migrate and never edit an applied one"}};
   c.type = "session_summary";
   c.source = "stop";
-  REQUIRE(remember(ctx, stop_input(f, ""), c).has_value());
+  REQUIRE(remember(ctx, *ctx.facts, c).has_value());
   Outbox outbox(f.disk(), f.config.state_dir);
   REQUIRE(outbox.pending().size() == 1);
   const auto body = parsed(platform_body(outbox.load(outbox.pending()[0])));
