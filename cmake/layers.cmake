@@ -1,5 +1,5 @@
-# The core's layers (docs/contributing.md#layers): util < store < mem0 < runtime. Each layer is a
-# static library of its folder's sources. Its include root, made in the build tree, holds links to
+# The core's layers (docs/contributing.md#layers): util < store < mem0 < runtime < hygiene. Each
+# layer is a static library of its folder's sources. Its include root, made in the build tree, holds links to
 # itself and the layers below it only, so that an include of a higher layer does not compile.
 function(mem0_layer name)
   set(root ${CMAKE_BINARY_DIR}/layers/${name})
