@@ -12,8 +12,8 @@ namespace {
 // The applied part of a JSON answer: the undo file and what was deleted and left queued.
 void write_applied(JsonWriter &w, const hygiene::Applied &applied) {
   w.key("applied").begin_object().member("undo", applied.undo.string());
-  for (const auto &[key, ids] : {std::pair{"deleted", &applied.deleted},
-                                 std::pair{"queued", &applied.queued}}) {
+  for (const auto &[key, ids] :
+       {std::pair{"deleted", &applied.deleted}, std::pair{"queued", &applied.queued}}) {
     w.key(key).begin_array();
     for (const auto &id : *ids)
       w.str(id);

@@ -23,8 +23,8 @@ int set_pins(const Args &args, const CliContext &ctx, bool pinned) {
       status = k_failure;
       continue;
     }
-    ctx.out << verb << "ned " << done->id << ": " << truncate_code_points(clean_text(done->text), 80)
-            << "\n";
+    ctx.out << verb << "ned " << done->id << ": "
+            << truncate_code_points(clean_text(done->text), 80) << "\n";
   }
   return status;
 }

@@ -13,14 +13,14 @@ std::filesystem::path undo_path(const Config &config, WallTime now) {
          ("dream-" + utc_time(unix_seconds(now), "%Y%m%dT%H%M%SZ") + ".jsonl");
 }
 
-Result<Applied> apply_dream(const RunDeps &deps, const MemoryService &service,
-                            const Dream &dream) {
+Result<Applied> apply_dream(const RunDeps &deps, const MemoryService &service, const Dream &dream) {
   if (!dream.plan.complete)
-    return unexpected(make_error(ErrorKind::client,
-                                 "not every memory could be read, so nothing is applied"));
+    return unexpected(
+        make_error(ErrorKind::client, "not every memory could be read, so nothing is applied"));
   Applied applied;
   const std::vector<std::string> ids = dream.plan.deletions();
   if (ids.empty()) return applied;
+  (void)deps.state.disk->make_dir(deps.state.dir); // a lock file needs its directory
   const auto lock = deps.state.disk->try_lock(deps.state.dir / "dream.lock");
   if (!lock || !lock->held())
     return unexpected(make_error(ErrorKind::client, "another dream --apply is running"));
@@ -41,8 +41,8 @@ Result<Applied> apply_dream(const RunDeps &deps, const MemoryService &service,
     applied.undo.replace_filename("dream-" + utc_time(unix_seconds(now), "%Y%m%dT%H%M%SZ") + "-" +
                                   std::to_string(n) + ".jsonl");
   if (auto dir = ensure_private_dir(applied.undo.parent_path()); !dir)
-    return unexpected(make_error(ErrorKind::io, "undo file not written, nothing deleted: " +
-                                                    dir.error().message));
+    return unexpected(make_error(ErrorKind::io,
+                                 "undo file not written, nothing deleted: " + dir.error().message));
   if (auto written = write_file_atomic(applied.undo, undo, Durability::durable); !written)
     return unexpected(make_error(ErrorKind::io, "undo file not written, nothing deleted: " +
                                                     written.error().message));
@@ -64,16 +64,15 @@ Result<Applied> apply_dream(const RunDeps &deps, const MemoryService &service,
   for (std::size_t i = 0; i < items.size(); ++i)
     (deps.state.outbox.load(items[i]) ? applied.queued : applied.deleted).push_back(ids[i]);
   if (items.size() < ids.size())
-    return unexpected(make_error(
-        ErrorKind::io, "the outbox took " + std::to_string(items.size()) + " of " +
-                           std::to_string(ids.size()) + " deletes; the undo file " +
-                           applied.undo.string() + " holds them all"));
+    return unexpected(make_error(ErrorKind::io, "the outbox took " + std::to_string(items.size()) +
+                                                    " of " + std::to_string(ids.size()) +
+                                                    " deletes; the undo file " +
+                                                    applied.undo.string() + " holds them all"));
   return applied;
 }
 
 bool auto_due(const StateStore &state, std::string_view project, WallTime now, bool claim) {
-  const auto marker =
-      state.dir / "dream" / (sha256_hex(project).substr(0, 16) + ".day");
+  const auto marker = state.dir / "dream" / (sha256_hex(project).substr(0, 16) + ".day");
   const std::string today = utc_day(now);
   if (const auto last = state.disk->read(marker, 64); last && trim(*last) == today) return false;
   if (claim && state.disk->make_dir(marker.parent_path()))

@@ -22,11 +22,11 @@ bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 struct Item {
   const Memory *memory = nullptr;
   bool pinned = false;
-  long long updated = 0;                  // for the keep rule: updated_at, else created_at
-  std::vector<std::uint64_t> words;       // its word set, sorted
-  std::vector<std::uint64_t> values;      // its numbers and names, sorted
+  long long updated = 0;                        // for the keep rule: updated_at, else created_at
+  std::vector<std::uint64_t> words;             // its word set, sorted
+  std::vector<std::uint64_t> values;            // its numbers and names, sorted
   std::map<std::uint64_t, std::string> spelled; // the value words as written, for `why`
-  std::size_t group = 0;                  // its exact group
+  std::size_t group = 0;                        // its exact group
 };
 
 // Read `text`'s word set and its value words: those with a digit, and names (an upper-case
@@ -298,8 +298,8 @@ DreamPlan plan_dream(const DreamInput &input) {
 
   for (const auto &id : seen)
     if (const auto it = input.uses.find(id); it != input.uses.end())
-      if (const UseCount &c = it->second; !c.used && c.injected >= k_unused_injections &&
-                                          c.sessions.size() >= k_unused_sessions)
+      if (const UseCount &c = it->second;
+          !c.used && c.injected >= k_unused_injections && c.sessions.size() >= k_unused_sessions)
         plan.unused.push_back({id, c.injected, c.sessions.size()});
   std::sort(plan.unused.begin(), plan.unused.end(),
             [](const UnusedMemory &a, const UnusedMemory &b) {
@@ -386,15 +386,15 @@ std::string dream_report(const DreamPlan &plan, const std::vector<Memory> &memor
   for (const auto &e : plan.expired)
     out += "  drop " + quote(e.id) + "  (" + (e.type.empty() ? "no type" : e.type) + ", " +
            std::to_string(e.age_days) + " days old; " + e.rule + ")\n";
-  out += "conflicts (yours to settle, never applied): " + std::to_string(plan.conflicts.size()) +
-         "\n";
+  out +=
+      "conflicts (yours to settle, never applied): " + std::to_string(plan.conflicts.size()) + "\n";
   for (const auto &c : plan.conflicts) {
     for (const auto &id : c.ids)
       out += "  " + quote(id) + "\n";
     out += "    differ in " + c.why + "\n";
   }
-  out += "unused (injected often, never used; listed only): " +
-         std::to_string(plan.unused.size()) + "\n";
+  out += "unused (injected often, never used; listed only): " + std::to_string(plan.unused.size()) +
+         "\n";
   for (const auto &u : plan.unused)
     out += "  " + quote(u.id) + "  (injected " + std::to_string(u.injected) + " times in " +
            std::to_string(u.sessions) + " sessions)\n";

@@ -39,7 +39,8 @@ MemoryListing read_memories(const MemoryService &service, const ApiTarget &api,
     }
     if (out.memories.size() > most) {
       out.complete = false;
-      out.problems.push_back("more than " + std::to_string(most) + " memories: the rest were not read");
+      out.problems.push_back("more than " + std::to_string(most) +
+                             " memories: the rest were not read");
       break;
     }
     const bool short_page = listed->memories.size() < static_cast<std::size_t>(page_size);
@@ -117,7 +118,15 @@ Dream gather_dream(const RunDeps &deps, const MemoryService &service, const ApiT
   input.now = unix_seconds(deps.now());
   input.near = deps.config.dream_similarity;
   Dream dream;
+  const auto start = SteadyClock::now();
   dream.plan = plan_dream(input);
+  deps.log.debug([&] { // scripts/bench.py reads this line
+    return "dream: analysed " + std::to_string(dream.plan.memories) + " memories in " +
+           std::to_string(
+               std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - start)
+                   .count()) +
+           " us";
+  });
   dream.memories = std::move(input.memories);
   return dream;
 }

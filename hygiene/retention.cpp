@@ -2,8 +2,8 @@
 #include "mem0/memory.hpp"
 #include "util/strings.hpp"
 
-#include <chrono>
 #include <charconv>
+#include <chrono>
 
 namespace mem0::hygiene {
 namespace {
@@ -33,9 +33,8 @@ RetentionPolicy parse_retention(std::string_view text, long session_days) {
     if (!inside || line.empty()) continue;
     if (line.starts_with("-") || line.starts_with("*")) line = trim(line.substr(1));
     const auto colon = line.find(':');
-    const std::string type = colon == std::string_view::npos
-                                 ? std::string()
-                                 : std::string(trim(line.substr(0, colon)));
+    const std::string type =
+        colon == std::string_view::npos ? std::string() : std::string(trim(line.substr(0, colon)));
     const std::string value =
         colon == std::string_view::npos ? std::string() : ascii_lower(trim(line.substr(colon + 1)));
     if (type.empty() || value.empty()) {
@@ -44,9 +43,9 @@ RetentionPolicy parse_retention(std::string_view text, long session_days) {
     }
     if (value == "forever") {
       policy.by_type[type] = std::nullopt;
-    } else if (const auto days = value.ends_with("d") ? number(std::string_view(value).substr(
-                                                             0, value.size() - 1))
-                                                      : std::nullopt;
+    } else if (const auto days = value.ends_with("d")
+                                     ? number(std::string_view(value).substr(0, value.size() - 1))
+                                     : std::nullopt;
                days && *days > 0) {
       policy.by_type[type] = *days;
     } else {
@@ -61,8 +60,7 @@ Retention retention_of(const RetentionPolicy &policy, std::string_view type) {
     return {it->second, "mem0.md: " + std::string(type) + ": " +
                             (it->second ? std::to_string(*it->second) + "d" : "forever")};
   if (type == memory_type::session_state || type == memory_type::compact_summary)
-    return {policy.session_days,
-            "retention_session_days: " + std::to_string(policy.session_days)};
+    return {policy.session_days, "retention_session_days: " + std::to_string(policy.session_days)};
   return {std::nullopt, "never"};
 }
 
@@ -93,7 +91,8 @@ std::optional<long long> parse_time(std::string_view s) {
   if ((s[0] == '+' || s[0] == '-') && s.size() >= 5) {
     const std::string_view zone = s.substr(1);
     const auto zh = number(zone.substr(0, 2));
-    const auto zm = number(zone.size() >= 5 && zone[2] == ':' ? zone.substr(3, 2) : zone.substr(2, 2));
+    const auto zm =
+        number(zone.size() >= 5 && zone[2] == ':' ? zone.substr(3, 2) : zone.substr(2, 2));
     if (!zh || !zm) return std::nullopt;
     const long long offset = *zh * 3600 + *zm * 60;
     return s[0] == '+' ? t - offset : t + offset;

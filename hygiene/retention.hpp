@@ -13,7 +13,7 @@ namespace mem0::hygiene {
 struct RetentionPolicy {
   // `mem0.md`'s `## Retention` lines: type → days, nullopt for `forever`.
   std::map<std::string, std::optional<long>, std::less<>> by_type;
-  long session_days = 90; // retention_session_days: session_state and compact_summary
+  long session_days = 90;            // retention_session_days: session_state and compact_summary
   std::vector<std::string> problems; // lines of the section that could not be read
 };
 

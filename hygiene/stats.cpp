@@ -111,16 +111,16 @@ std::string stats_report(const Stats &s) {
                     (s.complete ? "" : " (not all could be read)") + ", " +
                     std::to_string(s.memories.pinned) + " pinned\n";
   for (const auto &[type, count] : s.memories.by_type)
-    out += "  " + (type.empty() ? std::string("(no type)") : type) + ": " +
-           std::to_string(count) + "\n";
+    out += "  " + (type.empty() ? std::string("(no type)") : type) + ": " + std::to_string(count) +
+           "\n";
   out += "  by age:";
   for (std::size_t i = 0; i < k_age_buckets.size(); ++i)
     out += " " + std::string(k_age_buckets[i]) + " " + std::to_string(s.memories.by_age[i]);
   out += "\nper day (automatic searches / delivered captures):\n";
   for (const auto &d : s.days)
     if (d.searches > 0 || d.adds > 0)
-      out += "  " + d.date + "  " + std::to_string(d.searches) + " / " + std::to_string(d.adds) +
-             "\n";
+      out +=
+          "  " + d.date + "  " + std::to_string(d.searches) + " / " + std::to_string(d.adds) + "\n";
   out += "injected: " + count_of(s.injected.memories, "memory", "memories") + " in " +
          count_of(s.injected.runs, "run", "runs") + ", " +
          count_of(s.injected.chars, "character", "characters") + " (~" +

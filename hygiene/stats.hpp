@@ -20,10 +20,10 @@ namespace mem0::hygiene {
 struct StatsInput {
   std::vector<Memory> memories;
   bool memories_complete = true;
-  std::vector<std::string> problems;                  // what could not be read
+  std::vector<std::string> problems;                    // what could not be read
   std::vector<std::pair<std::string, DailyUsage>> days; // "YYYY-MM-DD" → counts, oldest first
   std::vector<SessionRuns> sessions;
-  long long now = 0; // unix seconds
+  long long now = 0;  // unix seconds
   int days_back = 30; // the runs of the last this many days count
 };
 

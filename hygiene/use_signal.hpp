@@ -25,10 +25,10 @@ public:
   bool uses(std::string_view id, std::string_view memory) const;
 
 private:
-  std::string m_lower;                 // the text, ASCII lower-cased, for citations
-  std::vector<std::uint64_t> m_words;  // its word hashes in order
-  std::vector<std::uint64_t> m_set;    // the same, sorted and unique
-  std::vector<std::uint64_t> m_runs;   // the hashes of its runs of k_used_run words, sorted
+  std::string m_lower;                // the text, ASCII lower-cased, for citations
+  std::vector<std::uint64_t> m_words; // its word hashes in order
+  std::vector<std::uint64_t> m_set;   // the same, sorted and unique
+  std::vector<std::uint64_t> m_runs;  // the hashes of its runs of k_used_run words, sorted
 };
 
 // The ids of `injected` that `reply` used, in their order, each once.

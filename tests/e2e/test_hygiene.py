@@ -189,7 +189,7 @@ class Hygiene:
         self.assertEqual(pending(self.home), [])
 
     def test_pin_and_unpin(self):
-        out = self.ok("pin", KEEP[:8]).stdout
+        out = self.ok("pin", KEEP).stdout
         self.assertIn(f"pinned {KEEP}", out)
         meta = self.stored()[KEEP]["metadata"]
         self.assertIs(meta["pinned"], True)

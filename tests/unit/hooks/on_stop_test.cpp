@@ -28,9 +28,8 @@ Memory memory(std::string id, std::string text) {
 
 // What recall claims for the session, as a prompt's recall does.
 void inject(HookFixture &f, const std::vector<Memory> &memories) {
-  REQUIRE(f.state->sessions.update("session-1", [&](SessionState &s) {
-    (void)claim_new(s, memories, memories.size());
-  }));
+  REQUIRE(f.state->sessions.update(
+      "session-1", [&](SessionState &s) { (void)claim_new(s, memories, memories.size()); }));
 }
 
 const std::string k_pg = "11111111-aaaa-4bbb-8ccc-000000000001";
@@ -103,8 +102,8 @@ TEST_CASE("use signal: the used ids and the run's time survive the run log", "[u
   REQUIRE(f.state->sessions.append_run("session-1", r));
   SessionState s;
   s.log_run(r);
-  for (const auto &runs :
-       {f.state->sessions.runs("session-1"), parse_session_state(serialize_session_state(s)).runs}) {
+  for (const auto &runs : {f.state->sessions.runs("session-1"),
+                           parse_session_state(serialize_session_state(s)).runs}) {
     REQUIRE(runs.size() == 1);
     CHECK(runs[0].used == r.used);
     CHECK(runs[0].ms == 12);

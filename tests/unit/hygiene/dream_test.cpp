@@ -40,8 +40,8 @@ Memory mem(std::string id, std::string type, std::string text, double age_days =
 // The planted corpus: every case dream must tell apart, with what it should do.
 struct Planted {
   DreamInput input;
-  std::set<std::string> deletions;                  // the ids a perfect dream deletes
-  std::set<std::vector<std::string>> conflicts;     // the pairs it lists, sorted
+  std::set<std::string> deletions;              // the ids a perfect dream deletes
+  std::set<std::vector<std::string>> conflicts; // the pairs it lists, sorted
 };
 
 Planted planted() {
@@ -66,8 +66,10 @@ Planted planted() {
                   "The API client retries 429 responses with exponential backoff plus jitter", 8));
   p.deletions.insert("near-c");
   // Topics that merely overlap.
-  m.push_back(mem("topic-a", "decision", "Deploy the docs site with GitHub Pages from the docs folder"));
-  m.push_back(mem("topic-b", "decision", "Deploy the API with GitHub Actions on every push to main"));
+  m.push_back(
+      mem("topic-a", "decision", "Deploy the docs site with GitHub Pages from the docs folder"));
+  m.push_back(
+      mem("topic-b", "decision", "Deploy the API with GitHub Actions on every push to main"));
   m.push_back(mem("topic-c", "decision", "Use PostgreSQL for the billing database"));
   m.push_back(mem("topic-d", "decision", "Back up the PostgreSQL billing database every night"));
   m.push_back(mem("topic-e", "task_learning",
@@ -87,16 +89,18 @@ Planted planted() {
                   "of the billing platform",
                   6));
   p.conflicts.insert({"conf-node18", "conf-node20"});
-  m.push_back(mem("conf-jest", "convention", "Run the frontend tests with Jest in the web package"));
-  m.push_back(mem("conf-vitest", "convention",
-                  "Run the frontend tests with Vitest in the web package"));
+  m.push_back(
+      mem("conf-jest", "convention", "Run the frontend tests with Jest in the web package"));
+  m.push_back(
+      mem("conf-vitest", "convention", "Run the frontend tests with Vitest in the web package"));
   p.conflicts.insert({"conf-jest", "conf-vitest"});
   // Pinned: an older pinned duplicate is kept over a newer one; a pinned memory never expires.
-  m.push_back(mem("pin-old", "anti_pattern", "Never commit generated protobuf files", 60, 60, true));
+  m.push_back(
+      mem("pin-old", "anti_pattern", "Never commit generated protobuf files", 60, 60, true));
   m.push_back(mem("pin-dup", "anti_pattern", "never commit generated protobuf files.", 1, 1));
   p.deletions.insert("pin-dup");
-  m.push_back(mem("pin-expired", "session_state", "Pinned notes of the March release", 400, 400,
-                  true));
+  m.push_back(
+      mem("pin-expired", "session_state", "Pinned notes of the March release", 400, 400, true));
   // Expired, by each rule: retention_session_days (session_state, compact_summary) and mem0.md
   // (task_learning: 30d); `forever` and types without a rule never.
   m.push_back(mem("exp-session", "session_state", "Was half way through the refund flow", 91));
@@ -116,13 +120,15 @@ Planted planted() {
   p.input.now = k_now;
   // Unused: often injected in several sessions, never used.
   p.input.uses["topic-a"] = {7, {"s1", "s2", "s3"}, false};
-  p.input.uses["topic-b"] = {9, {"s1", "s2", "s3", "s4"}, true}; // used once: not unused
-  p.input.uses["topic-c"] = {6, {"s1", "s2"}, false};            // in 2 sessions only
+  p.input.uses["topic-b"] = {9, {"s1", "s2", "s3", "s4"}, true};  // used once: not unused
+  p.input.uses["topic-c"] = {6, {"s1", "s2"}, false};             // in 2 sessions only
   p.input.uses["topic-d"] = {4, {"s1", "s2", "s3", "s4"}, false}; // 4 injections only
   return p;
 }
 
-std::set<std::string> set_of(const std::vector<std::string> &ids) { return {ids.begin(), ids.end()}; }
+std::set<std::string> set_of(const std::vector<std::string> &ids) {
+  return {ids.begin(), ids.end()};
+}
 
 } // namespace
 
@@ -180,8 +186,10 @@ TEST_CASE("dream: the planted corpus, case by case") {
 TEST_CASE("dream: precision and recall on the planted corpus, with paraphrases it cannot see") {
   Planted p = planted();
   // Two paraphrased duplicates a word-set rule does not catch (deliberately: no LLM).
-  p.input.memories.push_back(mem("para-a", "convention", "Prefer pnpm over npm in this project", 3));
-  p.input.memories.push_back(mem("para-b", "convention", "We install packages with pnpm, not npm", 2));
+  p.input.memories.push_back(
+      mem("para-a", "convention", "Prefer pnpm over npm in this project", 3));
+  p.input.memories.push_back(
+      mem("para-b", "convention", "We install packages with pnpm, not npm", 2));
   p.deletions.insert("para-a");
   const DreamPlan plan = plan_dream(p.input);
   const auto found = set_of(plan.deletions());
@@ -245,8 +253,8 @@ TEST_CASE("dream: the JSON has the contract's keys") {
   const DreamPlan plan = plan_dream(planted().input);
   rapidjson::Document doc;
   REQUIRE(parse_json(doc, dream_json(plan)));
-  for (const char *key : {"memories", "duplicates", "expired", "conflicts", "unused",
-                          "pinned_skipped"})
+  for (const char *key :
+       {"memories", "duplicates", "expired", "conflicts", "unused", "pinned_skipped"})
     CHECK(doc.HasMember(key));
   const auto &d = doc["duplicates"][0];
   for (const char *key : {"keep", "drop", "reason", "similarity"})

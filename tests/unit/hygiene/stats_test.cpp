@@ -45,10 +45,10 @@ StatsInput input() {
   in.memories = {aged("a", "decision", 1, true), aged("b", "decision", 10),
                  aged("c", "convention", 45), aged("d", "", 200)};
   in.days = {{"2026-05-27", {3, 1}}, {"2026-05-28", {5, 0}}};
-  in.sessions = {
-      {"s-claude", {run(1, {"a", "b"}, 400, {"a"}, 10), run(2, {}, 0, {}, 30),
-                    run(40, {"c"}, 100, {"c"}, 999)}}, // 40 days ago: outside the window
-      {"codex-s2", {run(3, {"b"}, 200, {}, 20), run(3, {}, 0, {"b"}, -1)}}};
+  in.sessions = {{"s-claude",
+                  {run(1, {"a", "b"}, 400, {"a"}, 10), run(2, {}, 0, {}, 30),
+                   run(40, {"c"}, 100, {"c"}, 999)}}, // 40 days ago: outside the window
+                 {"codex-s2", {run(3, {"b"}, 200, {}, 20), run(3, {}, 0, {"b"}, -1)}}};
   return in;
 }
 
