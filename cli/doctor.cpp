@@ -9,6 +9,7 @@
 #include "runtime/io.hpp"
 #include "runtime/table.hpp"
 #include "store/outbox.hpp"
+#include "util/command_line.hpp"
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
@@ -252,9 +253,8 @@ void hooks(Doctor &d) {
     d.fixes.push_back(!idle ? "run `mem0-hooks install` (or install the plugin, or start Claude "
                               "Code with --plugin-dir <checkout>)"
                       : idle->dir.empty()
-                          ? "install the plugin: claude plugin install " + idle->where +
-                                " --scope " + idle->scope
-                          : "enable the plugin: claude plugin enable " + idle->where);
+                          ? "install the plugin: " + plugin_command("install", *idle)
+                          : "enable the plugin: claude plugin enable " + user_word(idle->where));
   }
 }
 

@@ -5,12 +5,16 @@
 #include "runtime/remember.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
+#include "util/redact.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <set>
+#include <thread>
 
 namespace mem0::cli {
 namespace {
@@ -18,16 +22,22 @@ namespace {
 // The largest file import reads, and the most memories it looks through for those already there.
 constexpr std::size_t k_import_max_bytes = 64u << 20;
 constexpr std::size_t k_import_listing = 10000;
-// Items queued before a sender round delivers them: the outbox stays far from full.
+// Items queued before they are delivered: the import never holds more of the outbox than this.
 constexpr std::size_t k_import_batch = 50;
+// Deliveries in a row that deliver nothing of a batch (a pause, a server that does not answer,
+// another sender holding the outbox) before the import stops, and the wait after each.
+constexpr int k_stalled_rounds = 3;
+constexpr std::chrono::milliseconds k_stall_wait{250};
 
-// Metadata keys the write pipeline sets for this import (runtime/remember.hpp), not taken from a
-// line.
+// Metadata keys the write pipeline sets for this import (runtime/remember.hpp), and the identity
+// keys, which name a user, agent, app or run of the export's server: not taken from a line.
 const std::set<std::string, std::less<>> k_own_keys{"type", "source", "agent", "session_id",
                                                     "branch"};
+const std::set<std::string, std::less<>> k_identity_keys{"user_id", "agent_id", "app_id", "run_id"};
 
-// One line of an export as a memory to add; a client error saying what is wrong with it.
-Result<NewMemory> parse_line(std::string_view line) {
+// One line of an export as a memory to add, its metadata values redacted unless `redact` is off;
+// a client error saying what is wrong with it.
+Result<NewMemory> parse_line(std::string_view line, bool redact) {
   const auto bad = [](std::string why) {
     return unexpected(make_error(ErrorKind::client, std::move(why)));
   };
@@ -48,8 +58,9 @@ Result<NewMemory> parse_line(std::string_view line) {
     if (!meta->value.IsObject()) return bad("\"metadata\" is not an object");
     for (const auto &m : meta->value.GetObject()) {
       const std::string_view key(m.name.GetString(), m.name.GetStringLength());
-      if (!m.value.IsString()) continue; // the pipeline writes string values only
-      const std::string value(m.value.GetString(), m.value.GetStringLength());
+      if (!m.value.IsString() || k_identity_keys.count(key)) continue; // strings only, as written
+      std::string value(m.value.GetString(), m.value.GetStringLength());
+      if (redact) value = redact_secrets(value);
       if (key == "source" && !value.empty())
         memory.source = value;
       else if (!k_own_keys.count(key))
@@ -62,6 +73,12 @@ Result<NewMemory> parse_line(std::string_view line) {
 // What became of the lines.
 struct Tally {
   std::size_t added = 0, queued = 0, present = 0, failed = 0;
+};
+
+// A queued line: its outbox item and its number in the file.
+struct QueuedLine {
+  std::string item;
+  std::size_t number = 0;
 };
 
 } // namespace
@@ -91,20 +108,57 @@ int import_memories(const Args &args, const CliContext &ctx) {
     texts.insert(m.text);
 
   Tally tally;
-  std::vector<std::string> batch;
+  std::vector<QueuedLine> batch;
+  std::optional<std::string> stop; // why the import stopped reading the file
+  // Deliver the batch, each delivery under a deadline of its own (the configured timeout), until
+  // every line of it is stored or rejected; false, with `stop` set, after k_stalled_rounds
+  // deliveries in a row stored none of it (what is left stays queued).
   const auto deliver = [&] {
-    for (const auto &stored : memories.deliver(batch))
-      ++(stored.delivered ? tally.added : tally.queued);
-    batch.clear();
+    for (int stalled = 0; !batch.empty();) {
+      const MemoryService round(ctx, ctx.cwd, SteadyClock::now() + ctx.config.timeout);
+      std::vector<std::string> items;
+      for (const auto &line : batch)
+        items.push_back(line.item);
+      const auto stored = round.deliver(items);
+      std::vector<QueuedLine> left;
+      std::string why;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (stored[i].delivered) {
+          ++tally.added;
+        } else if (stored[i].rejected) {
+          ++tally.failed;
+          ctx.err << "mem0-hooks import: line " << batch[i].number << ": " << stored_line(stored[i])
+                  << "\n";
+        } else {
+          left.push_back(batch[i]);
+          why = stored[i].reason;
+        }
+      }
+      const bool progress = left.size() < batch.size();
+      batch = std::move(left);
+      if (batch.empty()) break;
+      stalled = progress ? 0 : stalled + 1;
+      if (stalled >= k_stalled_rounds) {
+        stop = why.empty() ? std::string("Mem0 took none of the last memories") : why;
+        return false;
+      }
+      if (!progress) std::this_thread::sleep_for(k_stall_wait);
+    }
+    return true;
   };
-  std::size_t number = 0;
+  std::size_t number = 0, stopped_at = 0, not_read = 0;
   for (std::size_t at = 0; at < text->size();) {
     const std::size_t end = std::min(text->find('\n', at), text->size());
     const std::string_view line = std::string_view(*text).substr(at, end - at);
     at = end + 1;
     ++number;
     if (trim(line).empty()) continue;
-    auto memory = parse_line(line);
+    if (stop) { // counted, not read
+      stopped_at = stopped_at ? stopped_at : number;
+      ++not_read;
+      continue;
+    }
+    auto memory = parse_line(line, ctx.config.redact);
     if (!memory) {
       ctx.err << "mem0-hooks import: line " << number << ": " << memory.error().message << "\n";
       ++tally.failed;
@@ -112,11 +166,21 @@ int import_memories(const Args &args, const CliContext &ctx) {
     }
     // Compared as it would be stored: wrappers stripped, secrets redacted.
     const std::string safe = prepare_capture_text(memory->text, ctx.config.redact);
-    if (!texts.insert(safe).second) {
+    if (texts.count(safe)) {
       ++tally.present;
       continue;
     }
-    const auto queued = memories.queue(*memory);
+    auto queued = memories.queue(*memory);
+    // A full outbox is never queued past: the batch's delivery makes room, else the import stops.
+    if (!queued && queued.error().kind == ErrorKind::full && !batch.empty() && deliver())
+      queued = memories.queue(*memory);
+    if (!queued && queued.error().kind == ErrorKind::full) {
+      if (!stop) stop = "the outbox is full (mem0-hooks doctor)";
+      stopped_at = number;
+      ++not_read;
+      continue;
+    }
+    texts.insert(safe);
     if (!queued && queued.error().kind == ErrorKind::duplicate) {
       ++tally.present;
       continue;
@@ -127,10 +191,24 @@ int import_memories(const Args &args, const CliContext &ctx) {
       ++tally.failed;
       continue;
     }
-    batch.push_back(*queued);
-    if (batch.size() >= k_import_batch) deliver();
+    batch.push_back({*queued, number});
+    if (batch.size() >= k_import_batch) (void)deliver();
   }
-  deliver();
+  if (!stop) (void)deliver();
+  if (not_read > 0) {
+    ctx.err << "mem0-hooks import: stopped at line " << stopped_at << ": " << *stop << "; "
+            << count_of(not_read, "line", "lines")
+            << " from there not imported (import the file again later: what is stored already "
+               "is skipped)\n";
+    tally.failed += not_read;
+  }
+  tally.queued = batch.size();
+  if (!batch.empty()) { // what is left waits in the outbox, for a sender of its own
+    std::vector<std::string> items;
+    for (const auto &line : batch)
+      items.push_back(line.item);
+    (void)MemoryService(ctx, ctx.cwd, SteadyClock::now(), ctx.detach).deliver(items);
+  }
   ctx.out << "mem0: imported " << file << " into project " << identity.project_id << ": "
           << tally.added << " added, " << tally.queued << " queued, " << tally.present
           << " already there, " << tally.failed << " failed\n";

@@ -168,7 +168,7 @@ std::optional<std::string_view> entry_command(const Value &hook, bool windows) {
 }
 
 // True for a hook entry that runs one of this project's hooks, wherever it is installed and
-// whichever of its commands names it.
+// whichever of its commands names it: by the program's file name alone (what doctor reports).
 bool is_ours(const Value &hook) {
   if (!hook.IsObject()) return false;
   for (const char *key : {"command", "bash", "powershell"})
@@ -178,17 +178,63 @@ bool is_ours(const Value &hook) {
   return false;
 }
 
-// Remove our entries from every matcher group of every event, dropping groups and events that
-// become empty. Entries of other tools stay exactly as they were.
+// `dir` in one spelling: `/` for `\`, no final separator; a Windows path (a drive or UNC one) in
+// lower case, as Windows compares names.
+std::string dir_key(std::string dir) {
+  std::replace(dir.begin(), dir.end(), '\\', '/');
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();
+  const bool windows = (dir.size() >= 2 && dir[1] == ':') || dir.starts_with("//");
+  return windows ? ascii_lower(dir) : dir;
+}
+
+// The directory part of a program path, either separator.
+std::string dir_of(std::string_view program) {
+  const auto slash = program.find_last_of("/\\");
+  return slash == std::string_view::npos ? std::string() : std::string(program.substr(0, slash));
+}
+
+// True for a hook entry that install may remove, as ours (docs/cli.md#install-and-uninstall):
+// one of our programs (by its file name) in the install directory `exe_dir` (any of the forms we
+// write it in), in a directory that holds our mem0-hooks as well (another install of ours), under
+// a path naming our package (an npm or npx install, a checkout), or in a directory that is gone
+// (a removed install, which doctor names); or a Gemini CLI entry named `mem0-<hook>`, as we name
+// ours. Another tool's program that merely has one of our names (`/opt/othertool/bin/on_stop`) is
+// not ours.
+bool is_ours_in(const Value &hook, const fs::path &exe_dir) {
+  if (!is_ours(hook)) return false;
+  if (const auto name = string_member(hook, "name");
+      name && name->starts_with("mem0-") && is_hook_executable(name->substr(5)))
+    return true;
+  const std::set<std::string> installed{dir_key(exe_dir.string()),
+                                        dir_key(platform::short_path(exe_dir).string())};
+  for (const char *key : {"command", "bash", "powershell"}) {
+    const auto command = string_member(hook, key);
+    if (!command || !is_hook_executable(command_executable(*command))) continue;
+    const std::string dir = dir_of(command_program(*command));
+    if (dir.empty()) continue;
+    if (installed.count(dir_key(dir)) || dir_key(dir).find(k_plugin_name) != std::string::npos)
+      return true;
+    std::error_code ec;
+    for (const char *mark : {"mem0-hooks", "mem0-hooks.exe"})
+      if (fs::is_regular_file(fs::path(dir) / mark, ec)) return true;
+    // A removed install (a cleaned cache, an old prefix): nothing there runs any more.
+    if (!fs::exists(fs::path(dir), ec) && !ec) return true;
+  }
+  return false;
+}
+
+// Remove our entries (is_ours_in `exe_dir`) from every matcher group of every event, dropping
+// groups and events that become empty. Entries of other tools stay exactly as they were.
 // Returns how many entries it removed.
-std::size_t remove_ours(Value &hooks) {
+std::size_t remove_ours(Value &hooks, const fs::path &exe_dir) {
   std::size_t removed = 0;
   for (auto event = hooks.MemberBegin(); event != hooks.MemberEnd();) {
     if (event->value.IsArray()) {
       Value &groups = event->value;
       const bool had_groups = !groups.Empty();
       for (auto group = groups.Begin(); group != groups.End();) {
-        if (is_ours(*group)) { // Cursor's and Copilot CLI's stand in the event's list itself
+        if (is_ours_in(*group, exe_dir)) { // Cursor's and Copilot CLI's stand in the list itself
           ++removed;
           group = groups.Erase(group);
           continue;
@@ -197,7 +243,7 @@ std::size_t remove_ours(Value &hooks) {
         if (group->IsObject() && list != group->MemberEnd() && list->value.IsArray()) {
           const auto before = list->value.Size();
           for (auto h = list->value.Begin(); h != list->value.End();)
-            h = is_ours(*h) ? (++removed, list->value.Erase(h)) : h + 1;
+            h = is_ours_in(*h, exe_dir) ? (++removed, list->value.Erase(h)) : h + 1;
           if (list->value.Empty() && before > 0) {
             group = groups.Erase(group);
             continue;
@@ -432,7 +478,7 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
   auto hooks = doc.FindMember("hooks");
   if (hooks != doc.MemberEnd() && !hooks->value.IsObject())
     return unusable("\"hooks\" is not an object");
-  const std::size_t removed = hooks != doc.MemberEnd() ? remove_ours(hooks->value) : 0;
+  const std::size_t removed = hooks != doc.MemberEnd() ? remove_ours(hooks->value, exe_dir) : 0;
   if (remove && removed == 0) return std::string(current); // nothing of ours: leave it be
   if (!remove) {
     const HooksFormat format = agent.files.format;

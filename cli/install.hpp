@@ -174,6 +174,10 @@ std::string describe(const InstallPath &path);
 // The command that removes `path`.
 std::string removal(const InstallPath &path);
 
+// `claude plugin <verb> <id> --scope <scope>` for the marketplace install `path`, its id and scope
+// quoted for the user's shell (user_word): they are read from files (docs/cli.md#install-paths).
+std::string plugin_command(std::string_view verb, const InstallPath &path);
+
 // How many times the active paths in `paths` run each hook: identical commands in several
 // settings files run once.
 std::size_t times_wired(const std::vector<InstallPath> &paths);

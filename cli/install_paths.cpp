@@ -205,8 +205,13 @@ std::string removal(const InstallPath &p) {
     return "start Claude Code without --plugin-dir " + user_word(p.where);
   // Windows PowerShell 5.1 has no `&&`: there the two commands are named one after the other.
   const std::string then = platform::windows_commands() ? ", then " : " && ";
-  return (p.project.empty() ? "" : "cd " + user_word(p.project) + then) + "claude plugin " +
-         (p.dir.empty() ? "disable " : "uninstall ") + p.where + " --scope " + p.scope;
+  return (p.project.empty() ? "" : "cd " + user_word(p.project) + then) +
+         plugin_command(p.dir.empty() ? "disable" : "uninstall", p);
+}
+
+std::string plugin_command(std::string_view verb, const InstallPath &p) {
+  return "claude plugin " + std::string(verb) + " " + user_word(p.where) + " --scope " +
+         user_word(p.scope);
 }
 
 std::size_t times_wired(const std::vector<InstallPath> &paths) {

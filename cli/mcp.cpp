@@ -117,7 +117,7 @@ ToolResult search_tool(const Call &c, const CallArgs &args) {
 
 ToolResult get_tool(const Call &c, const CallArgs &args) {
   const MemoryService memories = service(c.ctx);
-  auto memory = memories.get(c.api, *args.text("memory_id"));
+  auto memory = memories.own_memory(c.api, c.identity, *args.text("memory_id"));
   if (!memory) return failed(memory.error());
   memories.show(memories.tool_session(), {*memory});
   return {whole(*memory), false, std::vector<Memory>{*memory}};
@@ -148,7 +148,7 @@ ToolResult add_tool(const Call &c, const CallArgs &args) {
                           {},
                           &c.agent});
   if (!stored) return failed(stored.error());
-  return {stored_line(*stored)};
+  return {stored_line(*stored), stored->rejected};
 }
 
 ToolResult update_tool(const Call &c, const CallArgs &args) {

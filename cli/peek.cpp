@@ -10,11 +10,13 @@
 namespace mem0::cli {
 namespace {
 
-// The memory `id` names, through the service (the id map for a short id); nullopt, after saying
-// why on stderr unless it is simply not there, to search instead.
+// The memory `id` names, through the service (the id map for a short id), when it is a memory of
+// `identity`'s user; nullopt, after saying why on stderr unless it is simply not there (or not
+// theirs), to search instead.
 std::optional<Memory> lookup_id(const IdQuery &id, const MemoryService &memories,
-                                const ApiTarget &api, const CliContext &ctx) {
-  auto found = memories.get(api, id.is_uuid ? id.hex : "[mem0:" + id.hex + "]");
+                                const ApiTarget &api, const Identity &identity,
+                                const CliContext &ctx) {
+  auto found = memories.own_memory(api, identity, id.is_uuid ? id.hex : "[mem0:" + id.hex + "]");
   if (found) return std::move(*found);
   if (found.error().kind == ErrorKind::client)
     ctx.log.debug([&] { return "no memory for " + id.hex + "; searching instead"; });
@@ -89,7 +91,8 @@ int peek(const Args &args, const CliContext &ctx) {
   const MemoryService memories_of = service(ctx);
   std::vector<Memory> memories;
   if (const auto id = detect_id(query))
-    if (auto found = lookup_id(*id, memories_of, *api, ctx)) memories.push_back(std::move(*found));
+    if (auto found = lookup_id(*id, memories_of, *api, identity, ctx))
+      memories.push_back(std::move(*found));
   const bool by_id = !memories.empty();
   if (!by_id) {
     const std::vector<SearchSpec> plan = search_plan(query, top_k, scope);

@@ -21,6 +21,10 @@ int remember(const Args &args, const CliContext &ctx) {
     ctx.err << "mem0-hooks remember: " << failure_line(stored.error()) << "\n";
     return k_failure;
   }
+  if (stored->rejected) {
+    ctx.err << "mem0-hooks remember: " << stored_line(*stored) << "\n";
+    return k_failure;
+  }
   ctx.out << stored_line(*stored) << "\n";
   return k_ok;
 }

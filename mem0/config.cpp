@@ -441,8 +441,16 @@ fs::path claude_credentials_file(const Environment &env, const fs::path &home) {
 }
 
 bool is_our_claude_plugin(std::string_view id) {
+  // A plugin id is a name and a marketplace of [A-Za-z0-9._-]: anything else, read from a
+  // repository's settings, could be a command where it is printed.
+  const auto id_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-' || c == '@';
+  };
+  if (!std::all_of(id.begin(), id.end(), id_char) || std::count(id.begin(), id.end(), '@') != 1)
+    return false;
   const auto at = id.find('@');
-  if (at == std::string_view::npos || at + 1 == id.size()) return false;
+  if (at + 1 == id.size()) return false;
   const std::string_view name = id.substr(0, at);
   return name == k_claude_plugin_name || name == std::string(k_claude_plugin_name) + "-npm";
 }

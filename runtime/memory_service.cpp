@@ -83,6 +83,8 @@ std::optional<std::string> resolve_short_id(std::string_view short_id,
 }
 
 std::string stored_line(const Stored &stored) {
+  if (stored.rejected)
+    return "rejected by Mem0" + (stored.reason.empty() ? std::string() : ": " + stored.reason);
   if (!stored.delivered)
     return "queued: the memory waits in the outbox for the sender" +
            (stored.reason.empty() ? std::string() : " (" + stored.reason + ")");
@@ -259,7 +261,6 @@ Result<std::vector<Memory>> MemoryService::list_all(const ApiTarget &api, const 
   return all;
 }
 
-// The memory `id_text` names, checked to be `identity`'s user's (`verb`: what would be done).
 Result<Memory> MemoryService::own_memory(const ApiTarget &api, const Identity &identity,
                                          std::string_view id_text, std::string_view verb) const {
   auto memory = get(api, id_text);
@@ -353,6 +354,7 @@ std::vector<Stored> MemoryService::deliver(const std::vector<std::string> &items
   for (const auto &item : paused ? items : std::vector<std::string>{std::string()}) {
     SendReport round = send_round(hook, m_deadline, item);
     report.added.merge(round.added);
+    report.refused.merge(round.refused);
     report.busy = report.busy || round.busy;
     if (round.stopped) report.stopped = round.stopped;
     if (round.busy || round.stopped) break;
@@ -375,6 +377,10 @@ std::vector<Stored> MemoryService::deliver(const std::vector<std::string> &items
         m.id = stored[i].id;
         added.push_back(std::move(m));
       }
+    } else if (const auto refused = report.refused.find(items[i]);
+               refused != report.refused.end()) {
+      stored[i].rejected = true;
+      stored[i].reason = clean_text(refused->second);
     } else {
       stored[i].reason = reason;
       left = true;

@@ -62,15 +62,16 @@ std::optional<IdQuery> detect_id(std::string_view query);
 std::optional<std::string> resolve_short_id(std::string_view short_id,
                                             const std::vector<SessionState> &sessions);
 
-// What storing a memory did: delivered (with its id when the server gave one), or queued in the
-// outbox for the sender, and why.
+// What storing a memory did: delivered (with its id when the server gave one), rejected by the
+// server (set aside, never retried), or queued in the outbox for the sender, and why.
 struct Stored {
   bool delivered = false;
+  bool rejected = false;
   std::string id;
-  std::string reason; // queued: why it was not delivered, when known
+  std::string reason; // queued: why it was not delivered, when known; rejected: the server's why
 };
-// What `stored` says to the user or the model: `stored as <id> [mem0:id8]`, `stored`, or
-// `queued: …` with the reason when known.
+// What `stored` says to the user or the model: `stored as <id> [mem0:id8]`, `stored`,
+// `rejected by Mem0: …`, or `queued: …` with the reason when known.
 std::string stored_line(const Stored &stored);
 
 // A memory to add: its text (stored verbatim, infer off, redacted), type, source and further
@@ -112,6 +113,10 @@ public:
   // The memory `id_text` names (full id, id8 or [mem0:id8], short ids through the id map); "not
   // found" and an id that names nothing are client errors.
   Result<Memory> get(const ApiTarget &api, std::string_view id_text) const;
+  // `get`, for a memory of `identity`'s user only: another user's is a client error saying it
+  // is not theirs and not `verb` (shown, updated, deleted), without its text.
+  Result<Memory> own_memory(const ApiTarget &api, const Identity &identity,
+                            std::string_view id_text, std::string_view verb = "shown") const;
   // One page of `identity`'s memories, newest first.
   Result<MemoryPage> list(const ApiTarget &api, const Identity &identity,
                           const ListSpec &spec) const;
@@ -158,8 +163,6 @@ public:
 private:
   Result<HttpResponse> send_one(const ApiTarget &api, HttpRequest request) const;
   Result<std::string> full_id(std::string_view id_text) const;
-  Result<Memory> own_memory(const ApiTarget &api, const Identity &identity,
-                            std::string_view id_text, std::string_view verb) const;
 
   const RunDeps &m_deps;
   std::filesystem::path m_cwd;

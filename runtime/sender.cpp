@@ -70,11 +70,28 @@ struct Round {
       if (!item) {
         outbox.reject(name, 0, "unreadable outbox item");
         ++report.rejected;
+        report.refused[name] = "unreadable outbox item";
         any = true;
         continue;
       }
       if (asked_only && !item->asked) continue; // held back until capture is on again
       any = true;
+      if (looked_for_first(*item)) {
+        const auto found = stored_before(*item);
+        if (!found) { // the server did not answer the search: the item waits, the round ends
+          report.stopped = found.error();
+          record(ctx.now(), {found.error()}, 0, 1);
+          break;
+        }
+        if (*found) { // stored by the try that got no answer
+          ctx.log.debug([&] { return "sender: " + name + " was stored already"; });
+          outbox.remove(name);
+          ++report.delivered;
+          report.added[name] = {**found};
+          record(ctx.now(), {}, 1, 1);
+          continue;
+        }
+      }
       batch.requests.push_back(item->kind == OutboxItem::Kind::add
                                    ? add_request(api, item->add)
                                    : delete_request(api, item->memory_id));
@@ -83,6 +100,28 @@ struct Round {
     }
     if (!any) return std::nullopt;
     return batch;
+  }
+
+  // An add sent before whose answer never came, which a search can tell is stored: one message,
+  // infer off (stored as sent).
+  static bool looked_for_first(const OutboxItem &item) {
+    return item.kind == OutboxItem::Kind::add && item.unanswered && !item.add.infer &&
+           item.add.messages.size() == 1;
+  }
+
+  // The id of a memory of `item`'s user and project whose text is the add's, found with one
+  // search; nullopt when there is none; the error when the search failed.
+  Result<std::optional<std::string>> stored_before(const OutboxItem &item) const {
+    const std::string &text = item.add.messages[0].content;
+    const SearchSpec spec{text, std::nullopt, 10, Scope::project};
+    const Identity owner{item.add.user_id, item.add.project_id, ""};
+    auto responses = ctx.http.run({search_request(api, spec, owner)}, batch_deadline());
+    if (!responses[0]) return unexpected(responses[0].error());
+    const auto found = parse_search_response(*responses[0], api.backend());
+    if (!found) return unexpected(found.error());
+    for (const auto &m : *found)
+      if (m.text == text && !m.id.empty()) return std::optional<std::string>(m.id);
+    return std::optional<std::string>();
   }
 
   // What the server's answer to `item` means; an add's new ids are recorded for its import.
@@ -116,10 +155,16 @@ struct Round {
         failures.push_back(done.error());
         report.stopped = done.error();
         ctx.log.warn("sender: " + name + " kept: " + done.error().message);
+        // Sent, but no answer: the server may have stored it.
+        const ErrorKind kind = done.error().kind;
+        if (batch.items[i].kind == OutboxItem::Kind::add &&
+            (kind == ErrorKind::timeout || kind == ErrorKind::transport))
+          outbox.mark_unanswered(name);
       } else {
         ctx.log.warn("sender: " + name + " rejected: " + done.error().message);
         outbox.reject(name, done.error().status, done.error().message);
         ++report.rejected;
+        report.refused[name] = done.error().message;
       }
     }
     record(now, failures, adds, batch.requests.size());
@@ -172,8 +217,13 @@ DetachedWork sender_work(const HookContext &ctx, const std::function<void()> &be
   };
   if (!first && (!facts.api() || paused())) return {};
   ctx.log.debug("starting the sender");
-  return DetachedWork{
-      first, [ctx] { send_round(ctx); }, {"--send", "--agent", std::string(ctx.agent->name)}};
+  // The sender works in the state directory, not the project's (util/detach.hpp); a relative one
+  // would read differently from there.
+  const fs::path &state = ctx.config.state_dir;
+  return DetachedWork{first,
+                      [ctx] { send_round(ctx); },
+                      {"--send", "--agent", std::string(ctx.agent->name)},
+                      state.is_absolute() ? state : fs::path()};
 }
 
 SendReport send_round(const HookContext &ctx, std::optional<Deadline> end,

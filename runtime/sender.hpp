@@ -32,11 +32,16 @@ struct SendReport {
   std::optional<Error> stopped; // the retryable failure that ended the round
   // The adds delivered, by item name: the ids the server gave (none for an asynchronous add).
   std::map<std::string, std::vector<std::string>> added;
+  // The items set aside as rejected, by name: why.
+  std::map<std::string, std::string> refused;
 };
 
 // One sender round, under the sender lock: items oldest first, k_send_batch at a time, each
 // deleted once the server took it; 429, 5xx, timeouts and transport failures keep the item and
 // end the round (and feed the back-off); other refusals of the item set it aside as rejected.
+// An add whose answer never came (a timeout, a lost connection) is marked unanswered, and its
+// retry first searches for its text: found, it counts as delivered and is not added again
+// (docs/capture.md#the-outbox; an add of one message with infer off, stored as sent).
 // With capture off (auto_save), only the adds the user asked for are sent; the rest wait.
 // Ends when the outbox is empty, at a pause, at the daily add cap, or at `end` (k_send_round
 // from now by default; `remember` and the MCP server pass their call's deadline). With `only`,

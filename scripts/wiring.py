@@ -70,7 +70,7 @@ FILES = [
         rows, plugin_command("${PLUGIN_ROOT}", " --agent codex"),
         "mem0 native hooks: recall and capture for Codex CLI sessions")),
     ("gemini-extension/hooks/hooks.json", "gemini-cli", lambda rows: claude_shaped(
-        rows, lambda exe: f'"${{extensionPath}}/../build/bin/{exe}" --agent gemini-cli',
+        rows, lambda exe: f'node "${{extensionPath}}/hooks/run.cjs" {exe} --agent gemini-cli',
         gemini=True)),
 ]
 

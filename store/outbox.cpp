@@ -92,6 +92,7 @@ std::string serialize_item(const OutboxItem &item) {
   if (!item.import_file.empty())
     w.member("import_file", item.import_file).member("import_hash", item.import_claim);
   if (item.asked) w.key("asked").boolean(true);
+  if (item.unanswered) w.key("unanswered").boolean(true);
   w.end_object();
   return w.text();
 }
@@ -163,6 +164,8 @@ std::optional<OutboxItem> parse_item(std::string_view json) {
   item.import_claim = std::string(string_member(doc, "import_hash").value_or(""));
   if (const auto it = doc.FindMember("asked"); it != doc.MemberEnd() && it->value.IsBool())
     item.asked = it->value.GetBool();
+  if (const auto it = doc.FindMember("unanswered"); it != doc.MemberEnd() && it->value.IsBool())
+    item.unanswered = it->value.GetBool();
   return item;
 }
 
@@ -240,6 +243,14 @@ std::optional<OutboxItem> Outbox::load(const std::string &name) const {
 }
 
 void Outbox::remove(const std::string &name) { m_disk->remove(m_dir / name); }
+
+void Outbox::mark_unanswered(const std::string &name) {
+  auto item = load(name);
+  if (!item || item->unanswered) return;
+  item->unanswered = true;
+  // Best effort: unmarked, a retry is only sent without looking first.
+  (void)m_disk->write(m_dir / name, serialize_item(*item), Durability::durable);
+}
 
 void Outbox::reject(const std::string &name, long status, const std::string &message) {
   const std::string item = m_disk->read(m_dir / name, k_max_bytes).value_or("");

@@ -39,6 +39,8 @@ struct OutboxItem {
   std::string import_claim; // claim) it belongs to, so that the ids it gets are recorded
   bool asked = false;       // an add the user asked for (remember, add_memory): sent even while
                             // automatic capture is off (docs/capture.md#the-sender)
+  bool unanswered = false;  // an add sent whose answer never came (a timeout, a lost connection):
+                            // the server may hold it already (docs/capture.md#the-outbox)
 };
 
 // The durable queue of writes under `<state dir>/outbox/`: one private file per item, named by
@@ -70,6 +72,9 @@ public:
   std::optional<OutboxItem> load(const std::string &name) const;
   // Delete a delivered item.
   void remove(const std::string &name);
+  // Note that the add `name` was sent and its answer never came (OutboxItem::unanswered), so that
+  // whichever sender retries it looks for it first.
+  void mark_unanswered(const std::string &name);
   // Move an item the server refused to `rejected/`, with the status and the server's text.
   void reject(const std::string &name, long status, const std::string &message);
   // Note a delivery at `now` (for `doctor`).

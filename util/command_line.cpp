@@ -17,6 +17,23 @@ std::string with_args(std::string line, std::string_view args) {
   return line;
 }
 
+// `text` inside PowerShell's '…', where nothing is special but a quote, written twice.
+std::string ps_single_quoted(std::string_view text) {
+  std::string quoted = "'";
+  for (std::size_t i = 0; i < text.size();) {
+    std::string_view quote;
+    for (const std::string_view q : k_ps_quotes)
+      if (text.substr(i).starts_with(q)) quote = q;
+    if (quote.empty()) {
+      quoted += text[i++];
+      continue;
+    }
+    quoted += std::string(quote) + std::string(quote);
+    i += quote.size();
+  }
+  return quoted + "'";
+}
+
 } // namespace
 
 std::string_view shell_name(CommandShell shell) {
@@ -35,8 +52,9 @@ bool cmd_plain(std::string_view word) {
 
 std::string user_word(std::string_view word, bool windows) {
   if (!windows) return shell_quote(word);
-  const bool plain = cmd_plain(word) && word.find_first_of("'`$@{}") == std::string_view::npos;
-  return plain ? std::string(word) : "\"" + std::string(word) + "\"";
+  const bool plain =
+      cmd_plain(word) && word.find_first_of("'`$@{}#<>\xE2") == std::string_view::npos;
+  return plain ? std::string(word) : ps_single_quoted(word);
 }
 
 std::string user_word(std::string_view word) {
@@ -52,21 +70,7 @@ std::string render_command(CommandShell shell, std::string_view program, std::st
       if (c == '\\') c = '/';
     return with_args(shell_quote(slashed), args);
   }
-  case CommandShell::powershell: {
-    std::string quoted = "& '";
-    for (std::size_t i = 0; i < program.size();) {
-      std::string_view quote;
-      for (const std::string_view q : k_ps_quotes)
-        if (program.substr(i).starts_with(q)) quote = q;
-      if (quote.empty()) {
-        quoted += program[i++];
-        continue;
-      }
-      quoted += std::string(quote) + std::string(quote);
-      i += quote.size();
-    }
-    return with_args(quoted + "'", args);
-  }
+  case CommandShell::powershell: return with_args("& " + ps_single_quoted(program), args);
   case CommandShell::cmd:
     return with_args(cmd_plain(program) ? std::string(program) : "\"" + std::string(program) + "\"",
                      args);

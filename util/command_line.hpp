@@ -27,8 +27,9 @@ std::string render_command(CommandShell shell, std::string_view program, std::st
 bool cmd_plain(std::string_view word);
 
 // `word` as one word of a command shown for the user to type in their own shell: in POSIX form
-// (shell_quote); on Windows (`windows`), where that shell is PowerShell or cmd, as it is when both
-// read it as one word, else in double quotes. Without `windows`, for this system.
+// (shell_quote); on Windows (`windows`), where that shell is PowerShell, as it is when PowerShell
+// and cmd both read it as one word, else in PowerShell's single quotes (a quote doubled), in which
+// nothing expands: its double quotes would run `$(…)`. Without `windows`, for this system.
 std::string user_word(std::string_view word, bool windows);
 std::string user_word(std::string_view word);
 

@@ -1,6 +1,7 @@
 #pragma once
 #include "util/error.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@ struct DetachedWork {
   std::function<void()> prepare{};
   std::function<void()> work{};
   std::vector<std::string> args{};
+  // The working directory of `work` (the sender): never the project's, which the agent may want
+  // to move or delete while the sender runs. Empty: the caller's.
+  std::filesystem::path dir{};
 
   explicit operator bool() const { return static_cast<bool>(work); }
   // Both parts in this process (the tests run the detached work in place).

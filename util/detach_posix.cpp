@@ -35,7 +35,13 @@ Result<void> run_detached(const DetachedWork &work) {
     }
     ::setsid();
     if (::fork() != 0) ::_exit(0);
-    work();
+    if (work.prepare) work.prepare();
+    // The sender's long part leaves the caller's directory (the project), so that nothing of its
+    // holds it; where the directory cannot be entered, it stays.
+    if (!work.dir.empty() && ::chdir(work.dir.c_str()) != 0) {
+      // It works where it was.
+    }
+    if (work.work) work.work();
     std::fflush(nullptr);
     ::_exit(0);
   }

@@ -23,10 +23,16 @@ Result<void> run_detached(const DetachedWork &detached) {
   // the sender). Out of the agent's job where the job allows it, so that the job closing with the
   // agent's call does not end the sender; where it does not, inside it.
   const DWORD flags = CREATE_NO_WINDOW | CREATE_NEW_PROCESS_GROUP;
+  // Its working directory is the work's (the state directory), never the project's, which
+  // Windows would keep from being moved or deleted while the sender runs.
+  std::error_code ec;
+  const std::wstring dir = detached.dir.empty() || !std::filesystem::is_directory(detached.dir, ec)
+                               ? std::wstring()
+                               : detached.dir.wstring();
   for (const DWORD extra : {static_cast<DWORD>(CREATE_BREAKAWAY_FROM_JOB), DWORD{0}}) {
     std::wstring line = command; // CreateProcessW may write into it
     if (::CreateProcessW(exe->wstring().c_str(), line.data(), nullptr, nullptr, FALSE,
-                         flags | extra, nullptr, nullptr, &si, &pi)) {
+                         flags | extra, nullptr, dir.empty() ? nullptr : dir.c_str(), &si, &pi)) {
       ::CloseHandle(pi.hThread);
       ::CloseHandle(pi.hProcess);
       return {};

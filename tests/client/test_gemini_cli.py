@@ -287,7 +287,7 @@ class GeminiCliTest(unittest.TestCase):
         """The repository's extension, linked, runs the same hooks."""
         ext = os.path.join(REPO, "gemini-extension")
         if os.path.realpath(BIN_DIR) != os.path.realpath(os.path.join(REPO, "build", "bin")):
-            # Its commands run ${extensionPath}/../build/bin/<hook>: give a copy that bin.
+            # Its hooks/run.cjs runs ${extensionPath}/../build/bin/<hook>: give a copy that bin.
             copy = os.path.join(self.scratch, "ext")
             shutil.copytree(ext, os.path.join(copy, "gemini-extension"))
             os.makedirs(os.path.join(copy, "build"))

@@ -2,6 +2,7 @@
 (docs/cli.md#export-and-import): from the Platform flavour of the stand-in to its self-hosted
 flavour and back, with the built mem0-hooks."""
 
+import collections
 import json
 import os
 import shutil
@@ -44,10 +45,11 @@ class ExportImport(unittest.TestCase):
         self.addCleanup(self.selfhosted.stop)
 
 
-    def cli(self, fake, *args):
+    def cli(self, fake, *args, timeout_ms=15000, wait_s=60):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home, "USER": USER,
                "MEM0_API_KEY": fake.api_key, "MEM0_BASE_URL": fake.url,
-               "MEM0_PROJECT_ID": PROJECT, "MEM0_USER_ID": USER, "MEM0_TIMEOUT_MS": "15000"}
+               "MEM0_PROJECT_ID": PROJECT, "MEM0_USER_ID": USER,
+               "MEM0_TIMEOUT_MS": str(timeout_ms)}
         if fake.backend != "platform":
             env["MEM0_BACKEND"] = fake.backend
         for key in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
@@ -55,7 +57,7 @@ class ExportImport(unittest.TestCase):
                 env[key] = os.environ[key]
         return subprocess.run([*EXEC_WRAPPER, os.path.join(BIN_DIR, "mem0-hooks"), *args],
                               cwd=self.project, env=env, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+                              timeout=wait_s, stdin=subprocess.DEVNULL)
 
     def export(self, fake, name):
         result = self.cli(fake, "export", "--output", name)
@@ -123,6 +125,84 @@ class ExportImport(unittest.TestCase):
         self.assertEqual(self.stored(self.selfhosted),
                          {"Queue writes through the outbox": "convention",
                           "Deploys happen on Tuesdays": "decision"})
+
+    def write_lines(self, name, lines):
+        with open(os.path.join(self.project, name), "w") as f:
+            for line in lines:
+                f.write(json.dumps(line) + "\n")
+
+    def texts(self, fake):
+        """How many times each text is stored for the user's project."""
+        return collections.Counter(self.stored_all(fake))
+
+    def stored_all(self, fake):
+        project_key = "app_id" if fake.backend == "platform" else "agent_id"
+        return [m["memory"] for m in fake.memories()
+                if m.get("user_id") == USER and m.get(project_key) == PROJECT]
+
+    # 3,000 lines against a server that takes 50 ms an answer: each delivery has its own budget
+    # (the call's 5 s would end long before), the outbox never fills, each line is stored once.
+    # Costs about 40 s (3,000 adds, four at a time, 50 ms each).
+    def test_three_thousand_lines_against_a_slow_server_are_each_stored_once(self):
+        slow = FakeMem0(latency_ms=50).start()
+        self.addCleanup(slow.stop)
+        count = 3000
+        wanted = [f"Imported decision number {i}: keep the ledger balanced" for i in range(count)]
+        self.write_lines("many.jsonl", [{"text": t, "type": "decision"} for t in wanted])
+        result = self.cli(slow, "import", "many.jsonl", timeout_ms=5000, wait_s=300)
+        self.assertEqual(result.returncode, 0, result.stderr[-2000:])
+        self.assertEqual(result.stdout, f"mem0: imported many.jsonl into project {PROJECT}: "
+                                        f"{count} added, 0 queued, 0 already there, 0 failed\n")
+        stored = self.texts(slow)
+        self.assertEqual(set(stored), set(wanted))
+        self.assertEqual(set(stored.values()), {1})
+        self.assertEqual(len(slow.adds()), count)
+
+    # A line the server refuses (a 4xx) is a failure of that line, not a queued memory.
+    def test_a_line_the_server_rejects_counts_as_failed(self):
+        self.write_lines("three.jsonl", [{"text": "Rejected by the server, this one"},
+                                         {"text": "Second line goes in"},
+                                         {"text": "Third line goes in"}])
+        self.selfhosted.control(status=422, only_endpoint="add", count=1)
+        result = self.cli(self.selfhosted, "import", "three.jsonl")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("2 added, 0 queued, 0 already there, 1 failed", result.stdout)
+        rejected = [l for l in result.stderr.splitlines()
+                    if l.startswith("mem0-hooks import:") and "rejected" in l]
+        self.assertEqual(len(rejected), 1, result.stderr)
+        self.assertRegex(rejected[0], r"^mem0-hooks import: line [123]: rejected by Mem0")
+        self.assertEqual(len(self.stored_all(self.selfhosted)), 2)
+
+    # An add whose answer does not come in time may have been stored all the same (the stand-in
+    # stores it before it waits): the retry looks for the text first and does not add it again.
+    def test_an_add_retried_after_a_timeout_is_not_stored_twice(self):
+        self.write_lines("one.jsonl", [{"text": "Ledger entries are immutable once posted"}])
+        self.platform.control(latency_ms=4000, only_endpoint="add", count=1)
+        result = self.cli(self.platform, "import", "one.jsonl", timeout_ms=1000)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("1 added, 0 queued, 0 already there, 0 failed", result.stdout)
+        self.assertEqual(self.texts(self.platform)["Ledger entries are immutable once posted"], 1)
+        self.assertEqual(len(self.platform.adds()), 1)
+        checks = [s for s in self.platform.searches()
+                  if s["query"] == "Ledger entries are immutable once posted"]
+        self.assertEqual(len(checks), 1)
+
+    # Metadata values are redacted like the text; identity keys of the line are not kept.
+    def test_metadata_is_redacted_and_identity_keys_dropped(self):
+        key = "AKIAIOSFODNN7EXAMPLE"
+        self.write_lines("meta.jsonl", [{"text": "Rotate the deploy key monthly", "metadata": {
+            "user_id": "eve", "agent_id": "x", "app_id": "other-app", "run_id": "r1",
+            "note": f"old key {key}", "ticket": "OPS-9"}}])
+        result = self.cli(self.selfhosted, "import", "meta.jsonl")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        [add] = self.selfhosted.adds()
+        self.assertNotIn(key, json.dumps(add))
+        meta = add["metadata"]
+        for identity in ("user_id", "agent_id", "app_id", "run_id"):
+            self.assertNotIn(identity, meta)
+        self.assertEqual(meta["ticket"], "OPS-9")
+        self.assertTrue(meta["note"].startswith("old key "), meta)
+        self.assertEqual(add["user_id"], USER)
 
 
 if __name__ == "__main__":

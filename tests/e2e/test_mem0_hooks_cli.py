@@ -547,6 +547,16 @@ class PeekById(CliTest):
         self.assertEqual(result.lines()[2], "1. [decision] First line second line " + "x" * 100
                          + " (2026-05-05) [mem0:77777777]")
 
+    # Another user's memory is not shown by its id: the lookup finds it is not this user's, and
+    # the id is searched for instead among this user's memories (docs/cli.md#peek).
+    def test_another_users_memory_is_not_shown_by_id(self):
+        result = self.run_cli("peek", OTHER_USER)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.gets(), [f"/v1/memories/{OTHER_USER}/"])
+        self.assertNotIn("[mem0:66666666]", result.stdout)
+        self.assertEqual(result.stdout,
+                         f'No memories matching "{OTHER_USER}" for project proj-e2e.\n')
+
     def test_unknown_uuid_falls_back_to_search(self):
         result = self.run_cli("peek", MISSING)
         self.assertEqual(result.returncode, 0, result.stderr)

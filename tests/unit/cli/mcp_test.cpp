@@ -269,6 +269,25 @@ TEST_CASE("mcp: get_memory resolves a short id only through the id maps", "[mcp]
   CHECK(mt::contains(c.f.http.requests.back().url, mt::id_of(7)));
 }
 
+TEST_CASE("mcp: get_memory shows only a memory of this user", "[mcp][ownership]") {
+  McpFixture c;
+  const Memory mine = mt::memory(1, "decision", "mine");
+  const Memory theirs = mt::memory(2, "decision", "their secret plan");
+  c.f.http.responder = [&](const HttpRequest &r) {
+    return mt::http_status(200, r.url.find(mine.id) != std::string::npos
+                                    ? memory_json(mine, "alice")
+                                    : memory_json(theirs, "eve"));
+  };
+  const auto refused = c.call("get_memory", R"({"memory_id":")" + theirs.id + R"("})");
+  CHECK(is_error(refused));
+  CHECK_FALSE(mt::contains(result_text(refused), "their secret plan"));
+  CHECK(mt::contains(result_text(refused), "not a memory of user alice"));
+  CHECK_FALSE(refused["result"].HasMember("structuredContent"));
+  const auto shown = c.call("get_memory", R"({"memory_id":")" + mine.id + R"("})");
+  CHECK_FALSE(is_error(shown));
+  CHECK(mt::contains(result_text(shown), "mine"));
+}
+
 // serve_mcp over a pipe: what it writes for `input`, and its status.
 static std::pair<std::string, int> serve(const std::string &input) {
   McpFixture c;

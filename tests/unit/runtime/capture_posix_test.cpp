@@ -37,3 +37,30 @@ TEST_CASE("detach: the work runs in another session with no terminal, the caller
   CHECK(seen.find(std::to_string(::getsid(0)) + " ") != 0);
   CHECK(contains(seen, "/dev/null"));
 }
+
+TEST_CASE("detach: the work leaves the caller's directory for its own once prepared",
+          "[capture][no-qemu]") {
+  TempDir tmp;
+  const fs::path project = tmp / "project";
+  const fs::path state = tmp / "state";
+  fs::create_directories(project);
+  fs::create_directories(state);
+  const fs::path before = fs::current_path();
+  fs::current_path(project); // the agent runs the hook in the project
+  const auto where = [] {
+    std::error_code ec;
+    return fs::current_path(ec).string();
+  };
+  const fs::path prepared = tmp / "prepared.txt", worked = tmp / "worked.txt";
+  DetachedWork work{
+      [&] { write_file(prepared, where()); }, [&] { write_file(worked, where()); }, {}, state};
+  const auto started = run_detached(work);
+  fs::current_path(before);
+  REQUIRE(started);
+  for (int i = 0; i < 300 && !fs::exists(worked); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(fs::exists(worked));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(fs::equivalent(read_file(prepared), project));
+  CHECK(fs::equivalent(read_file(worked), state));
+}

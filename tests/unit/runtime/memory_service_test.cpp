@@ -189,3 +189,59 @@ TEST_CASE("service: list_all pages until the last page", "[service][list]") {
   REQUIRE(first);
   CHECK(first->size() == 3);
 }
+
+TEST_CASE("service: an add the server refuses is rejected, not queued", "[service][add]") {
+  ServiceFixture s;
+  s.f.http.responder = [](const HttpRequest &) {
+    return mt::http_status(422, R"({"detail":"bad metadata"})");
+  };
+  const auto stored = s.service().add({"Keep invoices for ten years", "decision", "cli"});
+  REQUIRE(stored);
+  CHECK(stored->rejected);
+  CHECK_FALSE(stored->delivered);
+  CHECK(mt::contains(stored_line(*stored), "rejected by Mem0"));
+  CHECK(s.f.store().outbox.pending().empty());
+}
+
+TEST_CASE("service: an add whose answer never came is looked for before it is sent again",
+          "[service][add]") {
+  ServiceFixture s;
+  const std::string text = "Keep invoices for ten years";
+  int adds = 0;
+  bool stored_once = false;
+  s.f.http.responder = [&](const HttpRequest &r) -> Result<HttpResponse> {
+    if (mt::contains(r.url, "/search/")) { // what the server holds
+      std::vector<Memory> held;
+      if (stored_once) held.push_back(mt::memory(9, "decision", text));
+      return mt::found(held);
+    }
+    ++adds;
+    stored_once = true; // stored, but the answer is lost
+    return mt::transport_failure(ErrorKind::timeout);
+  };
+  const auto first = s.service().add({text, "decision", "cli"});
+  REQUIRE(first);
+  CHECK_FALSE(first->delivered);
+  const auto pending = s.f.store().outbox.pending();
+  REQUIRE(pending.size() == 1);
+  CHECK(s.f.store().outbox.load(pending[0])->unanswered);
+  const auto again = s.service().deliver(pending);
+  REQUIRE(again.size() == 1);
+  CHECK(again[0].delivered);
+  CHECK(again[0].id == mt::id_of(9));
+  CHECK(adds == 1); // found by its text: not added twice
+  CHECK(s.f.store().outbox.pending().empty());
+  // Not found: it is sent again.
+  stored_once = false;
+  const auto lost = s.service().add({"Another memory entirely", "decision", "cli"});
+  REQUIRE(lost);
+  const auto left = s.f.store().outbox.pending();
+  REQUIRE(left.size() == 1);
+  s.f.http.responder = [&](const HttpRequest &r) -> Result<HttpResponse> {
+    if (mt::contains(r.url, "/search/")) return mt::found({});
+    ++adds;
+    return mt::http_status(200, R"({"results":[{"id":"m-2","memory":"x","event":"ADD"}]})");
+  };
+  CHECK(s.service().deliver(left)[0].delivered);
+  CHECK(adds == 3);
+}

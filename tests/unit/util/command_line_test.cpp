@@ -77,10 +77,18 @@ TEST_CASE("user_word: a word the user types, quoted for the shells of their syst
           "[util][command_line]") {
   CHECK(user_word("/home/me/.claude/settings.json", false) == "/home/me/.claude/settings.json");
   CHECK(user_word("/home/o'neil/x", false) == "'/home/o'\\''neil/x'");
-  // Windows: PowerShell or cmd, both of which read a plain path or a double-quoted one as one word.
+  // Windows: PowerShell, where a plain word reads as it is and '…' keeps everything literal
+  // (a quote doubled); "…" would expand $(…) and $name.
   CHECK(user_word("C:\\Users\\me\\.claude\\settings.json", true) ==
         "C:\\Users\\me\\.claude\\settings.json");
-  for (const char *word : {"C:\\My Files\\x", "C:\\O'Neil\\x", "C:\\a$b", "C:\\a&b", "C:\\{x}"})
-    CHECK(user_word(word, true) == "\"" + std::string(word) + "\"");
-  CHECK(user_word("/a b") == (platform::windows_commands() ? "\"/a b\"" : "'/a b'"));
+  for (const char *word :
+       {"C:\\My Files\\x", "C:\\a$b", "C:\\a&b", "C:\\{x}", "a$(calc)b", "x\"; calc; \"y"})
+    CHECK(user_word(word, true) == "'" + std::string(word) + "'");
+  CHECK(user_word("C:\\O'Neil\\x", true) == "'C:\\O''Neil\\x'");
+  // A typographic quote too.
+  CHECK(user_word("a\xE2\x80\x99"
+                  "b",
+                  true) == "'a\xE2\x80\x99\xE2\x80\x99"
+                           "b'");
+  CHECK(user_word("/a b") == "'/a b'"); // the same on either system
 }

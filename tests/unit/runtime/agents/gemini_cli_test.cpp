@@ -202,7 +202,7 @@ TEST_CASE("gemini-cli: the agent and its rows in the hook table", "[agents][gemi
 
 TEST_CASE("gemini-cli: the extension wires the table's rows", "[agents][gemini]") {
   // gemini-extension/hooks/hooks.json (docs/agents.md#gemini-cli): one hook per row, timeouts in
-  // milliseconds, a name each, the executable next to the extension's ../build/bin.
+  // milliseconds, a name each, the executable started by the extension's hooks/run.cjs.
   const auto text =
       read_small_file(std::string(testing::k_source_dir) + "/gemini-extension/hooks/hooks.json");
   REQUIRE(text.has_value());
@@ -217,11 +217,11 @@ TEST_CASE("gemini-cli: the extension wires the table's rows", "[agents][gemini]"
       const std::string matcher = group.HasMember("matcher") ? group["matcher"].GetString() : "";
       for (const auto &hook : group["hooks"].GetArray()) {
         const std::string command = hook["command"].GetString();
-        constexpr std::string_view prefix = "\"${extensionPath}/../build/bin/";
+        constexpr std::string_view prefix = "node \"${extensionPath}/hooks/run.cjs\" ";
         REQUIRE(command.starts_with(prefix));
         const std::string exe =
-            command.substr(prefix.size(), command.find('"', prefix.size()) - prefix.size());
-        CHECK(command == "\"${extensionPath}/../build/bin/" + exe + "\" --agent gemini-cli");
+            command.substr(prefix.size(), command.find(' ', prefix.size()) - prefix.size());
+        CHECK(command == std::string(prefix) + exe + " --agent gemini-cli");
         CHECK(std::string(hook["name"].GetString()) == "mem0-" + exe);
         CHECK(std::string(hook["type"].GetString()) == "command");
         wired.emplace(exe, event.name.GetString(), matcher, hook["timeout"].GetInt());
