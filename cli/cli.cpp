@@ -149,6 +149,51 @@ const std::vector<Command> &commands() {
 )",
        {},
        tour},
+      {"stats",
+       "[--json] [--days N] [--scope project|global]",
+       "your memories by type and age, daily counts, what was injected and used, latency",
+       {"--days", "--scope"},
+       {"--json"},
+       R"(  --days N                 the last N days of counts and runs (default: 30)
+  --scope project|global   this project's memories (default; global when
+                           global_search is on) or every project's
+  --json                   a JSON object instead
+  (plain words do the same: json, global, project, a number of days)
+)",
+       {0, k_any_words},
+       stats},
+      {"pin",
+       "<id...>",
+       "pin memories: dream and retention never delete a pinned memory; tour lists it first",
+       {},
+       {},
+       "  <id...>   full ids, short ids or [mem0:id8]\n",
+       {1, k_any_words},
+       pin},
+      {"unpin",
+       "<id...>",
+       "unpin memories",
+       {},
+       {},
+       "  <id...>   full ids, short ids or [mem0:id8]\n",
+       {1, k_any_words},
+       unpin},
+      {"dream",
+       "[--apply] [--auto] [--json] [--scope project|global]",
+       "find duplicate, expired, conflicting and unused memories; --apply deletes the first two",
+       {"--scope"},
+       {"--apply", "--auto", "--json"},
+       R"(  --apply                  delete the duplicates and the expired, after writing an
+                           undo file that `mem0-hooks import` restores
+  --auto                   as --apply, at most once a day per project and only with
+                           20 memories or more
+  --json                   the plan as a JSON object
+  --scope project|global   this project's memories (default; global when
+                           global_search is on) or every project's
+  (plain words do the same: apply, auto, json, global, project)
+)",
+       {0, k_any_words},
+       dream},
       {"export",
        "[--output FILE [--force]] [--scope project|session|global]",
        "write your memories as JSON lines (id, text, type, metadata, created_at)",

@@ -18,6 +18,10 @@ int log(const Args &args, const CliContext &ctx);
 int tour(const Args &args, const CliContext &ctx);
 int export_memories(const Args &args, const CliContext &ctx);
 int import_memories(const Args &args, const CliContext &ctx);
+int stats(const Args &args, const CliContext &ctx);
+int pin(const Args &args, const CliContext &ctx);
+int unpin(const Args &args, const CliContext &ctx);
+int dream(const Args &args, const CliContext &ctx);
 int ui(const Args &args, const CliContext &ctx);
 
 // Doctor's printed checks as the console's Health view takes them (cli/ui.cpp): {"rows":

@@ -1,6 +1,7 @@
 // `mem0-hooks export [--output FILE [--force]] [--scope S]` (docs/cli.md#export-and-import).
 #include "cli/commands.hpp"
 #include "cli/memories.hpp"
+#include "mem0/format.hpp"
 #include "util/files.hpp"
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
@@ -13,21 +14,6 @@ namespace {
 
 // The most memories one export lists.
 constexpr std::size_t k_export_limit = 10000;
-
-// One memory as a line of JSON: id, text, type, metadata (an object, {} when none), created_at.
-std::string export_line(const Memory &m) {
-  JsonWriter w;
-  w.begin_object().member("id", m.id).member("text", m.text).member("type", m.type);
-  w.key("metadata");
-  rapidjson::Document metadata;
-  parse_json(metadata, m.metadata);
-  if (!m.metadata.empty() && !metadata.HasParseError() && metadata.IsObject())
-    w.value(metadata);
-  else
-    w.begin_object().end_object();
-  w.member("created_at", m.created_at).end_object();
-  return w.text() + "\n";
-}
 
 } // namespace
 

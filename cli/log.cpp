@@ -30,7 +30,12 @@ void write_log_json(std::ostream &out, const std::string &session,
     w.key("skipped").begin_array();
     for (const auto &skip : r.skipped)
       w.begin_object().member("reason", skip.reason).member("detail", skip.detail).end_object();
-    w.end_array().end_object();
+    w.end_array().key("used").begin_array();
+    for (const auto &id : r.used)
+      w.str(id);
+    w.end_array();
+    if (r.ms >= 0) w.key("ms").int64(r.ms);
+    w.end_object();
     memories += r.memories.size();
     chars += r.chars;
   }
@@ -76,6 +81,7 @@ int log(const Args &args, const CliContext &ctx) {
     }
     for (const auto &skip : r.skipped)
       ctx.out << "  skipped " << skip_text(skip) << "\n";
+    if (!r.used.empty()) ctx.out << "  used by the reply: " << join(r.used, " ") << "\n";
     memories += r.memories.size();
     chars += r.chars;
   }

@@ -1,6 +1,7 @@
 // `mem0-hooks tour [--scope S] [--plain] [--json]` (docs/cli.md#tour).
 #include "cli/commands.hpp"
 #include "cli/memories.hpp"
+#include "hygiene/dream.hpp"
 #include "mem0/format.hpp"
 #include "mem0/memory.hpp"
 #include "util/strings.hpp"
@@ -97,7 +98,10 @@ int tour(const Args &args, const CliContext &ctx) {
   if (survey->page) found.push_back(survey->page->memories);
   for (const auto &r : survey->searches.results)
     found.push_back(r);
-  const std::vector<Memory> all = merge_results(found);
+  std::vector<Memory> all = merge_results(found);
+  // Pinned memories first (docs/hygiene.md#pin).
+  const auto pinned_end = std::stable_partition(all.begin(), all.end(), hygiene::is_pinned);
+  const std::vector<Memory> pinned(all.begin(), pinned_end);
   memories.show(memories.tool_session(), all); // so `peek <id8>` finds what the tour cites
   if (args.has("--json")) {
     write_json(ctx.out, all);
@@ -110,11 +114,16 @@ int tour(const Args &args, const CliContext &ctx) {
     return k_ok;
   }
   std::map<std::string, std::vector<Memory>> groups;
-  for (const auto &m : all)
-    groups[group_of(m.type)].push_back(m);
+  for (auto m = pinned_end; m != all.end(); ++m)
+    groups[group_of(m->type)].push_back(*m);
   const bool plain = args.has("--plain");
   ctx.out << (plain ? "" : "## ") << "mem0 tour: " << where << " ("
           << count_of(all.size(), "memory", "memories") << ")\n";
+  if (!pinned.empty()) {
+    ctx.out << "\n" << (plain ? "" : "### ") << "pinned (" << pinned.size() << ")\n";
+    for (const auto &m : pinned)
+      ctx.out << tour_line(m) << "\n";
+  }
   for (const auto &name : group_order(groups)) {
     const auto &members = groups.at(name);
     ctx.out << "\n" << (plain ? "" : "### ") << name << " (" << members.size() << ")\n";

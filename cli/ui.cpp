@@ -115,6 +115,27 @@ int ui(const Args &args, const CliContext &ctx) {
     if (!printed) return printed;
     return doctor_json(*printed);
   };
+  // Stats, the dream report and its apply are the commands' own JSON (docs/hygiene.md), and a
+  // pin is the memory service's, as `pin` sends it.
+  const std::pair<std::string, std::string> scope_option{"--scope", scope_name};
+  sources.stats = [&ctx, scope_option](int days) {
+    return captured(
+        stats, Args{{}, {{"--json", ""}, {"--days", std::to_string(days)}, scope_option}}, ctx);
+  };
+  sources.dream = [&ctx, scope_option] {
+    return captured(dream, Args{{}, {{"--json", ""}, scope_option}}, ctx);
+  };
+  sources.dream_apply = [&ctx, scope_option] {
+    return captured(dream, Args{{}, {{"--json", ""}, {"--apply", ""}, scope_option}}, ctx);
+  };
+  sources.pin = [&ctx](const std::string &id, bool pinned) -> Result<void> {
+    const MemoryService memories(ctx, ctx.cwd, SteadyClock::now() + ctx.config.timeout, ctx.detach);
+    const auto api = memories.api();
+    if (!api) return unexpected(api.error());
+    if (auto done = memories.set_pinned(*api, memories.identity(""), id, pinned); !done)
+      return unexpected(done.error());
+    return {};
+  };
   console::Console console(
       ctx,
       {ctx.cwd, scope_name == "global" ? Scope::global : Scope::project, console::new_token(), 0},

@@ -1,7 +1,7 @@
-# The core's layers (docs/contributing.md#layers): util < store < mem0 < runtime < console (the
-# memory console, which the CLI starts). Each layer is a static library of its folder's sources.
-# Its include root, made in the build tree, holds links to itself and the layers below it only, so
-# that an include of a higher layer does not compile.
+# The core's layers (docs/contributing.md#layers): util < store < mem0 < runtime < hygiene <
+# console (the memory console, which the CLI starts). Each layer is a static library of its
+# folder's sources. Its include root, made in the build tree, holds links to itself and the layers
+# below it only, so that an include of a higher layer does not compile.
 function(mem0_layer name)
   set(root ${CMAKE_BINARY_DIR}/layers/${name})
   file(MAKE_DIRECTORY ${root})

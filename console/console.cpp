@@ -438,7 +438,12 @@ Response Console::sessions(const Request &request, std::string_view rest) const 
     w.key("skipped").begin_array();
     for (const auto &skip : r.skipped)
       w.begin_object().member("reason", skip.reason).member("detail", skip.detail).end_object();
-    w.end_array().end_object();
+    w.end_array().key("used").begin_array();
+    for (const auto &id : r.used)
+      w.str(id);
+    w.end_array();
+    if (r.ms >= 0) w.key("ms").int64(r.ms);
+    w.end_object();
   }
   w.end_array().end_object();
   return json(200, w.text());

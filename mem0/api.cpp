@@ -40,6 +40,7 @@ std::optional<Memory> parse_item(const Value &item) {
         cats->value[0].IsString())
       m.type = cats->value[0].GetString();
   if (const auto created = string_member(item, "created_at")) m.created_at = std::string(*created);
+  if (const auto updated = string_member(item, "updated_at")) m.updated_at = std::string(*updated);
   if (const auto user = string_member(item, "user_id")) m.user_id = std::string(*user);
   if (const auto score = item.FindMember("score");
       score != item.MemberEnd() && score->value.IsNumber())
@@ -219,6 +220,21 @@ HttpRequest list_request(const ApiTarget &api, const Identity &identity, const L
 
 HttpRequest update_request(const ApiTarget &api, std::string_view id, std::string_view text) {
   return api.dialect().update(api, id, text);
+}
+
+HttpRequest update_request(const ApiTarget &api, std::string_view id, std::string_view text,
+                           std::string_view metadata) {
+  HttpRequest request = api.dialect().update(api, id, text);
+  rapidjson::Document doc;
+  parse_json(doc, metadata);
+  JsonWriter w;
+  w.begin_object().member("text", text).key("metadata");
+  if (!doc.HasParseError() && doc.IsObject())
+    w.value(doc);
+  else
+    w.begin_object().end_object();
+  request.body = w.end_object().text();
+  return request;
 }
 
 Result<MemoryPage> parse_list_response(const HttpResponse &response, const ListSpec &spec,

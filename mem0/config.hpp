@@ -56,6 +56,8 @@ struct Config {
   bool auto_save = true;            // capture (docs/capture.md)
   long daily_add_limit = 0;         // 0 = no cap
   long retention_session_days = 90; // session summaries expire after this many days
+  bool auto_dream = false;          // dream --auto after a session ends (docs/hygiene.md)
+  double dream_similarity = 0.8;    // dream's near-duplicate threshold (docs/hygiene.md)
   bool block_native_memory = true;  // the guard blocks writes to Claude's own memory files
   bool show_recall = false;         // a visible `mem0: N memories recalled` per recall
   std::filesystem::path state_dir;

@@ -1,6 +1,10 @@
 #include "mem0/format.hpp"
+#include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
+
+#include <rapidjson/document.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -205,6 +209,20 @@ std::string fit_budget(const std::vector<std::string> &head,
       return std::string(nl == std::string_view::npos ? cut : cut.substr(0, nl));
     }
   }
+}
+
+std::string export_line(const Memory &m) {
+  JsonWriter w;
+  w.begin_object().member("id", m.id).member("text", m.text).member("type", m.type);
+  w.key("metadata");
+  rapidjson::Document metadata;
+  parse_json(metadata, m.metadata);
+  if (!m.metadata.empty() && !metadata.HasParseError() && metadata.IsObject())
+    w.value(metadata);
+  else
+    w.begin_object().end_object();
+  w.member("created_at", m.created_at).end_object();
+  return w.text() + "\n";
 }
 
 } // namespace mem0

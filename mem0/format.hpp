@@ -45,4 +45,8 @@ std::string fit_budget(const std::vector<std::string> &head,
                        const std::vector<std::string> &memory_lines,
                        const std::vector<std::string> &tail, std::size_t budget = k_context_budget);
 
+// One memory as a line of `export` (docs/cli.md#export-and-import), which `import` reads back:
+// id, text, type, metadata (an object, {} when none), created_at, and a newline.
+std::string export_line(const Memory &m);
+
 } // namespace mem0

@@ -12,8 +12,9 @@ struct Memory {
   std::string type; // metadata.type, else categories[0], else empty
   std::string created_at;
   std::optional<double> score;
-  std::string user_id = {};  // whose it is, when the answer says (a get does)
-  std::string metadata = {}; // its metadata object as JSON text, "" when it has none (export)
+  std::string user_id = {};    // whose it is, when the answer says (a get does)
+  std::string metadata = {};   // its metadata object as JSON text, "" when it has none (export)
+  std::string updated_at = {}; // "" when the answer does not say
 };
 
 // The memory types (`metadata.type`) the hooks search for and write.

@@ -5,7 +5,11 @@
 #include "runtime/facts.hpp"
 #include "runtime/remember.hpp"
 #include "runtime/sender.hpp"
+#include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/strings.hpp"
+
+#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <cctype>
@@ -405,6 +409,26 @@ Result<Memory> MemoryService::update(const ApiTarget &api, const Identity &ident
   if (response->status == 404)
     return unexpected(failure(ErrorKind::client, "no memory " + memory->id + " found"));
   memory->text = safe;
+  return memory;
+}
+
+Result<Memory> MemoryService::set_pinned(const ApiTarget &api, const Identity &identity,
+                                         std::string_view id_text, bool pinned) const {
+  auto memory = own_memory(api, identity, id_text, pinned ? "pinned" : "unpinned");
+  if (!memory) return memory;
+  rapidjson::Document metadata;
+  parse_json(metadata, memory->metadata);
+  if (metadata.HasParseError() || !metadata.IsObject()) metadata.SetObject();
+  metadata.RemoveMember("pinned");
+  metadata.AddMember("pinned", pinned, metadata.GetAllocator());
+  JsonWriter w;
+  w.value(metadata);
+  memory->metadata = w.text();
+  const auto response =
+      send_one(api, update_request(api, memory->id, memory->text, memory->metadata));
+  if (!response) return unexpected(response.error());
+  if (response->status == 404)
+    return unexpected(failure(ErrorKind::client, "no memory " + memory->id + " found"));
   return memory;
 }
 

@@ -169,6 +169,10 @@ public:
   // updated.
   Result<Memory> update(const ApiTarget &api, const Identity &identity, std::string_view id_text,
                         std::string_view text) const;
+  // Set `metadata.pinned` (a JSON boolean) of a memory of `identity`'s user, keeping its text and
+  // other metadata (docs/hygiene.md#pin); the memory as updated.
+  Result<Memory> set_pinned(const ApiTarget &api, const Identity &identity,
+                            std::string_view id_text, bool pinned) const;
   // Delete a memory of `identity`'s user (a get checks whose it is first); returns it.
   Result<Memory> remove(const ApiTarget &api, const Identity &identity,
                         std::string_view id_text) const;

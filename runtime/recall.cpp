@@ -314,6 +314,7 @@ std::vector<Memory> claim_new(SessionState &state, const std::vector<Memory> &ca
     if (claimed.size() >= cap) break;
     if (state.was_injected(m.id)) continue;
     state.injected.push_back(m.id);
+    state.await_reply(m.id, m.text); // for the use signal at the next reply
     claimed.push_back(m);
   }
   return claimed;

@@ -120,6 +120,7 @@ RunResult run_hook_io(std::string_view executable, const Agent &agent, const Raw
       if (!has_line(output.system_message, user_pause_line(*paused)))
         if (const std::string line = user_pause_notice(ctx, *paused); !line.empty())
           output.system_message += (output.system_message.empty() ? "" : "\n") + line;
+  ctx.facts->run_record().ms = elapsed.count();
   log_run(ctx);
   result.status = write_output(agent, event, output, out, err);
   return result;

@@ -318,6 +318,7 @@ def main():
 
         rows += shim_rows(env, work, project, base)
         capture = capture_rows(fake, env, work, project, base, curl)
+        capture += hygiene_rows(env, work, project)
         mcp = mcp_rows(env, project, curl)
 
         fake.control(latency_ms=300)
@@ -811,6 +812,96 @@ def capture_rows(fake, env, work, project, base, curl):
     took, queued = sender_round(fake, env, project, BIN, os.path.join(work, "throughput"))
     rows.append((f"sender: {queued} items delivered, items/s", queued / took, None, 0,
                  f"{took * 1000:.0f} ms for the round"))
+    return rows
+
+
+def hygiene_rows(env, work, project):
+    """Memory hygiene (docs/hygiene.md): dream over 10,000 memories (the analysis alone, from
+    the debug log, and the whole command with its 100 listing pages), stats over 90 days of
+    run logs, and Stop with the use signal (40 memories awaiting the reply) next to Stop
+    without."""
+    rows = []
+    cli = os.path.join(BIN, "mem0-hooks")
+    if not os.path.exists(cli):
+        return rows
+    words = ("billing invoice retry webhook stripe customer refund payout ledger tax currency "
+             "worker queue cache schema migration index report export import upload token "
+             "session deploy docker build release branch review lint format test fixture").split()
+    seed, n = [], 10_000
+    state = 7
+    for i in range(n):
+        picked = []
+        for _ in range(8 + i % 6):
+            state = (state * 1103515245 + 12345) % (1 << 31)
+            picked.append(words[state % len(words)])
+        text = f"Note {i % 2000}: " + " ".join(picked)
+        seed.append({"id": f"{i:08x}-0000-4000-8000-{i:012x}", "memory": text,
+                     "user_id": "demo", "app_id": "acme-billing", "categories": [],
+                     "metadata": {"type": ["decision", "convention", "task_learning",
+                                           "session_state"][i % 4]},
+                     "created_at": f"2026-{1 + i % 11:02d}-{1 + i % 27:02d}T10:00:00Z"})
+    home = os.path.join(work, "hygiene-home")
+    os.makedirs(home, exist_ok=True)
+    with FakeMem0(seed=seed, api_key="m0-bench-key") as big:
+        denv = dict(env, HOME=home, MEM0_BASE_URL=big.url, MEM0_USER_ID="demo",
+                    MEM0_DEBUG="1", MEM0_TIMEOUT_MS="30000")
+        log = os.path.join(home, ".mem0", "hooks.log")
+        analysed = []
+        for _ in range(3):
+            run([cli, "dream", "--json"], env=denv, cwd=project)
+            with open(log) as f:
+                found = re.findall(r"dream: analysed (\d+) memories in (\d+) us", f.read())
+            analysed.append(int(found[-1][1]) / 1000)
+        ms = statistics.median(analysed)
+        rows.append((f"dream: analysis of {found[-1][0]} memories (one core)", ms, None, 0,
+                     "< 1000 ms" + (" ok" if ms < 1000 else " MISSED")))
+        ms, rss = measure(lambda i: ([cli, "dream", "--json"], b"", dict(denv, MEM0_DEBUG="0"),
+                                     project), runs=3)
+        rows.append(("dream --json, 10,000 memories, 100 listing pages", ms, None, rss, ""))
+
+    # 90 days of run logs: 13 sessions a week, 50 runs each, and the daily counts.
+    senv = dict(env, HOME=os.path.join(work, "stats-home"))
+    sessions = os.path.join(senv["HOME"], ".mem0", "state", "sessions")
+    os.makedirs(sessions)
+    now = int(time.time())
+    for s in range(120):
+        with open(os.path.join(sessions, f"bench-stats-{s}.runs"), "w") as f:
+            for r in range(50):
+                t = now - (s * 90 * 86400) // 120 - r * 60
+                f.write(json.dumps({"t": t, "hook": "on_user_prompt",
+                                    "ids": [f"{r:08x}-0000", f"{s:08x}-0001"],
+                                    "types": ["decision", "convention"], "chars": 240,
+                                    "skipped": [], "ms": 20 + r % 7,
+                                    "used": [f"{r:08x}-0000"] if r % 3 == 0 else []}) + "\n")
+    ms, rss = measure(lambda i: ([cli, "stats", "--json", "--days", "90"], b"", senv, project))
+    rows.append(("stats --json --days 90 (6,000 logged runs)", ms, None, rss,
+                 "<= 50 ms" + (" ok" if ms <= 50 else " MISSED")))
+
+    # Stop with 40 memories awaiting the reply, next to Stop with none.
+    uenv = dict(env, HOME=os.path.join(work, "use-home"))
+    usessions = os.path.join(uenv["HOME"], ".mem0", "state", "sessions")
+    os.makedirs(usessions)
+    awaiting = [[f"{k:08x}-1111-4000-8000-{k:012x}",
+                 "The billing worker retries failed invoice uploads with backoff " * 4]
+                for k in range(40)]
+    reply = ("We moved the retry logic of the billing worker into one helper with jitter, "
+             "as [mem0:00000003] says. ") * 3
+
+    def stop(session, with_awaiting):
+        def make(i):
+            with open(os.path.join(usessions, session + ".json"), "w") as f:
+                json.dump({"injected": [a[0] for a in awaiting],
+                           **({"awaiting": awaiting} if with_awaiting else {})}, f)
+            return ([os.path.join(BIN, "on_stop")], json.dumps({
+                "hook_event_name": "Stop", "session_id": session, "cwd": project,
+                "last_assistant_message": f"{i} {time.monotonic_ns()} " + reply}).encode(),
+                uenv, project)
+        return make
+    (without, _), (with_, rss) = measure_interleaved([stop("bench-plain", False),
+                                                      stop("bench-use", True)])
+    rows.append(("on_stop without the use signal (nothing awaiting)", without, None, 0, ""))
+    rows.append(("on_stop with the use signal (40 memories awaiting)", with_, None, rss,
+                 "<= 1 ms over" + (" ok" if with_ - without <= 1 else " MISSED")))
     return rows
 
 

@@ -2,6 +2,7 @@
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 #include "util/json.hpp"
 #include "util/json_writer.hpp"
@@ -67,6 +68,12 @@ void SessionState::log_run(RunRecord run) {
     runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(k_max_runs));
 }
 
+void SessionState::await_reply(std::string id, std::string_view text) {
+  awaiting.push_back({std::move(id), std::string(utf8_prefix(text, k_max_awaiting_bytes))});
+  if (awaiting.size() > k_max_awaiting)
+    awaiting.erase(awaiting.begin(), awaiting.end() - static_cast<std::ptrdiff_t>(k_max_awaiting));
+}
+
 namespace {
 
 std::optional<RunRecord> parse_run(const rapidjson::Value &v) {
@@ -82,6 +89,8 @@ std::optional<RunRecord> parse_run(const rapidjson::Value &v) {
     for (const auto &pair : sk->value.GetArray())
       if (pair.IsArray() && pair.Size() == 2 && pair[0].IsString() && pair[1].IsString())
         r.skipped.push_back({pair[0].GetString(), pair[1].GetString()});
+  r.used = strings_member(v, "used");
+  r.ms = int64_member(v, "ms").value_or(-1);
   return r;
 }
 
@@ -97,7 +106,15 @@ void write_run(JsonWriter &w, const RunRecord &r) {
   w.key("skipped").begin_array();
   for (const auto &skip : r.skipped)
     w.begin_array().str(skip.reason).str(skip.detail).end_array();
-  w.end_array().end_object();
+  w.end_array();
+  if (r.ms >= 0) w.key("ms").int64(r.ms);
+  if (!r.used.empty()) {
+    w.key("used").begin_array();
+    for (const auto &id : r.used)
+      w.str(id);
+    w.end_array();
+  }
+  w.end_object();
 }
 
 // The runs appended to `path` (SessionStore::append_run), the last k_max_runs; lines that do not
@@ -152,6 +169,10 @@ SessionState parse_session_state(std::string_view json) {
   s.captured_until = std::string(string_member(doc, "captured_until").value_or(""));
   s.captured = strings_member(doc, "captured");
   s.runs = parse_runs(doc);
+  if (const auto it = doc.FindMember("awaiting"); it != doc.MemberEnd() && it->value.IsArray())
+    for (const auto &pair : it->value.GetArray())
+      if (pair.IsArray() && pair.Size() == 2 && pair[0].IsString() && pair[1].IsString())
+        s.await_reply(pair[0].GetString(), pair[1].GetString());
   if (const auto it = doc.FindMember("capture_resync"); it != doc.MemberEnd() && it->value.IsBool())
     s.capture_resync = it->value.GetBool();
   return s;
@@ -179,6 +200,12 @@ std::string serialize_session_state(const SessionState &s) {
   w.member("captured_until", s.captured_until);
   strings("captured", s.captured);
   if (s.capture_resync) w.key("capture_resync").boolean(true);
+  if (!s.awaiting.empty()) {
+    w.key("awaiting").begin_array();
+    for (const auto &a : s.awaiting)
+      w.begin_array().str(a.id).str(a.text).end_array();
+    w.end_array();
+  }
   w.key("runs").begin_array();
   for (const auto &r : s.runs)
     write_run(w, r);

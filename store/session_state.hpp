@@ -17,6 +17,16 @@ namespace mem0 {
 
 inline constexpr std::size_t k_max_captured_keys = 64;
 inline constexpr std::size_t k_max_runs = 50; // run log entries a session keeps
+// The memories injected since the model's last reply that a session keeps for the use signal,
+// and the bytes of each text kept (docs/hygiene.md#the-use-signal).
+inline constexpr std::size_t k_max_awaiting = 40;
+inline constexpr std::size_t k_max_awaiting_bytes = 2000;
+
+// A memory injected since the model's last reply: its id and (the start of) its text.
+struct AwaitingReply {
+  std::string id;
+  std::string text;
+};
 
 // Why a run left something out (docs/cli.md#log): a reason code (`deduped`, `gated`, `paused`,
 // `budget`, `backoff`, `no_key`, `daily_limit`, `failed`, `none`) and a detail for people.
@@ -32,8 +42,12 @@ struct RunRecord {
   std::vector<std::pair<std::string, std::string>> memories; // id and type, as injected
   std::size_t chars = 0; // code points of the memory lines injected
   std::vector<RunSkip> skipped;
+  // The memories the model's reply used, of those injected since the previous reply
+  // (docs/hygiene.md#the-use-signal): full ids, on the run that saw the reply.
+  std::vector<std::string> used = {};
+  long long ms = -1; // how long the run took, -1 when not known
 
-  bool empty() const { return memories.empty() && skipped.empty(); }
+  bool empty() const { return memories.empty() && skipped.empty() && used.empty(); }
 };
 
 // What one agent session has seen (docs/state.md#session-files). The injected ids double as
@@ -54,8 +68,14 @@ struct SessionState {
   // then instead of sending it (docs/cli.md#pause-and-resume).
   bool capture_resync = false;
   std::vector<RunRecord> runs; // the run log, oldest first, at most k_max_runs
+  // The memories injected since the model's last reply, oldest first, at most k_max_awaiting:
+  // what the reply is checked against (docs/hygiene.md#the-use-signal).
+  std::vector<AwaitingReply> awaiting;
 
   bool was_injected(std::string_view id) const;
+  // Keep `id` and the first k_max_awaiting_bytes of `text` until the next reply, dropping the
+  // oldest beyond k_max_awaiting.
+  void await_reply(std::string id, std::string_view text);
   // Append `run` to the run log, dropping the oldest beyond k_max_runs.
   void log_run(RunRecord run);
 };

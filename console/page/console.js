@@ -242,12 +242,13 @@ async function loadRuns(id) {
         $("search").value = m.id.slice(0, 8);
       } }, m.id.slice(0, 8)))),
     el("td", {}, run.chars), el("td", {}, run.tokens),
+    el("td", {}, run.ms === undefined ? "" : run.ms + " ms"),
     el("td", {}, run.used ? run.used.map((u) => u.slice(0, 8)).join(" ") : ""),
     el("td", {}, run.skipped.map((k) => k.reason + (k.detail ? ": " + k.detail : "")).join("; "))));
   box.replaceChildren(el("h3", {}, "Session " + id + " (" + r.data.agent + ")"),
     el("table", { "aria-label": "Runs" },
       el("thead", {}, el("tr", {}, ["Time", "Hook", "Injected", "Characters", "Tokens (est.)",
-                                    "Used", "Skipped"].map((h) => el("th", {}, h)))),
+                                    "Latency", "Used", "Skipped"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows)));
 }
 

@@ -1,4 +1,5 @@
 #include "hooks/on_stop/on_stop.hpp"
+#include "hygiene/use_signal.hpp"
 #include "mem0/format.hpp"
 #include "mem0/memory.hpp"
 #include "runtime/transcript.hpp"
@@ -30,7 +31,27 @@ std::optional<Capture> summary_capture(const StopInput &input, const Config &con
   return c;
 }
 
+void mark_used(const StopInput &input, const HookContext &ctx) {
+  if (!input.agent_id.empty() || trim(input.last_assistant_message).empty()) return;
+  const std::string &session = ctx.facts->bind(input).session();
+  if (session.empty() || ctx.state.sessions.load(session).awaiting.empty()) return;
+  std::vector<AwaitingReply> awaiting;
+  const auto taken = ctx.state.sessions.update(
+      session, [&](SessionState &s) { awaiting = std::exchange(s.awaiting, {}); },
+      std::min(time_left(ctx.deadline), k_lock_wait));
+  if (!taken) {
+    ctx.log.warn("use signal: session state not read: " + taken.error().message);
+    return;
+  }
+  ctx.facts->run_record().used = hygiene::used_ids(input.last_assistant_message, awaiting);
+  ctx.log.debug([&] {
+    return "use signal: " + std::to_string(ctx.facts->run_record().used.size()) + " of " +
+           std::to_string(awaiting.size()) + " injected memories used";
+  });
+}
+
 HookOutput handle(const StopInput &input, const HookContext &ctx) {
+  mark_used(input, ctx);
   auto capture = summary_capture(input, ctx.config, ctx.now(), *ctx.agent);
   if (!capture) {
     ctx.log.debug("stop: nothing to capture (subagent, or a short message)");

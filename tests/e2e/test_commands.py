@@ -77,7 +77,7 @@ class SlashCommandText(unittest.TestCase):
 
     def test_typed_text_arrives_as_words_and_never_runs(self):
         commands = sorted(glob.glob(os.path.join(REPO, "commands", "*.md")))
-        self.assertEqual(len(commands), 7)
+        self.assertEqual(len(commands), 11)
         for path in commands:
             with open(path) as f:
                 blocks = BLOCK.findall(f.read())

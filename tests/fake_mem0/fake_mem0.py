@@ -16,7 +16,7 @@ API endpoints (``Authorization: Token <key>`` required; behaviour in memstore.py
     POST   /v3/memories/         list: filters, page, page_size (also in the query)  "list"
     GET    /v1/memories/<uuid>/  one memory                                          "get"
     DELETE /v1/memories/<uuid>/  delete one memory                                   "delete"
-    PUT    /v1/memories/<uuid>/  update one memory's text: {"text"}; the memory      "update"
+    PUT    /v1/memories/<uuid>/  update text and/or metadata: {"text", "metadata"}   "update"
     GET    /v1/event/<id>/       the outcome of an infer add                         "event"
     GET    /v1/ping/             liveness / key check                                "ping"
 Every API request is logged with its endpoint name (the last column; null when unknown).
@@ -28,7 +28,7 @@ as strictly as it does (``X-API-Key: <key>`` required; a Token header is 401):
     GET    /memories?user_id=...  list: ids and top_k in the query, oldest first     "list"
     GET    /memories/<id>         one memory, or null                                "get"
     DELETE /memories/<id>         delete one memory                                  "delete"
-    PUT    /memories/<id>         update: {"text"}; {"message"}, 404 when unknown    "update"
+    PUT    /memories/<id>         update: {"text", "metadata"}; {"message"}, 404    "update"
 No trailing slashes: such a path is 307 to the one without (empty body, as FastAPI's
 redirect_slashes); the platform paths are 404 {"detail": "Not Found"}, a known path with
 another method 405. Malformed fields are 422, unknown body fields are ignored; filters and
@@ -57,6 +57,8 @@ endpoint unless only_endpoint / only_type narrow them:
     only_type      apply only to searches filtering on metadata.type == value
                    ("untyped": only to searches without a type filter)
     count          apply to the next `count` matching requests only
+    after          let the first `after` matching requests through untouched (a backend that
+                   fails halfway: the second page of a listing)
 """
 
 import argparse
@@ -102,7 +104,8 @@ UUID_RE = re.compile(
 CONTROL_PATHS = ("/_requests", "/_reset", "/_control", "/_seed", "/_memories")
 
 KNOB_NAMES = frozenset({"latency_ms", "status", "error_body", "retry_after", "mode",
-                        "huge_mb", "store", "only_endpoint", "only_type", "count"})
+                        "huge_mb", "store", "only_endpoint", "only_type", "count",
+                        "after"})
 MODES = frozenset({"normal", "garbage", "truncated", "huge", "silent", "drip",
                    "empty", "array", "memories_key"})
 MAX_FAULT_SECONDS = 120      # upper bound for the silent and drip modes
@@ -134,6 +137,7 @@ def validate_knobs(knobs):
     number("latency_ms", 0)
     number("huge_mb", 0)
     number("count", 0, integer=True)
+    number("after", 0, integer=True)
     number("status", 100, integer=True)
     if knobs.get("status") is not None and knobs["status"] > 599:
         raise ValueError("status must be < 600")
@@ -160,12 +164,14 @@ class State:
         self.lock = threading.Lock()
         self.knobs = {}
         self.remaining = None
+        self.passed = 0
         self.stop = threading.Event()
 
     def set_knobs(self, knobs):
         with self.lock:
             self.knobs = dict(knobs)
             self.remaining = knobs.get("count")
+            self.passed = knobs.get("after", 0)
 
     def take_knobs(self, endpoint, body):
         """Knobs that apply to this request (None for normal behaviour)."""
@@ -185,6 +191,9 @@ class State:
                     return None
                 if only != "untyped" and json.dumps(only) not in types:
                     return None
+            if self.passed > 0:
+                self.passed -= 1
+                return None
             if self.remaining is not None:
                 if self.remaining <= 0:
                     return None

@@ -382,19 +382,26 @@ class Store:
             return False
 
     def update(self, mem_id, body, selfhosted=False):
-        """Replace a memory's text with body["text"]: the memory as updated, or None when it
-        does not exist. The self-hosted server needs one of text, metadata, expiration_date."""
+        """Replace a memory's text with body["text"] and its metadata with body["metadata"]
+        (an object, stored in place of the old): the memory as updated, or None when it does not
+        exist. The Platform needs text or metadata; the self-hosted server one of text,
+        metadata, expiration_date."""
         if not isinstance(body, dict):
             raise (Invalid("Input should be a valid dictionary", "body") if selfhosted
                    else BadRequest("request body must be a JSON object"))
         text = body.get("text")
+        metadata = body.get("metadata")
+        if metadata is not None and not isinstance(metadata, dict):
+            raise BadRequest("metadata must be an object")
         if selfhosted:
             text = optional(body, "text", (str,))
             if text is None and not any(k in body for k in ("metadata", "expiration_date")):
                 raise BadRequest("At least one of text, metadata, or expiration_date must be "
                                  "provided.")
-        elif not isinstance(text, str) or not text.strip():
+        elif metadata is None and (not isinstance(text, str) or not text.strip()):
             raise BadRequest("text is required and must be a non-empty string")
+        elif text is not None and (not isinstance(text, str) or not text.strip()):
+            raise BadRequest("text must be a non-empty string")
         with self.lock:
             key = mem_id if mem_id in self.memories else mem_id.lower()
             mem = self.memories.get(key)
@@ -402,6 +409,8 @@ class Store:
                 return None
             if text is not None:
                 mem.update(memory=text, hash=memory_hash(text))
+            if metadata is not None:
+                mem["metadata"] = json.loads(json.dumps(metadata))
             mem["updated_at"] = now_iso(micro=selfhosted)
             return dict(mem)
 

@@ -23,8 +23,9 @@ TEST_CASE("cli table: every row has a name, a summary and a handler, once", "[cl
     CHECK(names.insert(c.name).second);
     CHECK(cli::find_command(c.name) == &c);
   }
-  for (const char *name : {"peek", "context", "doctor", "install", "uninstall", "mcp", "remember",
-                           "forget", "pause", "resume", "log", "tour", "export", "import"})
+  for (const char *name :
+       {"peek", "context", "doctor", "install", "uninstall", "mcp", "remember", "forget", "pause",
+        "resume", "log", "tour", "export", "import", "stats", "pin", "unpin", "dream"})
     CHECK(names.count(name) == 1);
 }
 

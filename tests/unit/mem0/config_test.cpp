@@ -782,7 +782,8 @@ constexpr std::string_view k_every_key = R"({
   "backend": "selfhosted", "base_url": "https://settings.example.com", "shared_memory": false,
   "auto_search": false, "confidence_threshold": 0.5, "global_search": true,
   "search_plan": "thorough", "daily_search_limit": 3, "auto_save": false, "daily_add_limit": 4,
-  "retention_session_days": 7, "block_native_memory": false, "show_recall": true, "debug": true
+  "retention_session_days": 7, "block_native_memory": false, "show_recall": true, "debug": true,
+  "auto_dream": true, "dream_similarity": 0.9
 })";
 
 } // namespace
@@ -798,7 +799,7 @@ TEST_CASE("config: every setting is a row with a name and at least one variable"
     CHECK(row.parser.from_json);
     CHECK(row.parser.show);
   }
-  CHECK(names.size() == 22);
+  CHECK(names.size() == 24);
 }
 
 TEST_CASE("config: with nothing set, every value's origin is default", "[origin]") {

@@ -39,8 +39,9 @@ TEST_CASE("project files: a symbolic link is never read, inside the project or o
   // A link to nothing is no file either.
   REQUIRE(::symlink((f.home / "missing").c_str(), (f.project / ".cursorrules").c_str()) == 0);
 
-  CHECK_FALSE(project_files_changed(f.context(), start_input(f)));
-  import_project_files(f.context(), start_input(f));
+  HookContext ctx = f.context(start_input(f));
+  CHECK_FALSE(project_files_changed(ctx, *ctx.facts));
+  import_project_files(ctx, *ctx.facts);
   Outbox outbox(f.disk(), f.config.state_dir);
   CHECK(outbox.pending().empty());
 
@@ -50,7 +51,7 @@ TEST_CASE("project files: a symbolic link is never read, inside the project or o
   c.type = "decision";
   c.source = "cli";
   c.asked = true;
-  REQUIRE(remember(f.context(), start_input(f), c));
+  REQUIRE(remember_in(f, start_input(f), c));
   REQUIRE(outbox.pending().size() == 1);
   const std::string item = f.read_state(fs::path("outbox") / outbox.pending()[0]);
   CHECK_FALSE(contains(item, "CorrectHorse"));
@@ -61,9 +62,10 @@ TEST_CASE("project files: a symbolic link is never read, inside the project or o
       fs::remove(f.project / name);
       write_file(f.project / name, k_secret);
     }
-    CHECK(project_files_changed(f.context(), start_input(f)));
+    HookContext again = f.context(start_input(f));
+    CHECK(project_files_changed(again, *again.facts));
     c.messages = {{"user", "We keep invoices in integer cents, always."}};
-    REQUIRE(remember(f.context(), start_input(f), c));
+    REQUIRE(remember_in(f, start_input(f), c));
     CHECK(contains(f.read_state(fs::path("outbox") / outbox.pending().back()),
                    "custom_instructions"));
   }

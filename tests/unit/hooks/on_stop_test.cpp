@@ -1,0 +1,116 @@
+#include "tests/unit/catch.hpp"
+#include "tests/unit/test_support.hpp"
+
+#include "hooks/on_stop/on_stop.hpp"
+#include "runtime/recall.hpp"
+
+using namespace mem0;
+using namespace mem0::testing;
+
+namespace {
+
+StopInput reply(const HookFixture &f, std::string message) {
+  StopInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.hook_event_name = "Stop";
+  in.last_assistant_message = std::move(message);
+  return in;
+}
+
+Memory memory(std::string id, std::string text) {
+  Memory m;
+  m.id = std::move(id);
+  m.text = std::move(text);
+  m.type = "decision";
+  return m;
+}
+
+// What recall claims for the session, as a prompt's recall does.
+void inject(HookFixture &f, const std::vector<Memory> &memories) {
+  REQUIRE(f.state->sessions.update(
+      "session-1", [&](SessionState &s) { (void)claim_new(s, memories, memories.size()); }));
+}
+
+const std::string k_pg = "11111111-aaaa-4bbb-8ccc-000000000001";
+const std::string k_pnpm = "22222222-aaaa-4bbb-8ccc-000000000002";
+
+} // namespace
+
+TEST_CASE("use signal: recall keeps what it injects until the reply", "[use]") {
+  HookFixture f;
+  inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database"),
+             memory(k_pnpm, std::string(5000, 'p'))});
+  const SessionState s = f.state->sessions.load("session-1");
+  REQUIRE(s.awaiting.size() == 2);
+  CHECK(s.awaiting[0].id == k_pg);
+  CHECK(s.awaiting[0].text == "Use PostgreSQL 15 for the billing database");
+  CHECK(s.awaiting[1].text.size() == k_max_awaiting_bytes); // bounded
+  // And at most k_max_awaiting of them, the newest.
+  SessionState many;
+  for (std::size_t i = 0; i < k_max_awaiting + 5; ++i)
+    many.await_reply("id" + std::to_string(i), "text");
+  CHECK(many.awaiting.size() == k_max_awaiting);
+  CHECK(many.awaiting.front().id == "id5");
+  CHECK(parse_session_state(serialize_session_state(many)).awaiting.size() == k_max_awaiting);
+}
+
+TEST_CASE("use signal: a reply citing a memory marks it used in the run log", "[use]") {
+  HookFixture f;
+  inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database"),
+             memory(k_pnpm, "Use pnpm for every install in this repository")});
+  const HookContext ctx = f.context();
+  on_stop::mark_used(reply(f, "Done: the migration targets PostgreSQL 15 as [mem0:11111111] says."),
+                     ctx);
+  CHECK(ctx.facts->run_record().used == std::vector<std::string>{k_pg});
+  // What was checked is forgotten: the next reply is checked against what comes next.
+  CHECK(f.state->sessions.load("session-1").awaiting.empty());
+  const HookContext again = f.context();
+  on_stop::mark_used(reply(f, "[mem0:22222222]"), again);
+  CHECK(again.facts->run_record().used.empty());
+}
+
+TEST_CASE("use signal: an unrelated reply uses nothing", "[use]") {
+  HookFixture f;
+  inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database")});
+  const HookContext ctx = f.context();
+  on_stop::mark_used(reply(f, "I renamed the CSS classes of the login page."), ctx);
+  CHECK(ctx.facts->run_record().used.empty());
+  CHECK(f.state->sessions.load("session-1").awaiting.empty());
+}
+
+TEST_CASE("use signal: a subagent's reply or an empty one leaves the memories waiting", "[use]") {
+  HookFixture f;
+  inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database")});
+  StopInput sub = reply(f, "[mem0:11111111]");
+  sub.agent_id = "subagent-1";
+  const HookContext ctx = f.context();
+  on_stop::mark_used(sub, ctx);
+  on_stop::mark_used(reply(f, ""), ctx);
+  CHECK(ctx.facts->run_record().used.empty());
+  CHECK(f.state->sessions.load("session-1").awaiting.size() == 1);
+}
+
+TEST_CASE("use signal: the used ids and the run's time survive the run log", "[use]") {
+  HookFixture f;
+  RunRecord r;
+  r.time = 5;
+  r.hook = "on_stop";
+  r.used = {k_pg, k_pnpm};
+  r.ms = 12;
+  CHECK_FALSE(r.empty());
+  REQUIRE(f.state->sessions.append_run("session-1", r));
+  SessionState s;
+  s.log_run(r);
+  for (const auto &runs : {f.state->sessions.runs("session-1"),
+                           parse_session_state(serialize_session_state(s)).runs}) {
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].used == r.used);
+    CHECK(runs[0].ms == 12);
+  }
+  RunRecord old; // a run logged before either field existed
+  old.time = 6;
+  old.skipped = {{"gated", "x"}};
+  s.log_run(old);
+  CHECK(parse_session_state(serialize_session_state(s)).runs[1].ms == -1);
+}
