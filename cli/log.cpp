@@ -7,9 +7,6 @@
 namespace mem0::cli {
 namespace {
 
-// The token estimate the log shows: a quarter of the characters (docs/cli.md#log).
-std::size_t tokens_of(std::size_t chars) { return (chars + 3) / 4; }
-
 std::string skip_text(const RunSkip &skip) {
   return skip.reason + (skip.detail.empty() ? "" : ": " + skip.detail);
 }
@@ -20,22 +17,7 @@ void write_log_json(std::ostream &out, const std::string &session,
   std::size_t memories = 0, chars = 0;
   w.begin_object().member("session", session).key("runs").begin_array();
   for (const auto &r : runs) {
-    w.begin_object().key("time").int64(r.time).member("hook", r.hook);
-    w.key("memories").begin_array();
-    for (const auto &[id, type] : r.memories)
-      w.begin_object().member("id", id).member("type", type).end_object();
-    w.end_array();
-    w.key("chars").int64(static_cast<long long>(r.chars));
-    w.key("tokens").int64(static_cast<long long>(tokens_of(r.chars)));
-    w.key("skipped").begin_array();
-    for (const auto &skip : r.skipped)
-      w.begin_object().member("reason", skip.reason).member("detail", skip.detail).end_object();
-    w.end_array().key("used").begin_array();
-    for (const auto &id : r.used)
-      w.str(id);
-    w.end_array();
-    if (r.ms >= 0) w.key("ms").int64(r.ms);
-    w.end_object();
+    write_run_json(w, r);
     memories += r.memories.size();
     chars += r.chars;
   }

@@ -2,6 +2,7 @@
 // API resource, over the memory service.
 #include "console/console.hpp"
 #include "console/assets.hpp"
+#include "hygiene/logs.hpp"
 #include "mem0/config.hpp"
 #include "mem0/format.hpp"
 #include "mem0/search.hpp"
@@ -133,18 +134,6 @@ int int_param(const Request &request, const std::string &name, int fallback, int
     return fallback;
   }
 }
-
-// The agent whose sessions a session key names: `<agent>-<id>`, else Claude Code's.
-std::string agent_of(std::string_view key) {
-  for (const Agent *a : agents())
-    if (a != &claude_code() && key.size() > a->name.size() &&
-        key.substr(0, a->name.size()) == a->name && key[a->name.size()] == '-')
-      return std::string(a->name);
-  return std::string(claude_code().name);
-}
-
-// The token estimate of the run log (docs/cli.md#log): a quarter of the characters.
-long long tokens_of(std::size_t chars) { return static_cast<long long>((chars + 3) / 4); }
 
 constexpr std::string_view k_csp =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -412,7 +401,7 @@ Response Console::sessions(const Request &request, std::string_view rest) const 
     for (const auto &row : rows)
       w.begin_object()
           .member("id", row.key)
-          .member("agent", agent_of(row.key))
+          .member("agent", hygiene::agent_of_session(row.key))
           .key("time")
           .int64(row.time)
           .key("runs")
@@ -426,25 +415,13 @@ Response Console::sessions(const Request &request, std::string_view rest) const 
   const std::string key(rest);
   const auto runs = state.sessions.runs(key);
   JsonWriter w;
-  w.begin_object().member("id", key).member("agent", agent_of(key)).key("runs").begin_array();
-  for (const auto &r : runs) {
-    w.begin_object().key("time").int64(r.time).member("hook", r.hook);
-    w.key("memories").begin_array();
-    for (const auto &[id, type] : r.memories)
-      w.begin_object().member("id", id).member("type", type).end_object();
-    w.end_array();
-    w.key("chars").int64(static_cast<long long>(r.chars));
-    w.key("tokens").int64(tokens_of(r.chars));
-    w.key("skipped").begin_array();
-    for (const auto &skip : r.skipped)
-      w.begin_object().member("reason", skip.reason).member("detail", skip.detail).end_object();
-    w.end_array().key("used").begin_array();
-    for (const auto &id : r.used)
-      w.str(id);
-    w.end_array();
-    if (r.ms >= 0) w.key("ms").int64(r.ms);
-    w.end_object();
-  }
+  w.begin_object()
+      .member("id", key)
+      .member("agent", hygiene::agent_of_session(key))
+      .key("runs")
+      .begin_array();
+  for (const auto &r : runs)
+    write_run_json(w, r);
   w.end_array().end_object();
   return json(200, w.text());
 }
@@ -496,7 +473,7 @@ Response Console::pause(const Request &request) const {
   return json(200, w.text());
 }
 
-// GET stats?days=N: stats --json (docs/cli.md#stats).
+// GET stats?days=N: stats --json (docs/cli.md#stats-pin-and-dream).
 Response Console::stats(const Request &request) const {
   if (request.method != "GET") return error(405, "GET only");
   if (!m_sources.stats) return error(501, "stats are not available in this build");

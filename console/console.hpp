@@ -46,12 +46,12 @@ struct Sources {
   // Doctor's checks (docs/cli.md#doctor) as JSON: {"rows": [{"name", "value", "sub"}],
   // "warnings": [...], "fixes": [...], "summary"}.
   std::function<Result<std::string>()> health;
-  // `mem0-hooks stats --json` for the last `days` days (docs/cli.md#stats).
+  // `mem0-hooks stats --json` for the last `days` days (docs/cli.md#stats-pin-and-dream).
   std::function<Result<std::string>(int days)> stats;
   // `mem0-hooks dream --json`, and applying that plan: the undo file's path.
   std::function<Result<std::string>()> dream;
   std::function<Result<std::string>()> dream_apply;
-  // Pin or unpin the memory `id` (docs/cli.md#pin).
+  // Pin or unpin the memory `id` (docs/cli.md#stats-pin-and-dream).
   std::function<Result<void>(const std::string &id, bool pinned)> pin;
 };
 

@@ -7,7 +7,6 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -240,7 +239,7 @@ DreamPlan plan_dream(const DreamInput &input) {
       });
       const std::size_t n = rare.size();
       const auto at_threshold =
-          n - static_cast<std::size_t>(std::ceil(input.near * static_cast<double>(n) - 1e-9)) + 1;
+          n - ceil_of(input.near * static_cast<double>(n) - 1e-9) + 1;
       const std::size_t prefix = std::min(n, std::max<std::size_t>(at_threshold, 3));
       for (std::size_t k = 0; k < prefix; ++k) {
         auto &list = postings[rare[k]];
@@ -320,7 +319,7 @@ void write_dream_json(JsonWriter &w, const DreamPlan &plan) {
   for (const auto &g : plan.duplicates) {
     w.begin_object().member("keep", g.keep);
     ids("drop", g.drop);
-    w.member("reason", g.reason).key("similarity").number(std::round(g.similarity * 1000) / 1000);
+    w.member("reason", g.reason).key("similarity").number(thousandths(g.similarity));
     w.end_object();
   }
   w.end_array().key("expired").begin_array();

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-// Retention (docs/hygiene.md#retention): how long a memory of each type is kept, from the
+// Retention (docs/hygiene.md#dream): how long a memory of each type is kept, from the
 // project's `mem0.md` and the settings.
 
 namespace mem0::hygiene {

@@ -1,10 +1,10 @@
 #include "hygiene/stats.hpp"
 #include "hygiene/dream.hpp"
 #include "hygiene/retention.hpp"
+#include "hygiene/words.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace mem0::hygiene {
 namespace {
@@ -12,7 +12,7 @@ namespace {
 // The value at `share` of sorted `values` (nearest rank); 0 for none.
 long long percentile(const std::vector<long long> &values, double share) {
   if (values.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(std::ceil(share * static_cast<double>(values.size())));
+  const auto rank = ceil_of(share * static_cast<double>(values.size()));
   return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
 }
 
@@ -51,7 +51,7 @@ Stats compute_stats(const StatsInput &input) {
     }
   }
   std::erase_if(s.agents, [](const auto &a) { return a.second.runs == 0; });
-  if (s.injected.runs > 0) s.injected.tokens = (s.injected.chars / s.injected.runs + 3) / 4;
+  if (s.injected.runs > 0) s.injected.tokens = tokens_of(s.injected.chars / s.injected.runs);
   if (s.injected.memories > 0)
     s.injected.use_rate =
         static_cast<double>(s.injected.used) / static_cast<double>(s.injected.memories);
@@ -83,7 +83,7 @@ void write_stats_json(JsonWriter &w, const Stats &s) {
   w.key("runs").int64(n(s.injected.runs)).key("memories").int64(n(s.injected.memories));
   w.key("chars").int64(n(s.injected.chars)).key("tokens").int64(n(s.injected.tokens));
   w.key("used").int64(n(s.injected.used));
-  w.key("use_rate").number(std::round(s.injected.use_rate * 1000) / 1000).end_object();
+  w.key("use_rate").number(thousandths(s.injected.use_rate)).end_object();
   w.key("latency_ms").begin_object().key("p50").int64(s.latency_ms.p50);
   w.key("p95").int64(s.latency_ms.p95).end_object();
   w.key("agents").begin_object();
@@ -126,7 +126,7 @@ std::string stats_report(const Stats &s) {
          count_of(s.injected.chars, "character", "characters") + " (~" +
          std::to_string(s.injected.tokens) + " tokens per prompt)\n";
   out += "used by the model: " + std::to_string(s.injected.used) + " (" +
-         std::to_string(static_cast<int>(std::round(s.injected.use_rate * 100))) + "%)\n";
+         std::to_string(static_cast<int>(s.injected.use_rate * 100 + 0.5)) + "%)\n";
   out += "hook latency: p50 " + std::to_string(s.latency_ms.p50) + " ms, p95 " +
          std::to_string(s.latency_ms.p95) + " ms\n";
   for (const auto &[name, a] : s.agents)

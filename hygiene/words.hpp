@@ -28,4 +28,15 @@ bool has_digit(std::string_view word);
 // A 64-bit hash of `word` (FNV-1a), for sets of words.
 std::uint64_t word_hash(std::string_view word);
 
+// The ceiling of `x` (0 below 0), and `x` rounded to thousandths (x ≥ 0), in plain arithmetic:
+// libm's would be a library the executables do not link (docs/install.md#release-binaries).
+inline std::size_t ceil_of(double x) {
+  if (x <= 0) return 0;
+  const auto whole = static_cast<std::size_t>(x);
+  return whole + (static_cast<double>(whole) < x ? 1 : 0);
+}
+inline double thousandths(double x) {
+  return static_cast<double>(static_cast<long long>(x * 1000 + 0.5)) / 1000;
+}
+
 } // namespace mem0::hygiene

@@ -772,7 +772,7 @@ def capture_rows(fake, env, work, project, base, curl):
         ms, rss = measure(make)
         rows.append((name, ms, None, rss, "< 20 ms" + (" ok" if ms < 20 else " MISSED")))
     # A 400 KB reply whose every `<` opens a <private> tag that never closes: cut to 20,000
-    # characters, then stripped in one pass (docs/capture.md#bounds).
+    # characters, then stripped in one pass (docs/capture.md#before-anything-touches-the-disk).
     huge = summary + "<private " * (400 * 1024 // 9)
     ms, rss = measure(hook("on_stop", lambda i: {
         "hook_event_name": "Stop", "session_id": "bench", "cwd": project,

@@ -307,4 +307,23 @@ std::vector<SessionState> SessionStore::all_sessions() const {
   return out;
 }
 
+void write_run_json(JsonWriter &w, const RunRecord &run) {
+  w.begin_object().key("time").int64(run.time).member("hook", run.hook);
+  w.key("memories").begin_array();
+  for (const auto &[id, type] : run.memories)
+    w.begin_object().member("id", id).member("type", type).end_object();
+  w.end_array();
+  w.key("chars").int64(static_cast<long long>(run.chars));
+  w.key("tokens").int64(static_cast<long long>(tokens_of(run.chars)));
+  w.key("skipped").begin_array();
+  for (const auto &skip : run.skipped)
+    w.begin_object().member("reason", skip.reason).member("detail", skip.detail).end_object();
+  w.end_array().key("used").begin_array();
+  for (const auto &id : run.used)
+    w.str(id);
+  w.end_array();
+  if (run.ms >= 0) w.key("ms").int64(run.ms);
+  w.end_object();
+}
+
 } // namespace mem0

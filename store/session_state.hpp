@@ -2,6 +2,7 @@
 #include "store/disk.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/json_writer.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -49,6 +50,13 @@ struct RunRecord {
 
   bool empty() const { return memories.empty() && skipped.empty() && used.empty(); }
 };
+
+// The tokens `chars` code points make, estimated as four to a token (log, stats, the console).
+inline std::size_t tokens_of(std::size_t chars) { return (chars + 3) / 4; }
+
+// Write `run` as one of `log --json`'s runs (docs/cli.md#log); the console's Sessions view reads
+// the same object.
+void write_run_json(JsonWriter &w, const RunRecord &run);
 
 // What one agent session has seen (docs/state.md#session-files). The injected ids double as
 // the id8 map: a `[mem0:id8]` citation resolves to the injected id it prefixes.

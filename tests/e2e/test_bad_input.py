@@ -181,12 +181,14 @@ class MalformedStdin(InputTest):
         self.run_huge_prompt("<system-reminder>" * (2 * 1024 * 1024 // 17))
 
     def test_a_400_kb_reply_full_of_private_tags_ends_within_budget(self):
-        # Cut to 20,000 characters first, then stripped in one pass (docs/capture.md#bounds).
+        # Cut to 20,000 characters first, then stripped in one pass (docs/capture.md#before-anything-touches-the-disk).
         reply = "We moved the retry logic into the worker. " * 5 + "<private " * (400 * 1024 // 9)
         result = self.run_timed_hook("on_stop", {
             "hook_event_name": "Stop", "session_id": "sess-in", "cwd": self.project,
             "last_assistant_message": reply}, env=self.quiet_env())
         self.assert_within_budget(result, 1000)
+        # Its sender delivers after the hook has ended: wait, so that no later case sees the add.
+        self.wait_for("the capture's delivery", self.fake.adds)
 
     def test_invalid_utf8_in_the_prompt_becomes_replacement_characters(self):
         raw = raw_payload(self.prompt_payload(prompt="@@prompt@@"),

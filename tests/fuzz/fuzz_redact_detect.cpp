@@ -1,5 +1,5 @@
 // Redaction (docs/failures.md#secrets-and-redaction), the capture text's wrapper-tag stripping
-// (docs/capture.md#what-is-never-stored) and the prompt detectors (docs/hooks.md#prompt-detectors)
+// (docs/capture.md#before-anything-touches-the-disk) and the prompt detectors (docs/hooks.md#prompt-detectors)
 // on any text. A secret planted after the input must never survive redaction, nor a `<private>`
 // block its stripping, whatever precedes it.
 #include "runtime/remember.hpp"
