@@ -15,6 +15,9 @@ Variants: (a) the checkout loaded as a plugin (`--plugin-dir`, wiring from hooks
 `mem0-hooks install --settings ...`. A third test reads a file outside the project and checks
 that Claude Code still denies it (our Read hook never auto-approves; a control run with a
 stub hook that answers `permissionDecision: allow` proves the check can tell).
+The use signal (UseSignalTest, docs/hygiene.md): after a turn whose reply cites the injected
+memory, by its tag or by its words, `mem0-hooks log --json` shows it in the Stop run's `used`;
+after an unrelated reply, nothing is used.
 
 Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreachable).
 
@@ -247,7 +250,8 @@ class Run(RunResult):
         return "\n".join(lines)
 
 
-class ClaudeCodeTest(unittest.TestCase):
+class ClaudeCodeRun(unittest.TestCase):
+    """Each test's stand-ins and project, a `claude -p` run, and the recall checks."""
     maxDiff = None
 
     def setUp(self):
@@ -371,6 +375,8 @@ class ClaudeCodeTest(unittest.TestCase):
             out.append(node)
         return out
 
+
+class ClaudeCodeTest(ClaudeCodeRun):
     # -- the tests -----------------------------------------------------------------------------
     def test_a_plugin_dir(self):
         """`claude --plugin-dir <checkout>` runs both hooks from hooks.json."""
@@ -474,9 +480,63 @@ class ClaudeCodeTest(unittest.TestCase):
             "the control hook")
 
 
+# The use signal (docs/hygiene.md): replies the model stand-in ends the turn with. The first cites
+# the prompt memory by its tag, the second by its words only (all four of them, no tag), the third
+# shares no word with it.
+REPLY_TAG = (f"Partial refunds round half up on the whole line, as recorded in "
+             f"[mem0:{PROMPT_MEM[:8]}].")
+REPLY_WORDS = "The partial refund follows the rounding rule: half up on the whole line."
+REPLY_UNRELATED = "I renamed the CSS classes of the login page and fixed the footer alignment."
+
+
+class UseSignalTest(ClaudeCodeRun):
+    """A turn of a real Claude Code (plugin wiring, so Stop runs on_stop with what Claude Code
+    hands it): the prompt hook injects the prompt memory, the model stand-in answers at once
+    (no Read) with one of the replies above, and `mem0-hooks log --json` afterwards, with the
+    same HOME, shows the Stop run's `used`."""
+
+    def setUp(self):
+        super().setUp()
+        self.api.read_path = None  # the answer comes in the first model request
+
+    def turn(self, label, reply):
+        self.api.final_text = reply
+        run = self.claude(label, "--plugin-dir", plugin_root(self.scratch))
+        self.assertEqual(run.result.get("result"), reply, run.summary())
+        first = run.messages[0]["body"]
+        self.assertTrue(locate(first, PROMPT_LINE), f"{PROMPT_LINE!r} not in the first model "
+                        f"request\n{run.summary()}")
+        session = run.result.get("session_id")
+        self.assertTrue(session, run.summary())
+        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "log", "--session", session,
+                               "--json"], cwd=self.project, env=self.env(), capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = json.loads(proc.stdout)["runs"]
+        log(f"    log --session {session}: " + ", ".join(
+            f"{r.get('hook')} (memories {[m['id'][:8] for m in r.get('memories') or []]}, "
+            f"used {r.get('used', [])})" for r in runs))
+        injected = [m["id"] for r in runs if r.get("hook") == "on_user_prompt"
+                    for m in r.get("memories") or []]
+        self.assertIn(PROMPT_MEM, injected, f"{runs}\n{run.summary()}")
+        stops = [r for r in runs if r.get("hook") == "on_stop"]
+        self.assertEqual(len(stops), 1, f"{runs}\n{run.summary()}")
+        return stops[0].get("used", [])
+
+    def test_f_reply_citing_the_tag_marks_the_memory_used(self):
+        self.assertEqual(self.turn("use-tag", REPLY_TAG), [PROMPT_MEM])
+
+    def test_g_reply_holding_its_words_marks_the_memory_used(self):
+        self.assertNotIn("mem0:", REPLY_WORDS)
+        self.assertEqual(self.turn("use-words", REPLY_WORDS), [PROMPT_MEM])
+
+    def test_h_unrelated_reply_marks_nothing_used(self):
+        self.assertEqual(self.turn("use-none", REPLY_UNRELATED), [])
+
+
 def main():
     global CLAUDE
-    CLAUDE = claude_or_exit(["on_user_prompt", "on_file_read"])
+    CLAUDE = claude_or_exit(["on_user_prompt", "on_file_read", "on_stop", "mem0-hooks"])
     return run_tests()
 
 
