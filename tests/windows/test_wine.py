@@ -5,10 +5,16 @@ Under wine, HOME does not reach a Windows program and USERPROFILE points into th
 hooks' state is the prefix's %USERPROFILE%\\.mem0: each test empties it, and the tests run one at
 a time. Paths are handed to the hooks in Windows form (Z:\\... is wine's drive for /)."""
 
+import http.client
 import json
 import os
+import queue
+import re
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -338,6 +344,124 @@ class WineInstall(WineCase):
         doctor = self.cli("doctor")
         self.assertIn("runs " + win_dir + "\\", doctor.stdout)
         self.assertIn("which no longer exists", doctor.stdout)
+
+
+def free_port():
+    """A loopback port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class WineConsole(WineCase):
+    """mem0-hooks.exe ui: the console's server under wine answers requests over loopback from
+    the Linux side, and stops (docs/console.md#windows)."""
+
+    def get(self, port, path, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        try:
+            conn.request("GET", path, headers=headers or {})
+            res = conn.getresponse()
+            return res, res.read().decode()
+        finally:
+            conn.close()
+
+    def start_ui(self, port):
+        """mem0-hooks.exe ui --no-open --port `port` under wine: the process, a queue of its
+        stdout lines after the first, and the token of the first."""
+        proc = subprocess.Popen([WINE_RUN, os.path.join(os.environ["MEM0_BIN_DIR"],
+                                                        "mem0-hooks.exe"),
+                                 "ui", "--no-open", "--port", str(port)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, errors="replace",
+                                env=self.env(), cwd=self.project)
+        self.addCleanup(proc.stderr.close)
+        self.addCleanup(proc.stdout.close)
+        self.addCleanup(lambda: proc.poll() is None and (proc.kill(), proc.wait(30)))
+        lines = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout],
+                         daemon=True).start()
+        try:
+            first = lines.get(timeout=60).strip()
+        except queue.Empty:
+            proc.kill()
+            self.fail("no address from mem0-hooks.exe ui: " + proc.stderr.read())
+        match = re.fullmatch(r"mem0 console: http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})",
+                             first)
+        self.assertIsNotNone(match, first)
+        self.assertEqual(int(match.group(1)), port)
+        return proc, lines, match.group(2)
+
+    def assert_gone(self, proc, port):
+        """`proc` ended, no wine process of its command line is left, and `port` is closed."""
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.fail("mem0-hooks.exe ui did not stop under wine")
+        left = subprocess.run(["pgrep", "-f", f"mem0-hooks.exe ui --no-open --port {port}$"],
+                              capture_output=True, text=True).stdout.split()
+        self.assertEqual(left, [])
+        with self.assertRaises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+    def test_ui_answers_on_loopback_and_stops(self):
+        port = free_port()
+        proc, lines, token = self.start_ui(port)
+        instance = os.path.join(self.mem0, "state", "console.json")
+        self.assertTrue(os.path.exists(instance))
+
+        # The token is traded for an HttpOnly cookie, and the page is served with it.
+        res, _ = self.get(port, "/?token=" + token)
+        self.assertEqual(res.status, 303)
+        self.assertEqual(res.getheader("Location"), "/")
+        cookie = res.getheader("Set-Cookie")
+        self.assertIn("HttpOnly", cookie)
+        self.assertIn("SameSite=Strict", cookie)
+        crumb = cookie.split(";")[0]
+        res, page = self.get(port, "/", {"Cookie": crumb})
+        self.assertEqual(res.status, 200)
+        self.assertIn("<html", page.lower())
+
+        # The API lists the stand-in's memories, with the cookie or the bearer token.
+        for auth in ({"Cookie": crumb}, {"Authorization": "Bearer " + token}):
+            res, body = self.get(port, "/api/memories", auth)
+            self.assertEqual(res.status, 200, body)
+            self.assertEqual({m["id"] for m in json.loads(body)["memories"]},
+                             {m["id"] for m in self.seed})
+            self.assertNotIn(self.fake.api_key, body)
+
+        # Without the token: 401; a foreign Host: 403.
+        res, _ = self.get(port, "/api/memories")
+        self.assertEqual(res.status, 401)
+        res, _ = self.get(port, "/api/memories", {"Host": f"rebound.example:{port}",
+                                                  "Authorization": "Bearer " + token})
+        self.assertEqual(res.status, 403)
+
+        # wine hands SIGINT to the program as Ctrl-C: the console's own stop, which removes
+        # its console.json.
+        proc.send_signal(signal.SIGINT)
+        self.assert_gone(proc, port)
+        self.assertEqual(proc.returncode, 0)
+        rest = []
+        while not lines.empty():
+            rest.append(lines.get().strip())
+        self.assertIn("mem0 console: stopped", rest)
+        self.assertFalse(os.path.exists(instance))
+
+        # SIGTERM: wine ends the process at once (no stop of its own, console.json left), and
+        # the next ui finds that console.json unanswered and starts a console of its own.
+        port = free_port()
+        proc, _, token = self.start_ui(port)
+        proc.terminate()
+        self.assert_gone(proc, port)
+        self.assertTrue(os.path.exists(instance))
+        again = free_port()
+        proc, _, fresh = self.start_ui(again)
+        self.assertNotEqual(fresh, token)
+        res, _ = self.get(again, "/api/memories", {"Authorization": "Bearer " + fresh})
+        self.assertEqual(res.status, 200)
+        proc.send_signal(signal.SIGINT)
+        self.assert_gone(proc, again)
 
 
 if __name__ == "__main__":
