@@ -238,8 +238,7 @@ DreamPlan plan_dream(const DreamInput &input) {
         return dx != dy ? dx < dy : x < y;
       });
       const std::size_t n = rare.size();
-      const auto at_threshold =
-          n - ceil_of(input.near * static_cast<double>(n) - 1e-9) + 1;
+      const auto at_threshold = n - ceil_of(input.near * static_cast<double>(n) - 1e-9) + 1;
       const std::size_t prefix = std::min(n, std::max<std::size_t>(at_threshold, 3));
       for (std::size_t k = 0; k < prefix; ++k) {
         auto &list = postings[rare[k]];

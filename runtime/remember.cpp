@@ -57,9 +57,9 @@ std::string_view tag_name_at(std::string_view text, std::size_t i, bool &closing
 // `text` without wrapper-tag blocks (`<tag ...>` to the matching `</tag>`, nested ones of the
 // same tag counted; an unclosed block runs to the end; a stray closing tag is dropped; a closing
 // tag holds no `<`, so that it never swallows an opening one), in one
-// pass, linear in the size of `text` (docs/capture.md#before-anything-touches-the-disk). A tag is found in
-// what is kept, not in the input: a block whose removal joins the pieces of another tag around
-// it removes that one too, so the result holds no wrapper tag at all.
+// pass, linear in the size of `text` (docs/capture.md#before-anything-touches-the-disk). A tag is
+// found in what is kept, not in the input: a block whose removal joins the pieces of another tag
+// around it removes that one too, so the result holds no wrapper tag at all.
 std::string strip_wrappers(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -34,7 +34,8 @@ struct Capture {
   bool asked = false;
 };
 
-// The most characters (code points) of one captured text (docs/capture.md#before-anything-touches-the-disk).
+// The most characters (code points) of one captured text
+// (docs/capture.md#before-anything-touches-the-disk).
 inline constexpr std::size_t k_max_capture_chars = 20000;
 
 // Text made safe to store: cut to `max_chars` characters first (without a word the cut would

@@ -1,7 +1,7 @@
 // Redaction (docs/failures.md#secrets-and-redaction), the capture text's wrapper-tag stripping
-// (docs/capture.md#before-anything-touches-the-disk) and the prompt detectors (docs/hooks.md#prompt-detectors)
-// on any text. A secret planted after the input must never survive redaction, nor a `<private>`
-// block its stripping, whatever precedes it.
+// (docs/capture.md#before-anything-touches-the-disk) and the prompt detectors
+// (docs/hooks.md#prompt-detectors) on any text. A secret planted after the input must never survive
+// redaction, nor a `<private>` block its stripping, whatever precedes it.
 #include "runtime/remember.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "util/detect.hpp"
