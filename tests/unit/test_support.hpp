@@ -592,6 +592,16 @@ HookOutput handled(HookOutput (*handle)(const Input &, const HookContext &),
   return handle(input, f.context(input));
 }
 
+// A Stop of session-1 in the fixture's project whose reply is `message`.
+inline StopInput stop_input(const HookFixture &f, std::string message) {
+  StopInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.hook_event_name = "Stop";
+  in.last_assistant_message = std::move(message);
+  return in;
+}
+
 // Queue `capture` as a run of `input` would (remember over the run's facts, bound to `input`).
 inline Result<std::string> remember_in(HookFixture &f, const HookInput &input, Capture capture) {
   HookContext ctx = f.context(input);

@@ -9,15 +9,6 @@ using namespace mem0::testing;
 
 namespace {
 
-StopInput reply(const HookFixture &f, std::string message) {
-  StopInput in;
-  in.session_id = "session-1";
-  in.cwd = f.project.string();
-  in.hook_event_name = "Stop";
-  in.last_assistant_message = std::move(message);
-  return in;
-}
-
 Memory memory(std::string id, std::string text) {
   Memory m;
   m.id = std::move(id);
@@ -60,13 +51,13 @@ TEST_CASE("use signal: a reply citing a memory marks it used in the run log", "[
   inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database"),
              memory(k_pnpm, "Use pnpm for every install in this repository")});
   const HookContext ctx = f.context();
-  on_stop::mark_used(reply(f, "Done: the migration targets PostgreSQL 15 as [mem0:11111111] says."),
-                     ctx);
+  on_stop::mark_used(
+      stop_input(f, "Done: the migration targets PostgreSQL 15 as [mem0:11111111] says."), ctx);
   CHECK(ctx.facts->run_record().used == std::vector<std::string>{k_pg});
   // What was checked is forgotten: the next reply is checked against what comes next.
   CHECK(f.state->sessions.load("session-1").awaiting.empty());
   const HookContext again = f.context();
-  on_stop::mark_used(reply(f, "[mem0:22222222]"), again);
+  on_stop::mark_used(stop_input(f, "[mem0:22222222]"), again);
   CHECK(again.facts->run_record().used.empty());
 }
 
@@ -74,7 +65,7 @@ TEST_CASE("use signal: an unrelated reply uses nothing", "[use]") {
   HookFixture f;
   inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database")});
   const HookContext ctx = f.context();
-  on_stop::mark_used(reply(f, "I renamed the CSS classes of the login page."), ctx);
+  on_stop::mark_used(stop_input(f, "I renamed the CSS classes of the login page."), ctx);
   CHECK(ctx.facts->run_record().used.empty());
   CHECK(f.state->sessions.load("session-1").awaiting.empty());
 }
@@ -82,11 +73,11 @@ TEST_CASE("use signal: an unrelated reply uses nothing", "[use]") {
 TEST_CASE("use signal: a subagent's reply or an empty one leaves the memories waiting", "[use]") {
   HookFixture f;
   inject(f, {memory(k_pg, "Use PostgreSQL 15 for the billing database")});
-  StopInput sub = reply(f, "[mem0:11111111]");
+  StopInput sub = stop_input(f, "[mem0:11111111]");
   sub.agent_id = "subagent-1";
   const HookContext ctx = f.context();
   on_stop::mark_used(sub, ctx);
-  on_stop::mark_used(reply(f, ""), ctx);
+  on_stop::mark_used(stop_input(f, ""), ctx);
   CHECK(ctx.facts->run_record().used.empty());
   CHECK(f.state->sessions.load("session-1").awaiting.size() == 1);
 }

@@ -50,15 +50,6 @@ std::string long_text(const std::string &seed) {
   return text;
 }
 
-StopInput stop_input(const HookFixture &f, std::string message) {
-  StopInput in;
-  in.session_id = "session-1";
-  in.cwd = f.project.string();
-  in.hook_event_name = "Stop";
-  in.last_assistant_message = std::move(message);
-  return in;
-}
-
 } // namespace
 
 TEST_CASE("outbox: items keep the order of capture and read back", "[capture]") {
