@@ -15,7 +15,7 @@ search, the server's peak RSS after searches and its CPU time while idle; `--mcp
 only those, `--shims-only` the JS hosts' shim rows (the prompt hook through each shim, timed inside
 node, next to the same executable run directly). `--wine=DIR` (the bin/ of the Windows build)
 prints only the hooks built for Windows run under wine next to the Linux build's, and the
-executables' sizes. `--npm-bin=DIR` (the bin/ of an installed
+executables' sizes. `--hygiene-only` prints only the hygiene rows (dream, stats, Stop's use signal). `--npm-bin=DIR` (the bin/ of an installed
 mem0-native-hooks-<os>-<cpu>) adds the prompt hook run from there next to the same hook from BIN_DIR,
 and run as the npm plugin's hooks.json runs it (`sh -c`, finding libexec/<uname -sm> by reading
 /proc, and by `uname -sm` as on a kernel before 6.1) next to the plain `exec` of a package's
@@ -49,9 +49,11 @@ from tlsbed import TlsBed, missing_tools  # noqa: E402
 MCP_ONLY = "--mcp-only" in sys.argv
 SHIMS_ONLY = "--shims-only" in sys.argv
 CONSOLE_ONLY = "--console-only" in sys.argv
+HYGIENE_ONLY = "--hygiene-only" in sys.argv
 NPM_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--npm-bin=")), None)
 WINE_BIN = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--wine=")), None)
-ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only", "--console-only")
+ARGS = [a for a in sys.argv if a not in ("--mcp-only", "--shims-only", "--console-only",
+                                         "--hygiene-only")
         and not a.startswith(("--npm-bin=", "--wine="))]
 # --baseline OTHER_BIN_DIR: only the write rows (Stop and the sender), for BIN and OTHER side by
 # side in this one run: what a change to the write path costs.
@@ -248,6 +250,10 @@ def main():
             return
         if CONSOLE_ONLY:
             print_mcp(console_rows(work), title="console (1,000 memories)", note=CONSOLE_NOTE)
+            return
+        if HYGIENE_ONLY:
+            for name, ms, _, rss, target in hygiene_rows(env, work, project):
+                print(f"{name:55} {ms:10.2f} ms {rss / 1024:7.1f} MB  {target}")
             return
         if WINE_BIN:
             wine_rows(env, work, project, big, small)
