@@ -58,7 +58,7 @@ void strip_slashes(std::string &s) {
 
 // The host of an authority lower-cased, with its port as a number; an IPv6 host loses its
 // brackets, a port 0 goes (as Python's urlsplit gives them to Mem0's plugins). A port that is no
-// number is kept as written.
+// number (where the plugins fail) is kept, lower-cased.
 std::string host_and_port(std::string_view authority) {
   std::string_view host = authority, port;
   if (authority.starts_with('[') && authority.find(']') != std::string_view::npos) {
@@ -77,7 +77,7 @@ std::string host_and_port(std::string_view authority) {
     if (const long number = std::stol(std::string(port)); number != 0)
       out += ":" + std::to_string(number);
   } else if (!port.empty()) {
-    out += ":" + std::string(port);
+    out += ":" + ascii_lower(port);
   }
   return out;
 }

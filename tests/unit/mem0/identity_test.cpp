@@ -98,6 +98,12 @@ TEST_CASE("normalize_origin: a URL that is only a scheme, or strips down to one,
   CHECK(normalize_origin("https://.git/") == "https://.git");
   CHECK(normalize_origin("git@:") == "https:");
   CHECK(normalize_origin("") == "");
+  // The authority ends at `/`, `?` or `#`, as for Python's urlsplit; a port that is no number
+  // (where Mem0's plugins fail) is kept, lower-cased.
+  CHECK(normalize_origin("https://a?b@c/x") == "https://a?b@c/x");
+  CHECK(normalize_origin("https://u@H#frag") == "https://h#frag");
+  CHECK(normalize_origin("https://H:ABC/x") == "https://h:abc/x");
+  CHECK(normalize_origin("https://[::1/x") == "https://[::1/x");
 }
 
 TEST_CASE("normalize_origin: the path's case is kept, only the host is lowercased", "[identity]") {
