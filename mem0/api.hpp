@@ -175,8 +175,9 @@ HttpRequest delete_request(const ApiTarget &api, std::string_view id);
 // PUT {base}/v1/memories/{id}/, or PUT {base}/memories/{id} (self-hosted), body {"text": text}:
 // the memory's new text (docs/api.md#update).
 HttpRequest update_request(const ApiTarget &api, std::string_view id, std::string_view text);
-// The same update with the memory's whole `metadata` object (JSON text) too, which both backends
-// store in place of the old (docs/api.md#update): how a memory is pinned.
+// The same update with the memory's whole `metadata` object (JSON text) too, which the Platform
+// stores in place of the old and the self-hosted server merges into it (docs/api.md#update): how a
+// memory is pinned.
 HttpRequest update_request(const ApiTarget &api, std::string_view id, std::string_view text,
                            std::string_view metadata);
 

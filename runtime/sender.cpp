@@ -201,10 +201,12 @@ struct Round {
 DetachedWork sender_work(const RunDeps &deps, RunFacts &facts,
                          const std::function<void()> &before) {
   if (!has_access(deps.config)) return {};
-  // Capture off: `before` (a capture) is dropped, and what the user asked for still leaves.
-  const bool capture = deps.config.auto_save;
-  const std::function<void()> first = capture ? before : nullptr;
-  if (capture ? !first && !facts.outbox_has_pending() : !deps.state.outbox.has_asked()) return {};
+  // Capture off: the handlers declare no capture as `before` (auto dream is not one), and of the
+  // queue only what the user asked for leaves.
+  const std::function<void()> &first = before;
+  const bool pending = deps.config.auto_save ? facts.outbox_has_pending()
+                                             : deps.state.outbox.has_asked();
+  if (!first && !pending) return {};
   if (facts.user_pause()) {
     // Nothing leaves while the user pauses: the queue waits, and `before`'s capture is dropped.
     facts.note_paused_work();

@@ -22,9 +22,10 @@ namespace mem0 {
 // the hook itself), then one send_round, which the arguments `--send --agent <agent>` make a
 // hook or mem0-hooks do on its own (run_sender). Empty, so that no process starts, when there is no
 // key, while the user pauses (then `before` is dropped too), or, without `before`, when nothing is
-// pending or a back-off pause holds. With capture off (auto_save), `before` is dropped and a
-// sender starts only for an add the user asked for (remember, add_memory). The user's pause, the
-// pending items and the agent come from the run's `facts`.
+// pending or a back-off pause holds. With capture off (auto_save) the handlers declare no capture
+// as `before` (auto dream still runs), and of the queue only an add the user asked for (remember,
+// add_memory) starts a sender. The user's pause, the pending items and the agent come from the
+// run's `facts`.
 DetachedWork sender_work(const RunDeps &deps, RunFacts &facts,
                          const std::function<void()> &before = {});
 

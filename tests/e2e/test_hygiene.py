@@ -8,13 +8,15 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import unittest
 from datetime import datetime, timedelta, timezone
 
-from hooklib import BIN_DIR, kill_senders, HookTest, PROJECT, USER
+from hooklib import BIN_DIR, kill_senders, senders_of, HookTest, PROJECT, USER
 import seeds
 import testmain  # noqa: E402
-from hookevents import prompt_event, stop_event
+from hookevents import prompt_event, session_end_event, stop_event
+from waiting import wait_until
 
 CLI = os.path.join(os.path.realpath(BIN_DIR), "mem0-hooks")
 
@@ -187,6 +189,35 @@ class Hygiene:
         self.fake.control()
         self.assertEqual(self.writes(), [])
         self.assertEqual(pending(self.home), [])
+
+    def test_auto_dream_after_a_session_ends_with_capture_on_and_off(self):
+        fillers = [seeds.memory(mid(2000 + i), f"filler memory number {i} about topic {i * 7}",
+                                "task_learning", user=USER, project=PROJECT, backend=self.backend,
+                                created=ago(1)) for i in range(10)]
+        undo = os.path.join(self.home, ".mem0", "undo")
+        for auto_save in ("true", "false"):
+            with self.subTest(auto_save=auto_save):
+                self.fake.reset()
+                self.fake.seed(corpus(self.backend) + fillers)  # 21 of ours: past the gate of 20
+                # The day's marker of the previous case goes: each case may dream once.
+                shutil.rmtree(os.path.join(self.home, ".mem0", "state", "dream"), True)
+                env = self.env(MEM0_AUTO_DREAM="true", MEM0_AUTO_SAVE=auto_save)
+                self.run_hook("on_session_end", session_end_event(
+                    "clear", session_id=f"s-auto-{auto_save}", cwd=self.project), env=env)
+                self.assertTrue(wait_until(lambda: not senders_of(self.home), 30))
+                left = set(self.stored())
+                self.assertEqual(left & {EX_OLD, NEAR_OLD, EXPIRED, PIN_DUP}, set())
+                self.assertIn(EX_NEW, left)
+                self.assertIn(PG14, left)  # a conflict is only listed
+                self.assertEqual(len(os.listdir(undo)), 1 if auto_save == "true" else 2)
+        # Once a day per project: a second session end the same day deletes nothing.
+        self.fake.reset()
+        self.fake.seed(corpus(self.backend) + fillers)
+        self.run_hook("on_session_end", session_end_event("clear", session_id="s-again",
+                                                          cwd=self.project),
+                      env=self.env(MEM0_AUTO_DREAM="true"))
+        self.assertTrue(wait_until(lambda: not senders_of(self.home), 30))
+        self.assertEqual(self.writes(), [])
 
     def test_pin_and_unpin(self):
         out = self.ok("pin", KEEP).stdout

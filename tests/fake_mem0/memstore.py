@@ -383,7 +383,8 @@ class Store:
 
     def update(self, mem_id, body, selfhosted=False):
         """Replace a memory's text with body["text"] and its metadata with body["metadata"]
-        (an object, stored in place of the old): the memory as updated, or None when it does not
+        (an object, stored in place of the old; the self-hosted server merges it into the old):
+        the memory as updated, or None when it does not
         exist. The Platform needs text or metadata; the self-hosted server one of text,
         metadata, expiration_date."""
         if not isinstance(body, dict):
@@ -409,8 +410,9 @@ class Store:
                 return None
             if text is not None:
                 mem.update(memory=text, hash=memory_hash(text))
-            if metadata is not None:
-                mem["metadata"] = json.loads(json.dumps(metadata))
+            if metadata is not None:  # the self-hosted server merges into what it holds
+                kept = (mem.get("metadata") or {}) if selfhosted else {}
+                mem["metadata"] = {**kept, **json.loads(json.dumps(metadata))}
             mem["updated_at"] = now_iso(micro=selfhosted)
             return dict(mem)
 
