@@ -204,8 +204,8 @@ DetachedWork sender_work(const RunDeps &deps, RunFacts &facts,
   // Capture off: the handlers declare no capture as `before` (auto dream is not one), and of the
   // queue only what the user asked for leaves.
   const std::function<void()> &first = before;
-  const bool pending = deps.config.auto_save ? facts.outbox_has_pending()
-                                             : deps.state.outbox.has_asked();
+  const bool pending =
+      deps.config.auto_save ? facts.outbox_has_pending() : deps.state.outbox.has_asked();
   if (!first && !pending) return {};
   if (facts.user_pause()) {
     // Nothing leaves while the user pauses: the queue waits, and `before`'s capture is dropped.
