@@ -106,8 +106,8 @@ ToolResult search_tool(const Call &c, const CallArgs &args) {
   const std::string query = make_query(*args.text("query"), c.ctx.config.redact);
   if (query.empty()) return {"query is empty", true};
   const Scope scope = scope_arg(c, args);
-  const auto plan =
-      search_plan(query, static_cast<int>(args.integer("limit", 10)), scope, args.text("type"));
+  const auto plan = search_plan(query, static_cast<int>(args.integer("limit", 10)), scope,
+                                args.text("type"), dir_named(args.text("dir")));
   const MemoryService memories = service(c.ctx);
   auto found = memories.search(c.api, c.identity, plan);
   if (!found) return failed(found.error());
@@ -195,6 +195,9 @@ const std::vector<Tool> &tools() {
        {{"query", false, "what to look for", true},
         k_scope,
         k_type,
+        {"dir", false,
+         "a directory relative to the repository root: the project's shared memory written "
+         "there or below only"},
         {"limit", true, "at most this many (1 to 50, default 10)", false, {}, 1, 50}},
        true,
        false,

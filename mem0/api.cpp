@@ -36,9 +36,16 @@ std::optional<Memory> parse_item(const Value &item) {
   }
   if (m.type.empty())
     if (const auto cats = item.FindMember("categories");
-        cats != item.MemberEnd() && cats->value.IsArray() && !cats->value.Empty() &&
-        cats->value[0].IsString())
-      m.type = cats->value[0].GetString();
+        cats != item.MemberEnd() && cats->value.IsArray()) {
+      // One of 0.3's categories names it best; else the first the Platform gave.
+      for (const auto &c : cats->value.GetArray())
+        if (c.IsString() && memory_category::known(c.GetString())) {
+          m.type = c.GetString();
+          break;
+        }
+      if (m.type.empty() && !cats->value.Empty() && cats->value[0].IsString())
+        m.type = cats->value[0].GetString();
+    }
   if (const auto created = string_member(item, "created_at")) m.created_at = std::string(*created);
   if (const auto updated = string_member(item, "updated_at")) m.updated_at = std::string(*updated);
   if (const auto user = string_member(item, "user_id")) m.user_id = std::string(*user);

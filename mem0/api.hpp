@@ -39,6 +39,9 @@ struct SearchSpec {
   std::optional<std::string> type; // metadata.type filter
   int top_k = 10;
   Scope scope = Scope::project;
+  // The directory scope (docs/api.md#filters): the project's shared memory only where it was
+  // written in `dir` or below (`metadata.dirs` contains it); the user's own is not narrowed.
+  std::optional<std::string> dir = {};
 };
 
 // Where requests go, validated once: only `make` builds one, so every request carries a key and

@@ -24,6 +24,7 @@ std::string Dialect::search_body(const SearchSpec &spec, const Identity &identit
   write_filters(w, spec, identity);
   w.key("top_k").int64(spec.top_k).key("threshold").number(threshold);
   if (rerank && m_traits.rerank) w.key("rerank").boolean(true);
+  if (m_traits.latest_only) w.key("latest_only").boolean(true);
   w.end_object();
   return w.text();
 }

@@ -25,6 +25,7 @@ struct DialectTraits {
   bool synchronous_adds = false;     // it answers an add once stored: the sender waits longer
   std::string_view project_field;    // the add body's field for the project: app_id, agent_id
   bool custom_instructions = false;  // an add may carry the project's custom instructions
+  bool latest_only = false;          // a search asks for the newest version of each memory only
 };
 
 // How one Mem0 backend spells the requests and its answers (docs/api.md; the self-hosted

@@ -9,6 +9,7 @@ import seeds
 import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
+from mcpclient import McpClient
 from hookevents import prompt_event, read_event, session_start_event, stop_event
 
 PROMPT = "Why does the stripe webhook handler retry invoices twice?"
@@ -236,6 +237,108 @@ class SharedProjectMemory(BackendTest):
         [body] = self.wait_for("the add", lambda: self.fake.adds())
         self.assertEqual((body["user_id"], body["app_id"]), (USER, PROJECT))
         self.assertNotIn("agent_id", body)
+
+
+P03_HASHED = "66666666-aaaa-4aaa-8aaa-000000000006"
+P03_LEGACY = "77777777-bbbb-4bbb-8bbb-000000000007"
+P03_MINE = "88888888-cccc-4ccc-8ccc-000000000008"
+P03_OLD = "99999999-dddd-4ddd-8ddd-000000000009"
+P03_WEB = "aaaaaaaa-eeee-4eee-8eee-00000000000a"
+
+
+class Plugin03Memories(BackendTest):
+    """Memories laid out exactly as Mem0's 0.3 plugins leave them on the Platform (hashed and
+    legacy shared ids, run ids, categories, no metadata.type) are recalled by our hooks, peek
+    and the MCP search (docs/api.md#two-layouts)."""
+
+    seed = [
+        seeds.plugin03_memory(P03_HASHED, "Stripe webhook handler retries must run in the worker",
+                              app=PROJECT, agent=AGENT, run_id="claude-1", dirs=["billing"],
+                              categories=["decisions_and_constraints"]),
+        seeds.plugin03_memory(P03_LEGACY, "Stripe webhook handler fails without an idempotency key",
+                              app=PROJECT, agent=PROJECT,
+                              run_id="claude-2", categories=["problems_and_fixes"]),
+        seeds.plugin03_memory(P03_MINE, "Run the stripe webhook handler tests with make stripe",
+                              app=PROJECT, user=USER, run_id="codex-3",
+                              categories=["workflows"]),
+        seeds.plugin03_memory(P03_OLD, "Stripe webhook handler retries ran inline",
+                              app=PROJECT, agent=AGENT, run_id="claude-0", latest=False),
+        seeds.plugin03_memory(P03_WEB, "Stripe webhook handler page shows retries",
+                              app=PROJECT, agent=AGENT, run_id="claude-4", dirs=["web"],
+                              categories=["project_knowledge"]),
+    ]
+
+    def setUp(self):
+        super().setUp()
+        make_repo(self.project, origin=ORIGIN)
+
+    def assert_recalled(self, text):
+        for mem_id in (P03_HASHED, P03_LEGACY, P03_MINE):
+            self.assertIn(f"[mem0:{mem_id[:8]}]", text)
+        self.assertNotIn(f"[mem0:{P03_OLD[:8]}]", text, "a replaced version")
+
+    def test_a_prompt_recalls_them_by_category_and_leaves_out_replaced_versions(self):
+        ctx = self.prompt().context()
+        self.assert_recalled(ctx)
+        self.assertIn("- [decisions_and_constraints] Stripe webhook handler retries must run in "
+                      f"the worker [mem0:{P03_HASHED[:8]}]", ctx)
+        self.assertIn("- [problems_and_fixes] ", ctx)
+        for search in self.fake.searches():
+            self.assertIs(search["latest_only"], True)
+
+    def test_an_error_prompt_puts_problems_and_fixes_first(self):
+        ctx = self.prompt("KeyError in the stripe webhook handler retries: Traceback").context()
+        lines = [line for line in ctx.split("\n") if "[mem0:" in line]
+        self.assertIn(f"[mem0:{P03_LEGACY[:8]}]", lines[0])
+
+    def test_a_file_read_recalls_them(self):
+        path = os.path.join(self.project, "stripe", "webhook_handler.py")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("def handle(event):\n    pass\n" * 200)
+        result = self.run_hook("on_file_read", read_event(path, session_id="s-1",
+                                                          cwd=self.project))
+        self.assert_recalled(result.context())
+
+    def test_peek_finds_them_and_dir_narrows_the_shared_memory(self):
+        result = self.cli("peek", "--plain", "stripe", "webhook", "handler", "retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assert_recalled(result.stdout)
+        self.assertIn(f"[mem0:{P03_WEB[:8]}]", result.stdout)
+        self.fake.reset()
+        result = self.cli("peek", "--plain", "--dir", "./billing/", "stripe", "webhook",
+                          "handler", "retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(f"[mem0:{P03_HASHED[:8]}]", result.stdout)
+        self.assertIn(f"[mem0:{P03_MINE[:8]}]", result.stdout, "the user's own is not narrowed")
+        self.assertNotIn(f"[mem0:{P03_WEB[:8]}]", result.stdout)
+        self.assertNotIn(f"[mem0:{P03_LEGACY[:8]}]", result.stdout)
+        broad = self.fake.searches()[0]
+        self.assertEqual(broad["filters"], {"OR": [
+            {"AND": [{"user_id": USER}, {"app_id": PROJECT}]},
+            {"AND": [{"OR": [{"AND": [{"agent_id": AGENT}, {"app_id": PROJECT}]},
+                             {"AND": [{"agent_id": PROJECT}, {"app_id": PROJECT}]}]},
+                     {"metadata": {"dirs": {"contains": "billing"}}}]}]})
+
+    def test_context_takes_a_dir(self):
+        result = self.cli("context", "--dir", "web", "stripe", "webhook", "handler", "retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(f"[mem0:{P03_WEB[:8]}]", result.stdout)
+        self.assertNotIn(f"[mem0:{P03_HASHED[:8]}]", result.stdout)
+
+    def test_the_mcp_search_finds_them_and_takes_a_dir(self):
+        server = McpClient(BIN_DIR, self.env(), self.project)
+        self.addCleanup(server.kill)
+        server.initialize()
+        found = server.call("search_memories", query="stripe webhook handler retries")
+        self.assert_recalled(found["content"][0]["text"])
+        types = {m["id"]: m["type"] for m in found["structuredContent"]["memories"]}
+        self.assertEqual(types[P03_MINE], "workflows")
+        narrowed = server.call("search_memories", query="stripe webhook handler retries",
+                               dir="web")
+        ids = [m["id"] for m in narrowed["structuredContent"]["memories"]]
+        self.assertIn(P03_WEB, ids)
+        self.assertNotIn(P03_HASHED, ids)
 
 
 class BackoffPerServer(BackendTest):
