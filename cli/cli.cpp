@@ -122,11 +122,14 @@ const std::vector<Command> &commands() {
        {},
        mcp},
       {"remember",
-       "[--type T] <text...>",
+       "[--type T] [--team | --personal] <text...>",
        "store a memory as written (secrets redacted), through the outbox",
        {"--type"},
-       {},
-       "  --type T   its type (default: decision): convention, anti_pattern, task_learning, ...\n",
+       {"--team", "--personal"},
+       R"(  --type T     its type (default: decision): convention, anti_pattern, task_learning, ...
+  --team       in the project's shared memory, which the whole team reads
+  --personal   in yours only (team memory otherwise lets Mem0 choose)
+)",
        {0, k_any_words},
        remember},
       {"forget",

@@ -141,12 +141,14 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
 }
 
 ToolResult add_tool(const Call &c, const CallArgs &args) {
-  const auto stored =
-      service(c.ctx).add({*args.text("text"),
-                          args.text("type").value_or(std::string(memory_type::decision)),
-                          "mcp",
-                          {},
-                          &c.agent});
+  NewMemory memory{*args.text("text"),
+                   args.text("type").value_or(std::string(memory_type::decision)),
+                   "mcp",
+                   {},
+                   &c.agent};
+  // `scope`: team or personal, checked against the tool's choices already; else the setting.
+  if (const auto scope = args.text("scope")) memory.team = *scope == "team";
+  const auto stored = service(c.ctx).add(memory);
   if (!stored) return failed(stored.error());
   return {stored_line(*stored), stored->rejected};
 }
@@ -229,7 +231,13 @@ const std::vector<Tool> &tools() {
        {{"text", false, "the memory, one self-contained statement", true},
         {"type", false,
          "its type (default decision): decision, convention, anti_pattern, "
-         "task_learning, bug_fix, ..."}},
+         "task_learning, bug_fix, ..."},
+        {"scope",
+         false,
+         "team (the project's shared memory, for the whole team) or personal (yours only); "
+         "by default the team_memory setting lets Mem0 choose",
+         false,
+         {"team", "personal"}}},
        false,
        false,
        false,

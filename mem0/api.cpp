@@ -179,8 +179,8 @@ HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
 std::optional<HttpRequest> ping_request(const ApiTarget &api) { return api.dialect().ping(api); }
 
 QueuedAdd queued_add(const AddSpec &spec, const Identity &identity) {
-  return {spec.messages, identity.user_id,     identity.project_id,     spec.metadata,
-          spec.infer,    spec.expiration_date, spec.custom_instructions};
+  return {spec.messages, identity.user_id,     identity.project_id,      spec.metadata,
+          spec.infer,    spec.expiration_date, spec.custom_instructions, spec.team};
 }
 
 std::string add_body(const AddSpec &spec, const Identity &identity, const Dialect &dialect) {

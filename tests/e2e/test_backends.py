@@ -1,6 +1,7 @@
 """End-to-end: every Mem0 (docs/api.md#self-hosted-server): a self-hosted server, the shared project memory
 of Mem0's newer plugin, and a back-off kept per server and key (docs/failures.md#back-off)."""
 
+import json
 import os
 import unittest
 
@@ -232,11 +233,94 @@ class SharedProjectMemory(BackendTest):
         ctx = self.run_hook("on_user_prompt", prompt_event(PROMPT, session_id="s-1", cwd=sub))
         self.assertIn(f"[mem0:{SHARED[:8]}]", ctx.context())
 
-    def test_writes_keep_the_users_layout(self):
-        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project))
+    def test_with_team_memory_off_writes_keep_the_users_layout(self):
+        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project),
+                      env=self.env(MEM0_TEAM_MEMORY="off"))
         [body] = self.wait_for("the add", lambda: self.fake.adds())
         self.assertEqual((body["user_id"], body["app_id"]), (USER, PROJECT))
         self.assertNotIn("agent_id", body)
+
+
+def plugin03_repo_filter(user, app=PROJECT, agent=AGENT):
+    """0.3's own `repo` filter for `user`: the shared lanes (hashed and legacy), then theirs."""
+    return {"OR": [{"OR": [{"AND": [{"agent_id": agent}, {"app_id": app}]},
+                           {"AND": [{"agent_id": app}, {"app_id": app}]}]},
+                   {"AND": [{"user_id": user}, {"app_id": app}]}]}
+
+
+class TeamMemory(BackendTest):
+    """What our hooks capture is found by 0.3's own repo filter, for the same user and, with
+    team memory, for a teammate (docs/capture.md#team-memory)."""
+
+    def setUp(self):
+        super().setUp()
+        make_repo(self.project, origin=ORIGIN)
+        self.sub = os.path.join(self.project, "billing", "stripe")
+        os.makedirs(self.sub)
+
+    def found_by_plugin03(self, user):
+        resp, data = self.fake.call("POST", "/v3/memories/search/", {
+            "query": "stripe webhook handler retries queue worker", "app_id": PROJECT,
+            "filters": plugin03_repo_filter(user), "top_k": 10, "rerank": False,
+            "latest_only": True}, headers={"Authorization": "Token " + self.fake.api_key})
+        self.assertEqual(resp.status, 200, data)
+        return [m["memory"] for m in json.loads(data)["results"]]
+
+    def capture(self, env=None):
+        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.sub), env=env)
+        [body] = self.wait_for("the add", lambda: self.fake.adds())
+        self.wait_for("the memory", lambda: self.fake.memories())
+        return body
+
+    def test_team_memory_on_shares_the_capture_with_a_teammate(self):
+        body = self.capture()
+        self.assertEqual((body["agent_id"], body["user_id"], body["app_id"], body["run_id"]),
+                         (AGENT, USER, PROJECT, "s-1"))
+        self.assertEqual(body["metadata"]["author"], USER)
+        self.assertEqual(body["metadata"]["dirs"], ["billing", "billing/stripe"])
+        self.assertEqual([next(iter(c)) for c in body["custom_categories"]],
+                         list(seeds.PLUGIN03_CATEGORIES))
+        self.assertIn("agent_custom_instructions", body)
+        self.assertIs(body["infer"], True)
+        self.assertEqual(self.found_by_plugin03(USER), [SUMMARY])
+        self.assertEqual(self.found_by_plugin03("teammate"), [SUMMARY])
+
+    def test_team_memory_off_keeps_it_from_the_teammate(self):
+        body = self.capture(env=self.env(MEM0_TEAM_MEMORY="off"))
+        self.assertNotIn("agent_id", body)
+        self.assertEqual(self.found_by_plugin03(USER), [SUMMARY])
+        self.assertEqual(self.found_by_plugin03("teammate"), [])
+
+    def test_remember_team_and_personal_choose_for_one_memory(self):
+        team = self.cli("remember", "--team", "Stripe webhook handler retries use a queue worker")
+        self.assertEqual(team.returncode, 0, team.stderr)
+        mine = self.cli("remember", "--personal", "Stripe webhook handler retries I watch daily")
+        self.assertEqual(mine.returncode, 0, mine.stderr)
+        self.wait_for("both", lambda: len(self.fake.memories()) == 2)
+        teammate = self.found_by_plugin03("teammate")
+        self.assertIn("Stripe webhook handler retries use a queue worker", teammate)
+        self.assertNotIn("Stripe webhook handler retries I watch daily", teammate)
+        both = self.cli("remember", "--team", "--personal", "x")
+        self.assertEqual(both.returncode, 2, both.stderr)
+
+    def test_the_mcp_add_takes_a_scope(self):
+        server = McpClient(BIN_DIR, self.env(), self.project)
+        self.addCleanup(server.kill)
+        server.initialize()
+        result = server.call("add_memory", text="Stripe webhook handler retries go to a queue",
+                             scope="team")
+        self.assertNotIn("isError", result)
+        [body] = self.wait_for("the add", lambda: self.fake.adds())
+        self.assertEqual(body["agent_id"], AGENT)
+        self.assertNotIn("user_id", body)
+        self.assertEqual(server.call("add_memory", text="x", scope="everyone").get("isError"),
+                         True)
+
+    def test_doctor_says_whether_team_memory_is_on(self):
+        self.assertIn("team memory", self.cli("doctor").stdout)
+        self.assertRegex(self.cli("doctor").stdout, r"team memory\s+on \(default\)")
+        off = self.cli("doctor", env=self.env(MEM0_TEAM_MEMORY="off")).stdout
+        self.assertRegex(off, r"team memory\s+off \(env MEM0_TEAM_MEMORY\)")
 
 
 P03_HASHED = "66666666-aaaa-4aaa-8aaa-000000000006"
