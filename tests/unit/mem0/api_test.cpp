@@ -118,7 +118,7 @@ TEST_CASE("search_body omits rerank when it is off") {
   const SearchSpec spec{"q", std::nullopt, 5, Scope::project};
   const auto body = parse_json(search_body(spec, k_identity, false, 0.5));
   CHECK_FALSE(body.HasMember("rerank")); // absent, not false
-  CHECK(body.MemberCount() == 4);
+  CHECK(body.MemberCount() == 5);        // query, filters, top_k, threshold, latest_only
   CHECK(body["top_k"].GetInt() == 5);
   CHECK(body["threshold"].GetDouble() == Approx(0.5));
 }
@@ -724,11 +724,11 @@ TEST_CASE("filters_json: a directory narrows the two shared lanes, not the user'
 
 TEST_CASE("parse_search_response: a memory without metadata.type is named by 0.3's category",
           "[backend]") {
-  const HttpResponse r{200, R"({"results":[
+  const HttpResponse r = response(200, R"({"results":[
     {"id":"m1","memory":"a","categories":["technology","workflows"],"metadata":{"dirs":["a"]}},
     {"id":"m2","memory":"b","categories":["technology"]},
     {"id":"m3","memory":"c","categories":["problems_and_fixes"],"metadata":{"type":"decision"}}
-  ]})"};
+  ]})");
   const auto parsed = parse_search_response(r);
   REQUIRE(parsed);
   REQUIRE(parsed->size() == 3);
