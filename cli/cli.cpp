@@ -39,11 +39,13 @@ const std::vector<Command> &commands() {
       {"peek",
        "[options] <query...>",
        "search memories, or show one whole by id, short id or [mem0:id8] citation",
-       {"--scope", "--top-k", "--session"},
+       {"--scope", "--top-k", "--session", "--dir"},
        {"--plain", "--json"},
        R"(  --scope project|session|global   where to search (default: project; global when
                                    global_search is on)
   --top-k N                        at most N results, 1 to 100 (default: 10)
+  --dir D                          the project's shared memory of directory D (relative
+                                   to the repository root) only; yours is not narrowed
   --session ID                     the session of --scope session (default: the
                                    session of the agent that runs it)
   --plain                          no Markdown
@@ -54,10 +56,11 @@ const std::vector<Command> &commands() {
       {"context",
        "[options] <task...>",
        "load the memories a task needs (decisions, conventions, pitfalls)",
-       {"--session"},
+       {"--session", "--dir"},
        {"--plain", "--json"},
        R"(  --session ID   skip memories already injected in that session (default: the
                  session of the agent that runs it)
+  --dir D        the project's shared memory of directory D only
   --plain        accepted; the output has no Markdown
   --json         a JSON array instead
 )",
@@ -119,11 +122,14 @@ const std::vector<Command> &commands() {
        {},
        mcp},
       {"remember",
-       "[--type T] <text...>",
+       "[--type T] [--team | --personal] <text...>",
        "store a memory as written (secrets redacted), through the outbox",
        {"--type"},
-       {},
-       "  --type T   its type (default: decision): convention, anti_pattern, task_learning, ...\n",
+       {"--team", "--personal"},
+       R"(  --type T     its type (default: decision): convention, anti_pattern, task_learning, ...
+  --team       in the project's shared memory, which the whole team reads
+  --personal   in yours only (team memory otherwise lets Mem0 choose)
+)",
        {0, k_any_words},
        remember},
       {"forget",

@@ -25,6 +25,10 @@ int context(const Args &args, const CliContext &ctx) {
   if (const std::string errors = error_keywords(task); !errors.empty())
     plan.push_back({errors, std::string(memory_type::anti_pattern), 3, scope});
   plan.push_back({task, std::nullopt, 5, scope});
+  // --dir: the shared memory of that directory only (docs/cli.md#context).
+  if (const auto dir = dir_named(args.value("--dir")))
+    for (auto &spec : plan)
+      spec.dir = dir;
 
   // A back-off pause answers at once, sending nothing (docs/cli.md#context).
   const auto outcome = service(ctx).run(*api, identity_for(ctx, session), plan);

@@ -189,6 +189,12 @@ void target(Doctor &d) {
                             was(d.identity.shared_agent_id, d.previous.shared_agent_id)
                   : !dialect.shared_memory ? "not on " + std::string(dialect.place)
                                            : "off (shared_memory)");
+  const bool team = c.team_memory && dialect.shared_memory;
+  d.row("team memory",
+        std::string(team ? "on" : "off") + " (" +
+            (c.team_memory && !team ? "not on " + std::string(dialect.place) + "; remember --team"
+                                    : c.origin("team_memory")) +
+            ")");
 }
 
 // The settings file, then every setting of the table with its value and where it came from,

@@ -106,8 +106,8 @@ ToolResult search_tool(const Call &c, const CallArgs &args) {
   const std::string query = make_query(*args.text("query"), c.ctx.config.redact);
   if (query.empty()) return {"query is empty", true};
   const Scope scope = scope_arg(c, args);
-  const auto plan =
-      search_plan(query, static_cast<int>(args.integer("limit", 10)), scope, args.text("type"));
+  const auto plan = search_plan(query, static_cast<int>(args.integer("limit", 10)), scope,
+                                args.text("type"), dir_named(args.text("dir")));
   const MemoryService memories = service(c.ctx);
   auto found = memories.search(c.api, c.identity, plan);
   if (!found) return failed(found.error());
@@ -141,12 +141,14 @@ ToolResult list_tool(const Call &c, const CallArgs &args) {
 }
 
 ToolResult add_tool(const Call &c, const CallArgs &args) {
-  const auto stored =
-      service(c.ctx).add({*args.text("text"),
-                          args.text("type").value_or(std::string(memory_type::decision)),
-                          "mcp",
-                          {},
-                          &c.agent});
+  NewMemory memory{*args.text("text"),
+                   args.text("type").value_or(std::string(memory_type::decision)),
+                   "mcp",
+                   {},
+                   &c.agent};
+  // `scope`: team or personal, checked against the tool's choices already; else the setting.
+  if (const auto scope = args.text("scope")) memory.team = *scope == "team";
+  const auto stored = service(c.ctx).add(memory);
   if (!stored) return failed(stored.error());
   return {stored_line(*stored), stored->rejected};
 }
@@ -195,6 +197,9 @@ const std::vector<Tool> &tools() {
        {{"query", false, "what to look for", true},
         k_scope,
         k_type,
+        {"dir", false,
+         "a directory relative to the repository root: the project's shared memory written "
+         "there or below only"},
         {"limit", true, "at most this many (1 to 50, default 10)", false, {}, 1, 50}},
        true,
        false,
@@ -226,7 +231,13 @@ const std::vector<Tool> &tools() {
        {{"text", false, "the memory, one self-contained statement", true},
         {"type", false,
          "its type (default decision): decision, convention, anti_pattern, "
-         "task_learning, bug_fix, ..."}},
+         "task_learning, bug_fix, ..."},
+        {"scope",
+         false,
+         "team (the project's shared memory, for the whole team) or personal (yours only); "
+         "by default the team_memory setting lets Mem0 choose",
+         false,
+         {"team", "personal"}}},
        false,
        false,
        false,

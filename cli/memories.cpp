@@ -4,6 +4,8 @@
 #include "mem0/identity.hpp"
 #include "runtime/recall.hpp"
 
+#include <algorithm>
+
 namespace mem0::cli {
 
 MemoryService service(const CliContext &ctx) {
@@ -43,10 +45,23 @@ std::optional<Scope> scope_named(const std::optional<std::string> &name, const C
 }
 
 std::vector<SearchSpec> search_plan(const std::string &query, int top_k, Scope scope,
-                                    const std::optional<std::string> &type) {
-  if (type) return {{query, type, top_k, scope}};
-  return {{query, std::nullopt, top_k, scope},
-          {query, std::string(memory_type::decision), 5, scope}};
+                                    const std::optional<std::string> &type,
+                                    const std::optional<std::string> &dir) {
+  if (type) return {{query, type, top_k, scope, dir}};
+  return {{query, std::nullopt, top_k, scope, dir},
+          {query, std::string(memory_type::decision), 5, scope, dir}};
+}
+
+std::optional<std::string> dir_named(const std::optional<std::string> &given) {
+  if (!given) return std::nullopt;
+  std::string dir = *given;
+  std::replace(dir.begin(), dir.end(), '\\', '/');
+  while (dir.starts_with("./"))
+    dir.erase(0, 2);
+  while (!dir.empty() && dir.back() == '/')
+    dir.pop_back();
+  if (dir.empty() || dir == ".") return std::nullopt;
+  return dir;
 }
 
 void write_memories(JsonWriter &w, const std::vector<Memory> &memories) {

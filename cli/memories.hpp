@@ -34,9 +34,15 @@ std::optional<ApiTarget> target_or_explain(const CliContext &ctx);
 std::optional<Scope> scope_named(const std::optional<std::string> &name, const Config &config);
 
 // The search of peek (docs/cli.md#peek): broad top `top_k` and decision-typed top 5; with `type`,
-// one search of that type.
+// one search of that type; `dir` (dir_named's) narrows the shared memory to a directory.
 std::vector<SearchSpec> search_plan(const std::string &query, int top_k, Scope scope,
-                                    const std::optional<std::string> &type = std::nullopt);
+                                    const std::optional<std::string> &type = std::nullopt,
+                                    const std::optional<std::string> &dir = std::nullopt);
+
+// The directory of a `--dir` option or a `dir` argument as 0.3 writes `metadata.dirs`: relative
+// to the repository root, `/`-separated, without `./` or a trailing `/` (docs/api.md#filters);
+// nullopt for none or the root itself.
+std::optional<std::string> dir_named(const std::optional<std::string> &given);
 
 // Print memories as a JSON array of {id, type, memory, created_at, cite ("[mem0:id8]"), score}.
 void write_json(std::ostream &out, const std::vector<Memory> &memories);

@@ -95,7 +95,8 @@ int peek(const Args &args, const CliContext &ctx) {
       memories.push_back(std::move(*found));
   const bool by_id = !memories.empty();
   if (!by_id) {
-    const std::vector<SearchSpec> plan = search_plan(query, top_k, scope);
+    const std::vector<SearchSpec> plan =
+        search_plan(query, top_k, scope, std::nullopt, dir_named(args.value("--dir")));
     // A back-off pause answers at once, sending nothing (docs/cli.md#peek).
     const auto outcome = memories_of.run(*api, identity, plan);
     if (!outcome) {

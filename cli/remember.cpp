@@ -11,8 +11,13 @@ int remember(const Args &args, const CliContext &ctx) {
     ctx.err << "What should I remember?\n";
     return k_usage;
   }
-  const auto stored = service(ctx).add(
-      {text, args.value("--type").value_or(std::string(memory_type::decision)), "cli"});
+  if (args.has("--team") && args.has("--personal")) {
+    ctx.err << "mem0-hooks remember: --team or --personal, not both\n";
+    return k_usage;
+  }
+  NewMemory memory{text, args.value("--type").value_or(std::string(memory_type::decision)), "cli"};
+  if (args.has("--team") || args.has("--personal")) memory.team = args.has("--team");
+  const auto stored = service(ctx).add(memory);
   if (!stored) {
     if (stored.error().kind == ErrorKind::duplicate) {
       ctx.out << failure_line(stored.error()) << "\n";

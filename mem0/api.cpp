@@ -36,9 +36,16 @@ std::optional<Memory> parse_item(const Value &item) {
   }
   if (m.type.empty())
     if (const auto cats = item.FindMember("categories");
-        cats != item.MemberEnd() && cats->value.IsArray() && !cats->value.Empty() &&
-        cats->value[0].IsString())
-      m.type = cats->value[0].GetString();
+        cats != item.MemberEnd() && cats->value.IsArray()) {
+      // One of 0.3's categories names it best; else the first the Platform gave.
+      for (const auto &c : cats->value.GetArray())
+        if (c.IsString() && memory_category::known(c.GetString())) {
+          m.type = c.GetString();
+          break;
+        }
+      if (m.type.empty() && !cats->value.Empty() && cats->value[0].IsString())
+        m.type = cats->value[0].GetString();
+    }
   if (const auto created = string_member(item, "created_at")) m.created_at = std::string(*created);
   if (const auto updated = string_member(item, "updated_at")) m.updated_at = std::string(*updated);
   if (const auto user = string_member(item, "user_id")) m.user_id = std::string(*user);
@@ -172,8 +179,8 @@ HttpRequest get_memory_request(const ApiTarget &api, std::string_view id) {
 std::optional<HttpRequest> ping_request(const ApiTarget &api) { return api.dialect().ping(api); }
 
 QueuedAdd queued_add(const AddSpec &spec, const Identity &identity) {
-  return {spec.messages, identity.user_id,     identity.project_id,     spec.metadata,
-          spec.infer,    spec.expiration_date, spec.custom_instructions};
+  return {spec.messages, identity.user_id,     identity.project_id,      spec.metadata,
+          spec.infer,    spec.expiration_date, spec.custom_instructions, spec.team};
 }
 
 std::string add_body(const AddSpec &spec, const Identity &identity, const Dialect &dialect) {

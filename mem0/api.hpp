@@ -39,6 +39,9 @@ struct SearchSpec {
   std::optional<std::string> type; // metadata.type filter
   int top_k = 10;
   Scope scope = Scope::project;
+  // The directory scope (docs/api.md#filters): the project's shared memory only where it was
+  // written in `dir` or below (`metadata.dirs` contains it); the user's own is not narrowed.
+  std::optional<std::string> dir = {};
 };
 
 // Where requests go, validated once: only `make` builds one, so every request carries a key and
@@ -105,11 +108,12 @@ struct AddSpec {
   bool infer = true;
   std::string expiration_date;     // "YYYY-MM-DD", or empty
   std::string custom_instructions; // or empty
+  TeamLane team = {};              // team memory's lane (docs/capture.md#team-memory), or none
 };
 
 // The Platform's JSON body of an add: messages, user_id, app_id, metadata, infer, and the optional
-// fields when set. Never a run_id: it would hide the memory from the user + app filters. (What an
-// outbox item held before the neutral capture.)
+// fields when set; with a team lane, 0.3's fields too (Dialect::add_body). (What an outbox item
+// held before the neutral capture.)
 std::string add_body(const AddSpec &spec, const Identity &identity,
                      const Dialect &dialect = platform_dialect());
 

@@ -308,6 +308,14 @@ std::string default_base_url(Config &c, const Setting &) {
   return "default";
 }
 
+// On where the backend sorts memories into lanes (the Platform), as Mem0's 0.3 plugins; off on a
+// self-hosted server (docs/capture.md#team-memory).
+std::string default_team_memory(Config &c, const Setting &) {
+  if (c.dialect->traits().shared_memory) return "default";
+  c.team_memory = false;
+  return "default for " + std::string(c.dialect->traits().name);
+}
+
 std::string default_state_dir(Config &c, const Setting &) {
   c.state_dir = c.mem0_dir / "state";
   return "default";
@@ -331,6 +339,8 @@ constexpr Setting k_settings[] = {
         url<&Config::base_url>(), default_base_url},
     {"shared_memory", {"MEM0_SHARED_MEMORY"}, "shared_memory", "on",
         flag<&Config::shared_memory>()},
+    {"team_memory", {"MEM0_TEAM_MEMORY"}, "team_memory", "on",
+        flag<&Config::team_memory>(), default_team_memory},
     {"auto_search", {"MEM0_AUTO_SEARCH"}, "auto_search", "on",
         flag<&Config::auto_search>()},
     {"prefetch", {"MEM0_PREFETCH"}, "", "on",

@@ -43,6 +43,7 @@ struct Config {
   std::string base_url = "https://api.mem0.ai"; // http://localhost:8888 for a self-hosted server
   const Dialect *dialect = &platform_dialect(); // the backend's (`backend`)
   bool shared_memory = true; // search the project's shared memory too (docs/api.md#shared-memory)
+  bool team_memory = true;   // captures in 0.3's team layout (docs/capture.md#team-memory)
   bool auto_search = true;
   bool prefetch = true;
   bool rerank = true;

@@ -25,6 +25,7 @@ struct DialectTraits {
   bool synchronous_adds = false;     // it answers an add once stored: the sender waits longer
   std::string_view project_field;    // the add body's field for the project: app_id, agent_id
   bool custom_instructions = false;  // an add may carry the project's custom instructions
+  bool latest_only = false;          // a search asks for the newest version of each memory only
 };
 
 // How one Mem0 backend spells the requests and its answers (docs/api.md; the self-hosted
@@ -49,7 +50,10 @@ public:
   std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                           double threshold) const;
   // The body of an add of `capture` (docs/api.md#add, docs/api.md#self-hosted-add): the project
-  // under the traits' field, custom instructions only where the backend takes them.
+  // under the traits' field, custom instructions only where the backend takes them. With a team
+  // lane (docs/api.md#two-layouts): where the backend has shared memory, 0.3's fields (agent_id,
+  // run_id, metadata author and dirs, custom_categories, both instructions); elsewhere the
+  // project's id only, without the user's, for `shared_only`.
   std::string add_body(const QueuedAdd &capture) const;
   // The body of an update: {"text": text}, in both backends (docs/api.md#update).
   static std::string update_body(std::string_view text);

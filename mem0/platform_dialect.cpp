@@ -21,14 +21,17 @@ public:
                  .shared_memory = true,
                  .synchronous_adds = false,
                  .project_field = "app_id",
-                 .custom_instructions = true}) {}
+                 .custom_instructions = true,
+                 .latest_only = true}) {}
 
   std::optional<std::string> key_header(std::string_view key) const override {
     return "Authorization: Token " + std::string(key);
   }
 
   // `AND[user, app, …]`, or for the project scope with shared memory
-  // `OR[AND[user, app], AND[agent A, app], AND[agent P, app]]` (docs/api.md#shared-memory).
+  // `OR[AND[user, app], AND[agent A, app], AND[agent P, app]]` (docs/api.md#shared-memory); with a
+  // directory, the two shared lanes ANDed with `metadata.dirs` containing it, as 0.3's `dir`
+  // scope (docs/api.md#filters).
   void write_filters(JsonWriter &w, const SearchSpec &spec,
                      const Identity &identity) const override {
     const bool shared =
@@ -53,8 +56,16 @@ public:
     if (!shared) return anchored("user_id", identity.user_id);
     w.begin_object().key("OR").begin_array();
     anchored("user_id", identity.user_id);
+    const bool dir = spec.dir && !spec.dir->empty();
+    if (dir) w.begin_object().key("AND").begin_array().begin_object().key("OR").begin_array();
     anchored("agent_id", identity.shared_agent_id);
     anchored("agent_id", identity.project_id);
+    if (dir) {
+      w.end_array().end_object();
+      w.begin_object().key("metadata").begin_object().key("dirs").begin_object();
+      w.member("contains", *spec.dir).end_object().end_object().end_object();
+      w.end_array().end_object();
+    }
     w.end_array().end_object();
   }
 

@@ -79,7 +79,7 @@ std::vector<Memory> merge_results(const std::vector<std::vector<Memory>> &result
 
 void put_types_first(std::vector<Memory> &memories, const std::vector<std::string_view> &types) {
   auto rank = [&](const Memory &m) {
-    const auto it = std::find(types.begin(), types.end(), m.type);
+    const auto it = std::find(types.begin(), types.end(), memory_category::ranked_type(m.type));
     return static_cast<std::size_t>(it - types.begin());
   };
   std::stable_sort(memories.begin(), memories.end(),

@@ -40,7 +40,8 @@ std::vector<Memory> merge_results(const std::vector<std::vector<Memory>> &result
                                   const std::function<bool(std::string_view id)> &skip = {});
 
 // Move memories whose type is in `types` to the front, grouped in the order of `types`, keeping
-// rank order within each group and among the rest.
+// rank order within each group and among the rest; a 0.3 category counts as the type it pairs with
+// (memory_category::ranked_type).
 void put_types_first(std::vector<Memory> &memories, const std::vector<std::string_view> &types);
 
 } // namespace mem0

@@ -452,6 +452,7 @@ Result<std::string> MemoryService::queue(const NewMemory &memory) const {
   capture.metadata = memory.metadata;
   capture.infer = false; // stored verbatim
   capture.asked = true;
+  capture.team = memory.team;
   const auto queued = remember(m_deps, facts, std::move(capture));
   if (queued) return queued;
   const ErrorKind kind = queued.error().kind;

@@ -92,6 +92,7 @@ struct NewMemory {
   std::string source;
   std::vector<std::pair<std::string, std::string>> metadata = {};
   const Agent *agent = &claude_code();
+  std::optional<bool> team = std::nullopt; // Capture::team: --team, --personal, or the setting
 };
 
 // Starts a sender for what a call left queued (util/detach.hpp's run_detached); none when empty.

@@ -1,5 +1,6 @@
 #include "runtime/remember.hpp"
 #include "mem0/dialect.hpp"
+#include "mem0/identity.hpp"
 #include "util/files.hpp"
 #include "util/redact.hpp"
 #include "util/strings.hpp"
@@ -177,6 +178,40 @@ std::string custom_instructions(const fs::path &root) {
   return std::string(trim(std::string_view(*text).substr(body, next - body)));
 }
 
+// The directories from the repository root down to `cwd`, as 0.3 writes `metadata.dirs`:
+// `a/b` is ["a", "a/b"]; none at the root or outside it.
+std::vector<std::string> directory_chain(const fs::path &cwd, const fs::path &root) {
+  std::error_code ec;
+  const fs::path rel =
+      fs::weakly_canonical(cwd, ec).lexically_relative(fs::weakly_canonical(root, ec));
+  std::vector<std::string> chain;
+  if (ec || rel.empty() || *rel.begin() == "..") return chain;
+  std::string dir;
+  for (const auto &part : rel) {
+    if (part.empty() || part == ".") continue;
+    dir += (dir.empty() ? "" : "/") + part.generic_string();
+    chain.push_back(dir);
+  }
+  return chain;
+}
+
+// The team lane of a capture (docs/capture.md#team-memory): `--team` the project's shared lane
+// only, `--personal` none; unset, 0.3's layout when team_memory is on and the backend has shared
+// memory (a self-hosted server does not sort memories into lanes: there only `--team` does).
+TeamLane team_lane(const Config &config, RunFacts &facts, const Identity &identity,
+                   std::optional<bool> team) {
+  const bool shared = config.dialect->traits().shared_memory;
+  if (team == false || (!team && !(config.team_memory && shared))) return {};
+  TeamLane lane;
+  lane.agent_id =
+      shared ? shared_agent_id(identity.project_id, facts.cwd(), facts.repo(), facts.origin())
+             : identity.project_id;
+  lane.shared_only = team.value_or(false);
+  lane.run_id = identity.session_id;
+  lane.dirs = directory_chain(facts.cwd(), facts.project_root());
+  return lane;
+}
+
 // The outbox refused an item (full, or not writable): say so, and why.
 Error outbox_refusal(const Log &log, ErrorKind kind) {
   if (kind == ErrorKind::full) {
@@ -232,7 +267,7 @@ Result<std::string> remember(const RunDeps &deps, RunFacts &facts, Capture captu
   }
   if (messages.empty()) return refuse(ErrorKind::empty, "nothing left to capture");
 
-  // Writes keep the user's own layout (docs/api.md#shared-memory): no shared agent id.
+  // The user's own identity; team memory adds the shared lane (team_lane).
   const Identity identity = facts.identity();
   AddSpec spec;
   spec.messages = std::move(messages);
@@ -246,6 +281,7 @@ Result<std::string> remember(const RunDeps &deps, RunFacts &facts, Capture captu
   spec.infer = capture.infer;
   spec.expiration_date = capture.expiration_date;
   spec.custom_instructions = custom_instructions(facts.project_root());
+  spec.team = team_lane(config, facts, identity, capture.team);
 
   OutboxItem item;
   item.add = queued_add(spec, identity);

@@ -32,6 +32,9 @@ struct Capture {
   // Asked for by the user or the model (`remember`, the add_memory tool), not automatic: stored
   // even when automatic capture is off (auto_save) or the user paused the hooks.
   bool asked = false;
+  // Team memory for this capture (docs/capture.md#team-memory): true the project's shared lane
+  // only (`remember --team`), false the user's own (`--personal`); unset, the team_memory setting.
+  std::optional<bool> team = std::nullopt;
 };
 
 // The most characters (code points) of one captured text

@@ -76,6 +76,15 @@ void write_capture(JsonWriter &w, const QueuedAdd &add) {
   w.end_object().key("infer").boolean(add.infer);
   if (!add.expiration_date.empty()) w.member("expiration_date", add.expiration_date);
   if (!add.custom_instructions.empty()) w.member("custom_instructions", add.custom_instructions);
+  if (!add.team.agent_id.empty()) {
+    w.key("team").begin_object().member("agent_id", add.team.agent_id);
+    if (add.team.shared_only) w.key("shared_only").boolean(true);
+    if (!add.team.run_id.empty()) w.member("run_id", add.team.run_id);
+    w.key("dirs").begin_array();
+    for (const auto &dir : add.team.dirs)
+      w.str(dir);
+    w.end_array().end_object();
+  }
   w.end_object();
 }
 
@@ -131,6 +140,18 @@ std::optional<QueuedAdd> read_capture(const rapidjson::Value &v, const char *pro
     add.infer = it->value.GetBool();
   add.expiration_date = std::string(string_member(v, "expiration_date").value_or(""));
   add.custom_instructions = std::string(string_member(v, "custom_instructions").value_or(""));
+  // Items queued before team memory have none: the user's lane.
+  if (const auto it = v.FindMember("team"); it != v.MemberEnd() && it->value.IsObject()) {
+    const auto &t = it->value;
+    add.team.agent_id = std::string(string_member(t, "agent_id").value_or(""));
+    add.team.run_id = std::string(string_member(t, "run_id").value_or(""));
+    if (const auto only = t.FindMember("shared_only");
+        only != t.MemberEnd() && only->value.IsBool())
+      add.team.shared_only = only->value.GetBool();
+    if (const auto dirs = t.FindMember("dirs"); dirs != t.MemberEnd() && dirs->value.IsArray())
+      for (const auto &dir : dirs->value.GetArray())
+        if (dir.IsString()) add.team.dirs.emplace_back(dir.GetString(), dir.GetStringLength());
+  }
   return add;
 }
 

@@ -12,6 +12,15 @@
 
 namespace mem0 {
 
+// Where a capture goes besides the user's own memory (docs/capture.md#team-memory): empty for the
+// user's lane only, the layout before team memory, which an item queued before it reads as.
+struct TeamLane {
+  std::string agent_id;          // the project's shared id (a self-hosted server: the project id)
+  bool shared_only = false;      // `remember --team`: the shared lane only, without the user's id
+  std::string run_id;            // the session
+  std::vector<std::string> dirs; // metadata.dirs: the cwd's directories under the root
+};
+
 // A capture as the outbox keeps it: what to add and for whom, in no backend's shape
 // (docs/capture.md#the-outbox). The backend's dialect (mem0/dialect.hpp) turns it into its add
 // request when it is sent, so a queued capture survives a change of backend.
@@ -26,7 +35,8 @@ struct QueuedAdd {
   std::vector<std::pair<std::string, std::string>> metadata; // type, source, session_id, ...
   bool infer = true;
   std::string expiration_date;     // "YYYY-MM-DD", or empty
-  std::string custom_instructions; // or empty
+  std::string custom_instructions; // or empty: mem0.md's, the project's own
+  TeamLane team = {};
 };
 
 // One queued write (docs/capture.md#the-outbox).

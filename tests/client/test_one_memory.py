@@ -12,7 +12,8 @@ talks to its own loopback model stand-in (fake_anthropic.py, fake_openai.py, fak
 
 1. `claude -p`: the model answers with a decision of 182 characters. Claude Code's Stop hook
    (on_stop) queues it, the detached sender delivers it; the test polls FakeMem0 until it holds
-   that memory, and checks metadata.agent "claude-code" and the user and project.
+   that memory, and checks metadata.agent "claude-code" and the user and project, and, team
+   memory being on, that 0.3's own repo filter finds it for a teammate too (as in 4.).
 2. `codex exec`, asked a question that shares terms with the decision: the memory's recall line
    (`- [session_summary] <text> [mem0:<id8>]`) reaches Codex's first model request, in the
    developer message of the prompt hook (under its heading).
@@ -51,6 +52,7 @@ from fake_anthropic import FakeAnthropic
 from fake_gemini import FakeGemini
 from fake_openai import API_KEY_ENV, FakeOpenAI, message_texts, provider_config, text
 from fakelib import FakeMem0
+from memstore import matches
 import gemini_cli
 from gitrepo import make_repo
 
@@ -214,6 +216,17 @@ class OneMemoryTest(unittest.TestCase):
         self.assertEqual(add["metadata"].get("type"), "session_summary", json.dumps(add))
         self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID),
                          json.dumps(add))
+        # Team memory, on by default (docs/capture.md#team-memory): 0.3's add fields, and the
+        # memory is found by the 0.3 plugins' own repo filter for a teammate as for this user.
+        agent_id = add.get("agent_id", "")
+        self.assertTrue(agent_id.startswith(PROJECT_ID + "-"), json.dumps(add))
+        self.assertEqual(add.get("run_id"), add["metadata"].get("session_id"), json.dumps(add))
+        self.assertIn("agent_custom_instructions", add)
+        for user in (USER, "teammate"):
+            repo_filter = {"OR": [{"OR": [{"AND": [{"agent_id": agent_id}, {"app_id": PROJECT_ID}]},
+                                          {"AND": [{"agent_id": PROJECT_ID}, {"app_id": PROJECT_ID}]}]},
+                                  {"AND": [{"user_id": user}, {"app_id": PROJECT_ID}]}]}
+            self.assertTrue(matches(repo_filter, memory), f"{user}: {json.dumps(memory)}")
         log(f"    FakeMem0 holds {tag(memory['id'])} after {waited:.1f} s, from "
             f"{agent} ({add['metadata'].get('source')}, session "
             f"{add['metadata'].get('session_id')})")

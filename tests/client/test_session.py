@@ -622,7 +622,11 @@ class SessionTest(SessionHarness, unittest.TestCase):
 
     def check_adds(self, adds, session_id):
         for add in adds:
-            self.assertNotIn("run_id", add, json.dumps(add))
+            # Team memory, on by default (docs/capture.md#team-memory): 0.3's add fields.
+            self.assertEqual(add.get("run_id"), (add.get("metadata") or {}).get("session_id"),
+                             json.dumps(add))
+            self.assertTrue(add.get("agent_id", "").startswith(f"{PROJECT_ID}-"),
+                            json.dumps(add))
             self.assertEqual((add.get("user_id"), add.get("app_id")), (USER, PROJECT_ID))
         summaries = [a for a in adds if (a.get("metadata") or {}).get("type") == "session_summary"]
         self.assertEqual(len(summaries), 1, json.dumps(summaries))
@@ -848,7 +852,7 @@ class SessionTest(SessionHarness, unittest.TestCase):
         found = captured(adds)
         self.assertEqual(len(found), 1, f"no compact_summary add after {waited:.1f} s\n{info}")
         add = found[0]
-        self.assertNotIn("run_id", add)
+        self.assertEqual(add.get("run_id"), first.session_id)
         self.assertEqual(add["metadata"].get("source"), "compact")
         self.assertEqual(add["metadata"].get("session_id"), first.session_id)
         content = add["messages"][0]["content"]

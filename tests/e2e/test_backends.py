@@ -1,6 +1,7 @@
 """End-to-end: every Mem0 (docs/api.md#self-hosted-server): a self-hosted server, the shared project memory
 of Mem0's newer plugin, and a back-off kept per server and key (docs/failures.md#back-off)."""
 
+import json
 import os
 import unittest
 
@@ -9,6 +10,7 @@ import seeds
 import testmain  # noqa: E402
 from fakelib import FakeMem0
 from gitrepo import make_repo
+from mcpclient import McpClient
 from hookevents import prompt_event, read_event, session_start_event, stop_event
 
 PROMPT = "Why does the stripe webhook handler retry invoices twice?"
@@ -231,11 +233,196 @@ class SharedProjectMemory(BackendTest):
         ctx = self.run_hook("on_user_prompt", prompt_event(PROMPT, session_id="s-1", cwd=sub))
         self.assertIn(f"[mem0:{SHARED[:8]}]", ctx.context())
 
-    def test_writes_keep_the_users_layout(self):
-        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project))
+    def test_with_team_memory_off_writes_keep_the_users_layout(self):
+        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.project),
+                      env=self.env(MEM0_TEAM_MEMORY="off"))
         [body] = self.wait_for("the add", lambda: self.fake.adds())
         self.assertEqual((body["user_id"], body["app_id"]), (USER, PROJECT))
         self.assertNotIn("agent_id", body)
+
+
+def plugin03_repo_filter(user, app=PROJECT, agent=AGENT):
+    """0.3's own `repo` filter for `user`: the shared lanes (hashed and legacy), then theirs."""
+    return {"OR": [{"OR": [{"AND": [{"agent_id": agent}, {"app_id": app}]},
+                           {"AND": [{"agent_id": app}, {"app_id": app}]}]},
+                   {"AND": [{"user_id": user}, {"app_id": app}]}]}
+
+
+class TeamMemory(BackendTest):
+    """What our hooks capture is found by 0.3's own repo filter, for the same user and, with
+    team memory, for a teammate (docs/capture.md#team-memory)."""
+
+    def setUp(self):
+        super().setUp()
+        make_repo(self.project, origin=ORIGIN)
+        self.sub = os.path.join(self.project, "billing", "stripe")
+        os.makedirs(self.sub)
+
+    def found_by_plugin03(self, user):
+        resp, data = self.fake.call("POST", "/v3/memories/search/", {
+            "query": "stripe webhook handler retries queue worker", "app_id": PROJECT,
+            "filters": plugin03_repo_filter(user), "top_k": 10, "rerank": False,
+            "latest_only": True}, headers={"Authorization": "Token " + self.fake.api_key})
+        self.assertEqual(resp.status, 200, data)
+        return [m["memory"] for m in json.loads(data)["results"]]
+
+    def capture(self, env=None):
+        self.run_hook("on_stop", stop_event(SUMMARY, session_id="s-1", cwd=self.sub), env=env)
+        [body] = self.wait_for("the add", lambda: self.fake.adds())
+        self.wait_for("the memory", lambda: self.fake.memories())
+        return body
+
+    def test_team_memory_on_shares_the_capture_with_a_teammate(self):
+        body = self.capture()
+        self.assertEqual((body["agent_id"], body["user_id"], body["app_id"], body["run_id"]),
+                         (AGENT, USER, PROJECT, "s-1"))
+        self.assertEqual(body["metadata"]["author"], USER)
+        self.assertEqual(body["metadata"]["dirs"], ["billing", "billing/stripe"])
+        self.assertEqual([next(iter(c)) for c in body["custom_categories"]],
+                         list(seeds.PLUGIN03_CATEGORIES))
+        self.assertIn("agent_custom_instructions", body)
+        self.assertIs(body["infer"], True)
+        self.assertEqual(self.found_by_plugin03(USER), [SUMMARY])
+        self.assertEqual(self.found_by_plugin03("teammate"), [SUMMARY])
+
+    def test_team_memory_off_keeps_it_from_the_teammate(self):
+        body = self.capture(env=self.env(MEM0_TEAM_MEMORY="off"))
+        self.assertNotIn("agent_id", body)
+        self.assertEqual(self.found_by_plugin03(USER), [SUMMARY])
+        self.assertEqual(self.found_by_plugin03("teammate"), [])
+
+    def test_remember_team_and_personal_choose_for_one_memory(self):
+        team = self.cli("remember", "--team", "Stripe webhook handler retries use a queue worker")
+        self.assertEqual(team.returncode, 0, team.stderr)
+        mine = self.cli("remember", "--personal", "Stripe webhook handler retries I watch daily")
+        self.assertEqual(mine.returncode, 0, mine.stderr)
+        self.wait_for("both", lambda: len(self.fake.memories()) == 2)
+        teammate = self.found_by_plugin03("teammate")
+        self.assertIn("Stripe webhook handler retries use a queue worker", teammate)
+        self.assertNotIn("Stripe webhook handler retries I watch daily", teammate)
+        both = self.cli("remember", "--team", "--personal", "x")
+        self.assertEqual(both.returncode, 2, both.stderr)
+
+    def test_the_mcp_add_takes_a_scope(self):
+        server = McpClient(BIN_DIR, self.env(), self.project)
+        self.addCleanup(server.kill)
+        server.initialize()
+        result = server.call("add_memory", text="Stripe webhook handler retries go to a queue",
+                             scope="team")
+        self.assertNotIn("isError", result)
+        [body] = self.wait_for("the add", lambda: self.fake.adds())
+        self.assertEqual(body["agent_id"], AGENT)
+        self.assertNotIn("user_id", body)
+        self.assertEqual(server.call("add_memory", text="x", scope="everyone").get("isError"),
+                         True)
+
+    def test_doctor_says_whether_team_memory_is_on(self):
+        self.assertIn("team memory", self.cli("doctor").stdout)
+        self.assertRegex(self.cli("doctor").stdout, r"team memory\s+on \(default\)")
+        off = self.cli("doctor", env=self.env(MEM0_TEAM_MEMORY="off")).stdout
+        self.assertRegex(off, r"team memory\s+off \(env MEM0_TEAM_MEMORY\)")
+
+
+P03_HASHED = "66666666-aaaa-4aaa-8aaa-000000000006"
+P03_LEGACY = "77777777-bbbb-4bbb-8bbb-000000000007"
+P03_MINE = "88888888-cccc-4ccc-8ccc-000000000008"
+P03_OLD = "99999999-dddd-4ddd-8ddd-000000000009"
+P03_WEB = "aaaaaaaa-eeee-4eee-8eee-00000000000a"
+
+
+class Plugin03Memories(BackendTest):
+    """Memories laid out exactly as Mem0's 0.3 plugins leave them on the Platform (hashed and
+    legacy shared ids, run ids, categories, no metadata.type) are recalled by our hooks, peek
+    and the MCP search (docs/api.md#two-layouts)."""
+
+    seed = [
+        seeds.plugin03_memory(P03_HASHED, "Stripe webhook handler retries must run in the worker",
+                              app=PROJECT, agent=AGENT, run_id="claude-1", dirs=["billing"],
+                              categories=["decisions_and_constraints"]),
+        seeds.plugin03_memory(P03_LEGACY, "Stripe webhook handler fails without an idempotency key",
+                              app=PROJECT, agent=PROJECT,
+                              run_id="claude-2", categories=["problems_and_fixes"]),
+        seeds.plugin03_memory(P03_MINE, "Run the stripe webhook handler tests with make stripe",
+                              app=PROJECT, user=USER, run_id="codex-3",
+                              categories=["workflows"]),
+        seeds.plugin03_memory(P03_OLD, "Stripe webhook handler retries ran inline",
+                              app=PROJECT, agent=AGENT, run_id="claude-0", latest=False),
+        seeds.plugin03_memory(P03_WEB, "Stripe webhook handler page shows retries",
+                              app=PROJECT, agent=AGENT, run_id="claude-4", dirs=["web"],
+                              categories=["project_knowledge"]),
+    ]
+
+    def setUp(self):
+        super().setUp()
+        make_repo(self.project, origin=ORIGIN)
+
+    def assert_recalled(self, text):
+        for mem_id in (P03_HASHED, P03_LEGACY, P03_MINE):
+            self.assertIn(f"[mem0:{mem_id[:8]}]", text)
+        self.assertNotIn(f"[mem0:{P03_OLD[:8]}]", text, "a replaced version")
+
+    def test_a_prompt_recalls_them_by_category_and_leaves_out_replaced_versions(self):
+        ctx = self.prompt().context()
+        self.assert_recalled(ctx)
+        self.assertIn("- [decisions_and_constraints] Stripe webhook handler retries must run in "
+                      f"the worker [mem0:{P03_HASHED[:8]}]", ctx)
+        self.assertIn("- [problems_and_fixes] ", ctx)
+        for search in self.fake.searches():
+            self.assertIs(search["latest_only"], True)
+
+    def test_an_error_prompt_puts_problems_and_fixes_first(self):
+        ctx = self.prompt("KeyError in the stripe webhook handler retries: Traceback").context()
+        lines = [line for line in ctx.split("\n") if "[mem0:" in line]
+        self.assertIn(f"[mem0:{P03_LEGACY[:8]}]", lines[0])
+
+    def test_a_file_read_recalls_them(self):
+        path = os.path.join(self.project, "stripe", "webhook_handler.py")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("def handle(event):\n    pass\n" * 200)
+        result = self.run_hook("on_file_read", read_event(path, session_id="s-1",
+                                                          cwd=self.project))
+        self.assert_recalled(result.context())
+
+    def test_peek_finds_them_and_dir_narrows_the_shared_memory(self):
+        result = self.cli("peek", "--plain", "stripe", "webhook", "handler", "retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assert_recalled(result.stdout)
+        self.assertIn(f"[mem0:{P03_WEB[:8]}]", result.stdout)
+        self.fake.reset()
+        result = self.cli("peek", "--plain", "--dir", "./billing/", "stripe", "webhook",
+                          "handler", "retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(f"[mem0:{P03_HASHED[:8]}]", result.stdout)
+        self.assertIn(f"[mem0:{P03_MINE[:8]}]", result.stdout, "the user's own is not narrowed")
+        self.assertNotIn(f"[mem0:{P03_WEB[:8]}]", result.stdout)
+        self.assertNotIn(f"[mem0:{P03_LEGACY[:8]}]", result.stdout)
+        broad = self.fake.searches()[0]
+        self.assertEqual(broad["filters"], {"OR": [
+            {"AND": [{"user_id": USER}, {"app_id": PROJECT}]},
+            {"AND": [{"OR": [{"AND": [{"agent_id": AGENT}, {"app_id": PROJECT}]},
+                             {"AND": [{"agent_id": PROJECT}, {"app_id": PROJECT}]}]},
+                     {"metadata": {"dirs": {"contains": "billing"}}}]}]})
+
+    def test_context_takes_a_dir(self):
+        result = self.cli("context", "--dir", "web", "stripe", "webhook", "handler", "retries")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(f"[mem0:{P03_WEB[:8]}]", result.stdout)
+        self.assertNotIn(f"[mem0:{P03_HASHED[:8]}]", result.stdout)
+
+    def test_the_mcp_search_finds_them_and_takes_a_dir(self):
+        server = McpClient(BIN_DIR, self.env(), self.project)
+        self.addCleanup(server.kill)
+        server.initialize()
+        found = server.call("search_memories", query="stripe webhook handler retries")
+        self.assert_recalled(found["content"][0]["text"])
+        types = {m["id"]: m["type"] for m in found["structuredContent"]["memories"]}
+        self.assertEqual(types[P03_MINE], "workflows")
+        narrowed = server.call("search_memories", query="stripe webhook handler retries",
+                               dir="web")
+        ids = [m["id"] for m in narrowed["structuredContent"]["memories"]]
+        self.assertIn(P03_WEB, ids)
+        self.assertNotIn(P03_HASHED, ids)
 
 
 class BackoffPerServer(BackendTest):

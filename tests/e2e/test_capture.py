@@ -51,7 +51,9 @@ class CaptureTest(SenderTest):
         body = self.fake.adds()[0]
         self.assertEqual(body["user_id"], USER)
         self.assertEqual(body["app_id"], PROJECT)
-        self.assertNotIn("run_id", body)
+        # Team memory, on by default (docs/capture.md#team-memory): the session as run_id.
+        self.assertEqual(body["run_id"], "s-1")
+        self.assertEqual(body["metadata"]["author"], USER)
         self.assertEqual(body["messages"][0]["role"], "assistant")
         self.assertEqual(body["metadata"]["type"], "session_summary")
         self.assertEqual(body["metadata"]["session_id"], "s-1")

@@ -5,7 +5,11 @@ Python 3.11 standard library only; no HTTP here (fake_mem0.py serves it).
 Filters (search and list): a non-empty object whose keys must all hold (implicit AND):
     {"AND": [F, ...]}, {"OR": [F, ...]}       nested freely
     {"user_id"|"agent_id"|"app_id"|"run_id": value}   "*" = the field is set (not null)
-    {"metadata": {"type": T, ...}}            every listed metadata key equals its value
+    {"metadata": {"type": T, ...}}            every listed metadata key equals its value;
+    {"metadata": {K: {"contains": V}}}        ... or, for a list value, holds V (0.3's `dirs`)
+    {"categories": {"contains": C}}           the memory's categories hold C
+A search with "latest_only": true leaves out memories a newer version replaced (a seed marks
+them "latest": false; the Platform keeps such history, docs/api.md#two-layouts).
 A filter must name at least one of the four ids with a concrete (non-"*") value somewhere,
 or it is rejected with 400, as the real API rejects wildcard-only filters (docs/api.md).
 A memory may have any of the ids unset (shared project memory has agent_id and no user_id,
@@ -23,13 +27,19 @@ first), then id. The returned "score" is the score used for ordering; top_k (def
 cuts the list.
 
 Adds (docs/api.md#add): `messages` must be a non-empty list of {role: user|assistant|system,
-content: string}, and one of user_id, agent_id, app_id, run_id must be given (run_id is
-accepted and stored, though the hooks never send it).
+content: string}, and one of user_id, agent_id, app_id, run_id must be given.
     infer true (default): one memory whose text is the message contents joined by newlines;
         the answer is {"event_id", "status": "PENDING", "message"}, and the event (GET
         /v1/event/<id>/) is SUCCEEDED with the stored memory as its one result.
     infer false: one memory per message, its content as text; the answer lists them,
         {"results": [{"id", "memory", "event": "ADD"}, ...]}.
+    0.3's team layout (an infer add with both user_id and agent_id and
+        `agent_custom_instructions`): the Platform classifies each memory itself (how is not
+        visible from outside, docs/api.md#two-layouts); the stand-in files it as project
+        knowledge under agent_id without user_id, unless its text speaks of the user's own
+        preferences (PERSONAL), which goes under user_id without agent_id; app_id and run_id
+        kept either way, and the first `custom_categories` name its keywords pick (CATEGORY_WORDS,
+        else the first given) as its category.
 Blank texts are not stored. With store=False (the `store` knob) the add is answered the same
 way but nothing is kept: the event has no results, a synchronous answer lists none.
 A stored memory has user_id, app_id, run_id (null when not given), agent_id and
@@ -154,6 +164,14 @@ def check_filter(f):
         elif key == "metadata":
             if not isinstance(value, dict) or not value:
                 raise BadRequest(f"unsupported filter metadata: {value!r}")
+            for sub in value.values():
+                if isinstance(sub, dict) and (set(sub) != {"contains"}
+                                              or not isinstance(sub["contains"], str)):
+                    raise BadRequest(f"unsupported filter metadata operator: {sub!r}")
+        elif key == "categories":
+            if not isinstance(value, dict) or set(value) != {"contains"} \
+                    or not isinstance(value["contains"], str):
+                raise BadRequest(f"unsupported filter categories: {value!r}")
         else:
             raise BadRequest(f"unsupported filter key: {key}")
     return anchored
@@ -176,13 +194,23 @@ def matches(f, mem):
             ok = any(matches(sub, mem) for sub in value)
         elif key == "metadata":
             md = mem.get("metadata")
-            ok = isinstance(md, dict) and all(k in md and md[k] == v for k, v in value.items())
+            ok = isinstance(md, dict) and all(k in md and metadata_holds(md[k], v)
+                                              for k, v in value.items())
+        elif key == "categories":
+            ok = value["contains"] in (mem.get("categories") or [])
         else:
             field = mem.get(key)
             ok = field is not None if value == "*" else field == value
         if not ok:
             return False
     return True
+
+
+def metadata_holds(stored, wanted):
+    """A metadata leaf: equality, or {"contains": V} for a list that holds V."""
+    if isinstance(wanted, dict):
+        return isinstance(stored, list) and wanted["contains"] in stored
+    return stored == wanted
 
 
 def filter_types(f, found=None):
@@ -278,10 +306,37 @@ def add_options(body):
         if not is_date(expiration):
             raise BadRequest("expiration_date must be a date YYYY-MM-DD")
         extra["expiration_date"] = expiration
-    instructions = body.get("custom_instructions")
-    if instructions is not None and not isinstance(instructions, str):
-        raise BadRequest("custom_instructions must be a string")
+    for name in ("custom_instructions", "agent_custom_instructions"):
+        if body.get(name) is not None and not isinstance(body[name], str):
+            raise BadRequest(f"{name} must be a string")
     return metadata, infer, extra
+
+
+# The stand-in's classification of 0.3's team layout (see the module doc).
+PERSONAL = re.compile(r"\b(?:i|the user|user)\s+(?:prefers?|likes?|always uses?)\b", re.I)
+CATEGORY_WORDS = (("problems_and_fixes", re.compile(r"\b(?:fail\w*|error|bug|fix\w*)\b", re.I)),
+                  ("decisions_and_constraints", re.compile(r"\b(?:decid\w*|must|agreed)\b", re.I)),
+                  ("workflows", re.compile(r"\b(?:run|test|deploy|build)\b", re.I)))
+
+
+def custom_categories(body):
+    """The names of an add's `custom_categories` ([{name: description}, ...]), validated."""
+    value = body.get("custom_categories")
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(
+            isinstance(c, dict) and len(c) == 1 and all(isinstance(v, str) for v in c.values())
+            for c in value):
+        raise BadRequest("custom_categories must be a list of {name: description}")
+    return [next(iter(c)) for c in value]
+
+
+def classify(text, entities, names):
+    """(entity ids, categories) of one memory of 0.3's team layout."""
+    ids = dict(entities)
+    ids.pop("agent_id" if PERSONAL.search(text) else "user_id")
+    picked = [name for name, words in CATEGORY_WORDS if name in names and words.search(text)]
+    return ids, (picked or names)[:1]
 
 
 def is_date(value):
@@ -438,8 +493,13 @@ class Store:
         rerank = body.get("rerank", False)
         if not isinstance(rerank, bool) and rerank is not None:
             raise BadRequest("rerank must be a boolean")
+        latest_only = body.get("latest_only", False)
+        if not isinstance(latest_only, bool):
+            raise BadRequest("latest_only must be a boolean")
+        keep = (lambda m: matches(filters, m) and m.get("latest", True) is not False) \
+            if latest_only else (lambda m: matches(filters, m))
         return [dict(mem, score=score) for score, mem in
-                self.ranked(query, lambda m: matches(filters, m), threshold, top_k, rerank)]
+                self.ranked(query, keep, threshold, top_k, rerank)]
 
     def ranked(self, query, keep, threshold, top_k, rerank=False):
         """(score, memory) of the best top_k memories that keep(memory) and that score above
@@ -468,15 +528,19 @@ class Store:
         messages = add_messages(body)
         entities = add_entities(body)
         metadata, infer, extra = add_options(body)
+        names = custom_categories(body)
+        team = infer and {"user_id", "agent_id"} <= set(entities) \
+            and body.get("agent_custom_instructions") is not None
         now = now_iso(micro=True)
         stored = []
         for text in add_texts(messages, infer):
+            ids, categories = classify(text, entities, names) if team else (entities, [])
             mem = {"id": str(uuid.uuid4()), "memory": text,
-                   "user_id": entities.get("user_id"), "app_id": entities.get("app_id"),
-                   "run_id": entities.get("run_id"), "metadata": metadata,
-                   "categories": [], "created_at": now, "updated_at": now, **extra}
-            if "agent_id" in entities:
-                mem["agent_id"] = entities["agent_id"]
+                   "user_id": ids.get("user_id"), "app_id": ids.get("app_id"),
+                   "run_id": ids.get("run_id"), "metadata": metadata,
+                   "categories": categories, "created_at": now, "updated_at": now, **extra}
+            if "agent_id" in ids:
+                mem["agent_id"] = ids["agent_id"]
             stored.append(mem)
         results = [{"id": m["id"], "memory": m["memory"], "event": "ADD"} for m in stored]
         with self.lock:

@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from test_fake_mem0 import APP, SEED, U, ServerTest, mem  # noqa: E402
 import testmain  # noqa: E402
+import seeds  # noqa: E402
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 PROJECT = {"AND": [{"user_id": U}, {"app_id": APP}]}
@@ -393,6 +394,65 @@ class SharedMemoryFilters(WriteTest):
         self.assertNotIn(answer["results"][0]["id"],
                          [r["id"] for r in self.search(query="sigma", filters=PROJECT)[1]
                           ["results"]])
+
+
+class Plugin03Layout(WriteTest):
+    """What Mem0's 0.3 plugins send: `latest_only`, categories and directories in filters, run
+    ids, and the team add the Platform classifies (the stand-in's rule: memstore.py)."""
+
+    def setUp(self):
+        super().setUp()
+        self.srv.seed([
+            seeds.plugin03_memory("p03-001", "sigma api handler", app=APP, run_id="r-1",
+                                  agent=SHARED_AGENT, dirs=["api"],
+                                  categories=["decisions_and_constraints"]),
+            seeds.plugin03_memory("p03-002", "sigma web page", app=APP, run_id="r-2",
+                                  agent=SHARED_AGENT, dirs=["web", "web/ui"]),
+            seeds.plugin03_memory("p03-003", "sigma superseded", app=APP, run_id="r-1",
+                                  agent=SHARED_AGENT, latest=False),
+            seeds.plugin03_memory("p03-004", "sigma mine", app=APP, run_id="r-3", user=U)])
+
+    def found(self, filters, **extra):
+        status, data = self.search(query="sigma", filters=filters, threshold=0, **extra)
+        self.assertEqual(status, 200, data)
+        return sorted(r["id"] for r in data["results"])
+
+    def test_run_ids_do_not_hide_memories_from_filters_without_one(self):
+        self.assertEqual(self.found(BOTH_LAYOUTS),
+                         ["p03-001", "p03-002", "p03-003", "p03-004"])
+        self.assertEqual(self.found({"AND": [BOTH_LAYOUTS, {"run_id": "r-1"}]}),
+                         ["p03-001", "p03-003"])
+
+    def test_latest_only_leaves_out_replaced_versions(self):
+        self.assertNotIn("p03-003", self.found(BOTH_LAYOUTS, latest_only=True))
+        self.assertEqual(self.search(query="sigma", filters=BOTH_LAYOUTS,
+                                     latest_only="yes")[0], 400)
+
+    def test_categories_and_dirs_contains(self):
+        self.assertEqual(self.found({"AND": [BOTH_LAYOUTS, {"categories": {
+            "contains": "decisions_and_constraints"}}]}), ["p03-001"])
+        self.assertEqual(self.found({"AND": [BOTH_LAYOUTS, {"metadata": {
+            "dirs": {"contains": "web/ui"}}}]}), ["p03-002"])
+        self.assertEqual(self.found({"AND": [BOTH_LAYOUTS, {"metadata": {
+            "dirs": {"contains": "web/u"}}}]}), [])
+        for bad in ({"categories": "x"}, {"metadata": {"dirs": {"in": "x"}}}):
+            self.assertEqual(self.search(filters={"AND": [PROJECT, bad]})[0], 400, bad)
+
+    def test_the_team_add_is_classified_into_the_lanes(self):
+        body = {"messages": [{"role": "user", "content": "I prefer tabs"}], "user_id": U,
+                "agent_id": SHARED_AGENT, "app_id": APP, "run_id": "r-9",
+                "agent_custom_instructions": "project", "custom_instructions": "personal",
+                "custom_categories": [{n: "d"} for n in seeds.PLUGIN03_CATEGORIES]}
+        self.assertEqual(self.add(body)[0], 200)
+        self.assertEqual(self.add(dict(body, messages=[
+            {"role": "assistant", "content": "The build must run in the worker"}]))[0], 200)
+        by_text = {m["memory"]: m for m in self.srv.memories()}
+        personal, shared = by_text["I prefer tabs"], by_text["The build must run in the worker"]
+        self.assertEqual((personal["user_id"], personal.get("agent_id")), (U, None))
+        self.assertEqual((shared["user_id"], shared["agent_id"], shared["run_id"]),
+                         (None, SHARED_AGENT, "r-9"))
+        self.assertEqual(shared["categories"], ["decisions_and_constraints"])
+        self.assertEqual(self.add(dict(body, custom_categories=["x"]))[0], 400)
 
 
 if __name__ == "__main__":

@@ -104,7 +104,8 @@ TEST_CASE("search_body project scope") {
   CHECK(body["threshold"].GetDouble() == Approx(0.3));
   REQUIRE(body.HasMember("rerank"));
   CHECK(body["rerank"].IsTrue());
-  CHECK(body.MemberCount() == 5); // query, filters, top_k, threshold, rerank
+  CHECK(body["latest_only"].IsTrue()); // the newest version of each memory only, as 0.3 asks
+  CHECK(body.MemberCount() == 6);      // query, filters, top_k, threshold, rerank, latest_only
 
   const auto &clauses = and_clauses(body);
   REQUIRE(clauses.Size() == 2);
@@ -117,7 +118,7 @@ TEST_CASE("search_body omits rerank when it is off") {
   const SearchSpec spec{"q", std::nullopt, 5, Scope::project};
   const auto body = parse_json(search_body(spec, k_identity, false, 0.5));
   CHECK_FALSE(body.HasMember("rerank")); // absent, not false
-  CHECK(body.MemberCount() == 4);
+  CHECK(body.MemberCount() == 5);        // query, filters, top_k, threshold, latest_only
   CHECK(body["top_k"].GetInt() == 5);
   CHECK(body["threshold"].GetDouble() == Approx(0.5));
 }
@@ -700,7 +701,40 @@ TEST_CASE("filters_json: the untyped project search with shared memory is an OR 
   // The search body carries the same filters.
   CHECK(search_body(spec, k_shared_identity, true, 0.3) ==
         R"({"query":"q","filters":)" + filters_json(spec, k_shared_identity) +
-            R"(,"top_k":10,"threshold":0.3,"rerank":true})");
+            R"(,"top_k":10,"threshold":0.3,"rerank":true,"latest_only":true})");
+}
+
+TEST_CASE("filters_json: a directory narrows the two shared lanes, not the user's own",
+          "[backend]") {
+  SearchSpec spec{"q", std::nullopt, 10, Scope::project};
+  spec.dir = "src/api";
+  CHECK(filters_json(spec, k_shared_identity) ==
+        R"({"OR":[)"
+        R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]},)"
+        R"({"AND":[{"OR":[)"
+        R"({"AND":[{"agent_id":"acme-webapp-cddc9a2d07"},{"app_id":"acme-webapp"}]},)"
+        R"({"AND":[{"agent_id":"acme-webapp"},{"app_id":"acme-webapp"}]}]},)"
+        R"({"metadata":{"dirs":{"contains":"src/api"}}}]}]})");
+  // Without shared memory there is nothing to narrow; a self-hosted server has none either.
+  CHECK(filters_json(spec, {"alice", "acme-webapp", "sess-42", ""}) ==
+        R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})");
+  CHECK(filters_json(spec, k_shared_identity, selfhosted_dialect()) ==
+        R"({"user_id":"alice","agent_id":"acme-webapp"})");
+}
+
+TEST_CASE("parse_search_response: a memory without metadata.type is named by 0.3's category",
+          "[backend]") {
+  const HttpResponse r = response(200, R"({"results":[
+    {"id":"m1","memory":"a","categories":["technology","workflows"],"metadata":{"dirs":["a"]}},
+    {"id":"m2","memory":"b","categories":["technology"]},
+    {"id":"m3","memory":"c","categories":["problems_and_fixes"],"metadata":{"type":"decision"}}
+  ]})");
+  const auto parsed = parse_search_response(r);
+  REQUIRE(parsed);
+  REQUIRE(parsed->size() == 3);
+  CHECK((*parsed)[0].type == "workflows");
+  CHECK((*parsed)[1].type == "technology");
+  CHECK((*parsed)[2].type == "decision"); // our own type wins
 }
 
 TEST_CASE("filters_json: a self-hosted server's filters are flat, the project as agent_id",

@@ -808,6 +808,7 @@ std::string valid_text(const Setting &row) {
 // A settings.json object with a valid value of the right type for every key of the table.
 constexpr std::string_view k_every_key = R"({
   "backend": "selfhosted", "base_url": "https://settings.example.com", "shared_memory": false,
+  "team_memory": true,
   "auto_search": false, "confidence_threshold": 0.5, "global_search": true,
   "search_plan": "thorough", "daily_search_limit": 3, "auto_save": false, "daily_add_limit": 4,
   "retention_session_days": 7, "block_native_memory": false, "show_recall": true, "debug": true,
@@ -829,7 +830,21 @@ TEST_CASE("config: every setting is a row with a name and at least one variable"
     CHECK(row.parser.from_json);
     CHECK(row.parser.show);
   }
-  CHECK(names.size() == 24);
+  CHECK(names.size() == 25);
+}
+
+TEST_CASE("config: team memory is on by default for the Platform, off for a self-hosted server",
+          "[origin][team]") {
+  TempDir home;
+  const Config platform = load_config(env_in(home));
+  CHECK(platform.team_memory);
+  CHECK(platform.origin("team_memory") == "default");
+  const Config selfhosted = load_config(env_in(home, {{"MEM0_BACKEND", "selfhosted"}}));
+  CHECK_FALSE(selfhosted.team_memory);
+  CHECK(selfhosted.origin("team_memory") == "default for selfhosted");
+  const Config off = load_config(env_in(home, {{"MEM0_TEAM_MEMORY", "off"}}));
+  CHECK_FALSE(off.team_memory);
+  CHECK(off.origin("team_memory") == "env MEM0_TEAM_MEMORY");
 }
 
 TEST_CASE("config: with nothing set, every value's origin is default", "[origin]") {

@@ -77,6 +77,18 @@ TEST_CASE("search: put_types_first groups the listed types in order and keeps ra
   CHECK(ids_of(ms) == ids({3, 6, 2, 5, 1, 4, 7}));
 }
 
+TEST_CASE("search: put_types_first ranks 0.3's categories with the types they pair with") {
+  std::vector<Memory> ms{memory(1, "project_knowledge", ""),
+                         memory(2, "workflows", ""),
+                         memory(3, "decisions_and_constraints", ""),
+                         memory(4, "problems_and_fixes", ""),
+                         memory(5, "anti_pattern", ""),
+                         memory(6, "decision", ""),
+                         memory(7, "results", "")};
+  put_types_first(ms, {"anti_pattern", "decision", "convention"});
+  CHECK(ids_of(ms) == ids({4, 5, 3, 6, 2, 1, 7}));
+}
+
 TEST_CASE("search: put_types_first leaves the order alone when no type matches") {
   std::vector<Memory> ms{memory(1, "fact", ""), memory(2, "note", ""), memory(3, "fact", "")};
   put_types_first(ms, {"anti_pattern", "task_learning"});

@@ -5,6 +5,8 @@
 #include "hooks/on_compact/on_compact.hpp"
 #include "hooks/on_stop/on_stop.hpp"
 #include "hooks/on_user_prompt/on_user_prompt.hpp"
+#include "mem0/dialect.hpp"
+#include "mem0/identity.hpp"
 #include "runtime/remember.hpp"
 #include "runtime/sender.hpp"
 #include "store/outbox.hpp"
@@ -241,6 +243,7 @@ TEST_CASE("capture text: wrapper tags go with what they wrap, secrets are redact
 TEST_CASE("remember: the item carries the identity, real roles and metadata, never a run_id",
           "[capture]") {
   HookFixture f;
+  f.set_env("MEM0_TEAM_MEMORY", "off"); // the user's own lane, as before team memory
   write_file(f.project / "mem0.md",
              "# Notes\n\n## Instructions\nKeep only decisions.\n\n## Other\nx\n");
   StopInput in = stop_input(f, "");
@@ -293,6 +296,112 @@ TEST_CASE("remember: the item carries the identity, real roles and metadata, nev
     empty.messages = {{"user", "<private>all of it</private>"}};
     CHECK(error_kind(remember_in(f, in, empty)) == ErrorKind::empty);
   }
+}
+
+TEST_CASE("remember: team memory sends 0.3's add fields; --team and --personal choose",
+          "[capture][team]") {
+  HookFixture f;
+  write_file(f.project / "mem0.md", "## Instructions\nKeep only decisions.\n");
+  write_file(f.project / ".git/HEAD", "ref: refs/heads/main\n"); // the root of `dirs`
+  fs::create_directories(f.project / "src" / "api");
+  StopInput in = stop_input(f, "");
+  in.cwd = (f.project / "src" / "api").string();
+  Capture c;
+  c.messages = {{"assistant", "the api answers in integer cents"}};
+  c.type = "auto_capture";
+  c.source = "auto_capture";
+  Outbox outbox(f.disk(), f.config.state_dir);
+  const auto last_body = [&] {
+    return parsed(platform_body(outbox.load(outbox.pending().back())));
+  };
+  const std::string shared = shared_agent_id("proj", f.project / "src" / "api");
+
+  REQUIRE(remember_in(f, in, c).has_value());
+  auto body = last_body();
+  CHECK(std::string(body["agent_id"].GetString()) == shared);
+  CHECK(std::string(body["user_id"].GetString()) == "alice");
+  CHECK(std::string(body["app_id"].GetString()) == "proj");
+  CHECK(std::string(body["run_id"].GetString()) == "session-1");
+  CHECK(std::string(body["metadata"]["author"].GetString()) == "alice");
+  REQUIRE(body["metadata"]["dirs"].IsArray());
+  REQUIRE(body["metadata"]["dirs"].Size() == 2);
+  CHECK(std::string(body["metadata"]["dirs"][0].GetString()) == "src");
+  CHECK(std::string(body["metadata"]["dirs"][1].GetString()) == "src/api");
+  CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+  REQUIRE(body["custom_categories"].IsArray());
+  REQUIRE(body["custom_categories"].Size() == 5);
+  CHECK(body["custom_categories"][1].HasMember("decisions_and_constraints"));
+  CHECK(contains(body["custom_instructions"].GetString(), "about the user"));
+  CHECK(contains(body["agent_custom_instructions"].GetString(), "about this repository"));
+  CHECK(std::string(body["agent_custom_instructions"].GetString())
+            .ends_with("\n\nKeep only decisions."));
+
+  SECTION("--team: the shared lane only; --personal: the user's own") {
+    Capture team = c;
+    team.messages = {{"user", "every endpoint answers in cents"}};
+    team.team = true;
+    REQUIRE(remember_in(f, in, team).has_value());
+    body = last_body();
+    CHECK(std::string(body["agent_id"].GetString()) == shared);
+    CHECK_FALSE(body.HasMember("user_id"));
+    Capture personal = c;
+    personal.messages = {{"user", "alice reviews in the mornings"}};
+    personal.team = false;
+    REQUIRE(remember_in(f, in, personal).has_value());
+    body = last_body();
+    CHECK_FALSE(body.HasMember("agent_id"));
+    CHECK_FALSE(body.HasMember("run_id"));
+    CHECK_FALSE(body.HasMember("custom_categories"));
+    CHECK(std::string(body["custom_instructions"].GetString()) == "Keep only decisions.");
+  }
+  SECTION("off: today's body") {
+    f.set_env("MEM0_TEAM_MEMORY", "off");
+    c.messages = {{"user", "another text"}};
+    REQUIRE(remember_in(f, in, c).has_value());
+    body = last_body();
+    CHECK_FALSE(body.HasMember("agent_id"));
+    CHECK_FALSE(body["metadata"].HasMember("author"));
+  }
+  SECTION("self-hosted: only --team writes the shared lane, the project as agent_id") {
+    f.set_env("MEM0_BACKEND", "selfhosted");
+    c.messages = {{"user", "a third text"}};
+    REQUIRE(remember_in(f, in, c).has_value());
+    const auto own = outbox.load(outbox.pending().back());
+    REQUIRE(own);
+    CHECK(own->add.team.agent_id.empty());
+    Capture team = c;
+    team.messages = {{"user", "a fourth text"}};
+    team.team = true;
+    REQUIRE(remember_in(f, in, team).has_value());
+    const auto item = outbox.load(outbox.pending().back());
+    REQUIRE(item);
+    CHECK(item->add.team.agent_id == "proj");
+    CHECK(item->add.team.shared_only);
+    const auto sent = parsed(selfhosted_dialect().add_body(item->add));
+    CHECK_FALSE(sent.HasMember("user_id"));
+    CHECK(std::string(sent["agent_id"].GetString()) == "proj");
+    CHECK_FALSE(sent.HasMember("custom_categories"));
+  }
+}
+
+TEST_CASE("outbox: a team capture reads back whole; an item without one is the user's lane",
+          "[capture][team]") {
+  TempDir tmp;
+  Outbox outbox(real_state_disk(), tmp.path());
+  OutboxItem item;
+  item.add = full_capture();
+  item.add.team = {"proj-0123456789", true, "s-1", {"a", "a/b"}};
+  const auto back = outbox.load(outbox.put(item, "", fixed_now()).value());
+  REQUIRE(back);
+  CHECK(back->add.team.agent_id == "proj-0123456789");
+  CHECK(back->add.team.shared_only);
+  CHECK(back->add.team.run_id == "s-1");
+  CHECK(back->add.team.dirs == std::vector<std::string>{"a", "a/b"});
+  item.add.team = {};
+  const auto plain = outbox.load(outbox.put(item, "", fixed_now()).value());
+  REQUIRE(plain);
+  CHECK(plain->add.team.agent_id.empty());
+  CHECK(platform_body(plain) == k_legacy_body);
 }
 
 TEST_CASE("sender: items go oldest first, a batch at a time, and leave once delivered",
