@@ -286,7 +286,8 @@ std::string api_key_from_profiles(Config &c, const Setting &) {
   return "default";
 }
 
-// The platform's URL is Config's own; another backend may listen elsewhere by default.
+// The backend's own URL (its dialect's default): Config's initialiser holds the default
+// backend's, so only another backend's is a `default for <backend>`.
 std::string default_base_url(Config &c, const Setting &) {
   if (const auto &d = c.dialect->traits(); d.default_base_url != c.base_url) {
     c.base_url = std::string(d.default_base_url);
@@ -313,7 +314,7 @@ constexpr Setting k_settings[] = {
         nonempty<&Config::user_id>()},
     {"backend", {"MEM0_BACKEND"}, "backend", "platform",
         choice<&Config::dialect, parse_backend, backend_name>("platform or selfhosted")},
-    {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "https://api.mem0.ai",
+    {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "",
         url<&Config::base_url>(), default_base_url},
     {"shared_memory", {"MEM0_SHARED_MEMORY"}, "shared_memory", "on",
         flag<&Config::shared_memory>()},
