@@ -653,6 +653,9 @@ TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherw
   CHECK(unknown.dialect == &selfhosted_dialect());
   CHECK(unknown.origin("backend").starts_with("settings.json"));
   CHECK(contains(unknown.origin("backend"), "MEM0_BACKEND=cloud not understood"));
+  // The hint names every backend, from the dialects' list.
+  CHECK(dialect_names() == "platform or selfhosted");
+  CHECK(unknown.origin("backend").ends_with("not understood (platform or selfhosted)"));
 
   write_settings(home, R"({"backend": "Platform"})");
   CHECK(load_config(env_in(home)).dialect == &platform_dialect());
