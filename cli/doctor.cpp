@@ -29,9 +29,10 @@ struct Doctor {
   const Args &args;
   const CliContext &ctx;
   const Config &c = ctx.config;
-  ProjectId project = {}; // the project id check's
-  Identity identity = {}; // the shared memory check's
-  DailyUsage today = {};  // the state dir check's
+  ProjectId project = {};    // the project id check's
+  PreviousIds previous = {}; // the ids of the rules before the 0.3-compatible ones
+  Identity identity = {};    // the shared memory check's
+  DailyUsage today = {};     // the state dir check's
   std::vector<std::string> warnings = {};
   std::vector<std::string> fixes = {};
 
@@ -155,10 +156,23 @@ void api_key(Doctor &d) {
                              : "set MEM0_API_KEY to the key alone, without line breaks");
 }
 
+// ` (was: X before 0.3-compatible ids)` when the earlier rules gave `was` instead of `now`:
+// memories filed under the old id exist (docs/configuration.md#project-id).
+std::string was(const std::string &now, const std::string &was) {
+  return now == was ? "" : " (was: " + was + " before 0.3-compatible ids)";
+}
+
 void user_and_project(Doctor &d) {
-  d.row("user id", d.c.user_id + " (" + d.c.origin("user_id") + ")");
+  d.previous = previous_ids(d.c, d.ctx.env, d.ctx.cwd);
+  d.row("user id",
+        d.c.user_id + " (" + d.c.origin("user_id") + ")" + was(d.c.user_id, d.previous.user_id));
   d.project = resolve_project_id(d.c, d.ctx.env, d.ctx.cwd, d.ctx.log);
-  d.row("project id", d.project.id + " (" + d.project.source + ")");
+  d.row("project id", d.project.id + " (" + d.project.source + ")" +
+                          was(d.project.id, d.previous.project_id) +
+                          (d.project.problem.empty() ? "" : "; " + d.project.problem));
+  if (!d.project.problem.empty())
+    d.fixes.emplace_back("fix or remove what the project id row names (until then: " +
+                         d.project.id + ", from " + d.project.source + ")");
   const auto repo = find_repo(d.ctx.cwd);
   d.row("branch", repo ? current_branch(*repo).value_or("unknown") : "not a git repository");
 }
@@ -171,7 +185,8 @@ void target(Doctor &d) {
   d.identity = project_identity(c, d.project.id, d.ctx.cwd, "");
   d.row("shared", !d.identity.shared_agent_id.empty()
                       ? "project memory of agent " + d.identity.shared_agent_id + " and " +
-                            d.identity.project_id + " searched too"
+                            d.identity.project_id + " searched too" +
+                            was(d.identity.shared_agent_id, d.previous.shared_agent_id)
                   : !dialect.shared_memory ? "not on " + std::string(dialect.place)
                                            : "off (shared_memory)");
 }

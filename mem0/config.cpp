@@ -215,6 +215,19 @@ template <auto Field> constexpr SettingParser nonempty() {
           }};
 }
 
+// A user id as Mem0's plugins take it (docs/configuration.md#user-id): not empty and not only
+// `*`, which a filter would read as every user.
+constexpr SettingParser user_id() {
+  SettingParser p = nonempty<&Config::user_id>();
+  p.accepts = "a name, not only *";
+  p.from_env = [](Config &c, std::string_view text, std::string_view) {
+    if (text.find_first_not_of('*') == std::string_view::npos) return false;
+    c.user_id = std::string(text);
+    return true;
+  };
+  return p;
+}
+
 // Set `field` to the URL `text` without its trailing slashes; false when `text` is empty.
 bool set_url(std::string &field, std::string_view text) {
   if (text.empty()) return false;
@@ -311,8 +324,9 @@ const Setting k_settings[] = {
     {"api_key", {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY",
                  "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"}, "", "",
         api_key(), api_key_from_profiles},
-    {"user_id", {"MEM0_USER_ID", "USER", "USERNAME"}, "", "default",
-        nonempty<&Config::user_id>()},
+    {"user_id", {"PLUGIN_OPTION_USER_ID", "CLAUDE_PLUGIN_OPTION_USER_ID", "MEM0_CODE_USER_ID",
+                 "MEM0_USER_ID", "MEM0_RESOLVED_USER_ID", "USER", "USERNAME"}, "", "default",
+        user_id()},
     {"backend", {"MEM0_BACKEND"}, "backend", "platform",
         choice<&Config::dialect, parse_backend, backend_name>(dialect_names())},
     {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "",

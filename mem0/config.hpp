@@ -95,7 +95,7 @@ struct SettingParser {
 // One row of the settings table (docs/configuration.md#settings).
 struct Setting {
   std::string_view name;               // the settings.json key where there is one
-  std::array<std::string_view, 3> env; // the variables, first valid one wins; "" ends the list
+  std::array<std::string_view, 7> env; // the variables, first valid one wins; "" ends the list
   std::string_view key;                // the settings.json key; "" when the file cannot set it
   std::string_view fallback;           // the default as text; Config's initialiser holds it
                                        // ("": none, or one a dialect gives, `by_default`)

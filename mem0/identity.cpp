@@ -56,12 +56,94 @@ void strip_slashes(std::string &s) {
     s.pop_back();
 }
 
-} // namespace
+// The host of an authority lower-cased, with its port as a number; an IPv6 host loses its
+// brackets, a port 0 goes (as Python's urlsplit gives them to Mem0's plugins). A port that is no
+// number (where the plugins fail) is kept, lower-cased.
+std::string host_and_port(std::string_view authority) {
+  std::string_view host = authority, port;
+  if (authority.starts_with('[') && authority.find(']') != std::string_view::npos) {
+    const auto close = authority.find(']');
+    host = authority.substr(1, close - 1);
+    if (authority.substr(close + 1).starts_with(':')) port = authority.substr(close + 2);
+  } else if (const auto colon = authority.find(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+  }
+  std::string out = ascii_lower(host);
+  const bool digits =
+      !port.empty() && port.size() <= 9 &&
+      std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits) {
+    if (const long number = std::stol(std::string(port)); number != 0)
+      out += ":" + std::to_string(number);
+  } else if (!port.empty()) {
+    out += ":" + ascii_lower(port);
+  }
+  return out;
+}
 
-std::string normalize_origin(std::string_view url) {
+// A value usable as an id: trimmed, not empty and not only `*` (a wildcard in a filter).
+std::optional<std::string> id_value(std::string_view text) {
+  const std::string_view v = trim(text);
+  if (v.empty() || v.find_first_not_of('*') == std::string_view::npos) return std::nullopt;
+  return std::string(v);
+}
+
+// `path` as an absolute path without a trailing separator (as Python's os.path.abspath).
+fs::path given_path(const fs::path &path) {
+  std::error_code ec;
+  fs::path p = (path.is_absolute() ? path : fs::absolute(path, ec)).lexically_normal();
+  if (!p.has_filename() && p.has_relative_path()) p = p.parent_path();
+  return p;
+}
+
+fs::path real_path(const fs::path &path) {
+  std::error_code ec;
+  fs::path real = fs::canonical(path, ec);
+  return ec ? path : real;
+}
+
+// The directory a project's ids start from: the repository's top level (its real path, as
+// `git rev-parse --show-toplevel` gives it), else the working directory as given.
+fs::path project_root(const fs::path &cwd, const std::optional<GitRepo> &repo) {
+  return repo ? real_path(given_path(repo->top)) : given_path(cwd);
+}
+
+// ~/.mem0/project_map.json read once; `problem` says why it is not used when it is not.
+struct ProjectMap {
+  rapidjson::Document doc;
+  std::string problem;
+
+  explicit ProjectMap(const fs::path &path) {
+    const auto text = read_small_file(path);
+    if (!text) {
+      std::error_code ec;
+      if (fs::exists(path, ec)) problem = path.string() + " is unreadable or larger than 1 MiB";
+      return;
+    }
+    parse_json(doc, *text);
+    if (doc.HasParseError())
+      problem = path.string() + " is not valid JSON";
+    else if (!doc.IsObject())
+      problem = path.string() + " is not a JSON object";
+  }
+
+  // The value under the first of `keys` that holds a non-empty string, trimmed; which key.
+  std::optional<std::pair<std::string, std::string>>
+  first(const std::vector<std::pair<std::string, std::string>> &keys) const {
+    if (!problem.empty() || !doc.IsObject()) return std::nullopt;
+    for (const auto &[key, label] : keys)
+      if (const auto v = string_member(doc, key.c_str()); v && !trim(*v).empty())
+        return std::pair{std::string(trim(*v)), label};
+    return std::nullopt;
+  }
+};
+
+// An origin as our releases before the 0.3-compatible ids normalised it (every scp-like
+// `[user@]host:path` became https, `/` and `.git` went in any order); for doctor only.
+std::string previous_normalize_origin(std::string_view url) {
   std::string s(trim(url));
   auto scheme = s.find("://");
-  // scp-like `[user@]host:path`: a colon before any slash, and no scheme.
   if (const auto colon = s.find(':'); scheme == std::string::npos && colon != std::string::npos &&
                                       colon > 0 && s.find('/') > colon) {
     std::string host = s.substr(0, colon);
@@ -82,21 +164,62 @@ std::string normalize_origin(std::string_view url) {
   return s;
 }
 
+// The project id our releases before the 0.3-compatible ids gave: MEM0_PROJECT_ID, the map under
+// the cwd and the hash of the url without user-info, the old slug, the cwd's base name. Kept only
+// for doctor to name the id that earlier memories were filed under.
+std::string previous_project_id(const Environment &env, const ProjectMap &map, const fs::path &cwd,
+                                const std::optional<std::string> &clean) {
+  if (auto v = env.get("MEM0_PROJECT_ID"); v && !trim(*v).empty()) return std::string(trim(*v));
+  std::vector<std::pair<std::string, std::string>> keys{{cwd.string(), ""}};
+  if (clean && !clean->empty()) keys.emplace_back(project_map_key(*clean), "");
+  if (const auto mapped = map.first(keys)) return mapped->first;
+  if (clean && !clean->empty()) {
+    std::string s = *clean; // `/` then `.git` went, and `git@` even after a scheme
+    strip_slashes(s);
+    strip_suffix(s, ".git");
+    if (const auto scheme = s.find("://"); scheme != std::string::npos) s.erase(0, scheme + 3);
+    if (s.starts_with("git@")) s.erase(0, 4);
+    if (auto slug = remote_slug(s); !slug.empty()) return slug;
+  }
+  const std::string base = cwd.filename().string();
+  return base.empty() ? "unknown" : base;
+}
+
+} // namespace
+
+std::string normalize_origin(std::string_view url) {
+  std::string s(trim(url));
+  if (s.starts_with("git@") && s.find(':') != std::string::npos) { // only git@, not user@
+    s.erase(0, 4);
+    s[s.find(':')] = '/';
+    s = "https://" + s;
+  }
+  strip_suffix(s, ".git"); // before the slashes: `repo.git/` keeps its `.git`
+  if (const auto scheme = s.find("://"); scheme != std::string::npos) {
+    const std::size_t start = scheme + 3;
+    const std::size_t end = std::min(s.find_first_of("/?#", start), s.size());
+    std::string_view authority = std::string_view(s).substr(start, end - start);
+    if (const auto at = authority.rfind('@'); at != std::string_view::npos)
+      authority.remove_prefix(at + 1); // the user-info, maybe a credential
+    s = ascii_lower(std::string_view(s).substr(0, scheme)) + "://" + host_and_port(authority) +
+        s.substr(end);
+  }
+  strip_slashes(s);
+  return s;
+}
+
 std::string shared_agent_id(std::string_view app_id, const fs::path &cwd) {
   const auto repo = find_repo(cwd);
-  return shared_agent_id(app_id, cwd, repo, repo ? origin_url(*repo) : std::nullopt);
+  return shared_agent_id(app_id, cwd, repo, repo ? origin_url_as_written(*repo) : std::nullopt);
 }
 
 std::string shared_agent_id(std::string_view app_id, const fs::path &cwd,
                             const std::optional<GitRepo> &repo,
                             const std::optional<std::string> &url) {
-  if (url && !url->empty())
-    return std::string(app_id) + "-" + sha256_hex(normalize_origin(*url)).substr(0, 10);
-  std::error_code ec;
-  const fs::path root = repo ? repo->top : cwd;
-  const fs::path real = fs::canonical(root, ec);
+  if (const std::string origin = url ? normalize_origin(*url) : ""; !origin.empty())
+    return std::string(app_id) + "-" + sha256_hex(origin).substr(0, 10);
   return "local-" + std::string(app_id) + "-" +
-         sha256_hex((ec ? root : real).string()).substr(0, 10);
+         sha256_hex(real_path(project_root(cwd, repo)).string()).substr(0, 10);
 }
 
 bool searches_shared_memory(const Config &config) {
@@ -121,7 +244,7 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
                              const Log &log) {
   const auto origin = [&]() -> std::optional<std::string> {
     const auto repo = find_repo(cwd);
-    return repo ? origin_url(*repo) : std::nullopt;
+    return repo ? origin_url_as_written(*repo) : std::nullopt;
   };
   return resolve_project_id(config, env, cwd, origin, log);
 }
@@ -129,36 +252,77 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
 ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
                              const std::function<std::optional<std::string>()> &origin,
                              const Log &log) {
-  if (auto v = env.get("MEM0_PROJECT_ID"); v && !trim(*v).empty())
-    return {std::string(trim(*v)), "env MEM0_PROJECT_ID"};
-
-  const fs::path map_path = config.mem0_dir / "project_map.json";
-  rapidjson::Document map;
-  if (const auto text = read_small_file(map_path)) parse_json(map, *text);
-  const bool map_ok = !map.HasParseError() && map.IsObject();
-  auto lookup = [&](const std::string &key) -> std::optional<std::string> {
-    if (!map_ok) return std::nullopt;
-    const auto id = string_member(map, key.c_str());
-    if (!id || id->empty()) return std::nullopt;
-    return std::string(*id);
+  std::string problem;
+  if (const auto v = env.get("MEM0_PROJECT_ID")) {
+    if (auto id = id_value(*v)) return {*id, "env MEM0_PROJECT_ID", ""};
+    if (!trim(*v).empty()) problem = "MEM0_PROJECT_ID=* ignored (a wildcard is no project id)";
+  }
+  const auto noted = [&](ProjectId id) {
+    if (!problem.empty()) log.debug("project id: " + problem);
+    id.problem = problem;
+    return id;
   };
 
-  const std::string cwd_key = cwd.string();
-  if (auto id = lookup(cwd_key)) return {*id, "project_map.json (cwd)"};
+  const fs::path map_path = config.mem0_dir / "project_map.json";
+  const ProjectMap map(map_path);
+  if (!map.problem.empty()) problem += (problem.empty() ? "" : "; ") + map.problem + ": skipped";
+  const fs::path given = given_path(cwd);
+  const fs::path root = project_root(given, find_repo(given));
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const auto &[path, label] : {std::pair{given, "cwd"},
+                                    {root, "root"},
+                                    {real_path(given), "real path of cwd"},
+                                    {real_path(root), "real path of root"}})
+    if (std::none_of(keys.begin(), keys.end(), [&](const auto &k) { return k.first == path; }))
+      keys.emplace_back(path.string(), label);
+  auto mapped = map.first(keys);
 
-  // Without user-info, whoever read it: a credential never becomes (part of) a key or an id.
-  auto url = origin();
-  if (url) *url = without_user_info(*url);
-  if (url && !url->empty()) {
-    if (auto id = lookup(project_map_key(*url))) {
-      self_heal_project_map(map_path, cwd_key, *id, std::min(config.timeout / 4, k_heal_wait), log);
-      return {*id, "project_map.json (remote)"};
-    }
-    if (auto slug = remote_slug(*url); !slug.empty()) return {slug, "git remote origin"};
+  // The origin is asked only when no path key answers. Its url as written is only hashed; a
+  // credential in it never becomes (part of) an id (docs/configuration.md#git-remote).
+  std::optional<std::string> url = mapped ? std::nullopt : origin();
+  if (url && trim(*url).empty()) url.reset();
+  if (!mapped && url) {
+    // Mem0's plugins hash the url as written; our releases before hashed it without user-info.
+    const std::string clean = without_user_info(*url);
+    mapped = map.first({{project_map_key(*url), "remote"}, {project_map_key(clean), "remote"}});
+    if (mapped && id_value(mapped->first))
+      self_heal_project_map(map_path, given.string(), mapped->first,
+                            std::min(config.timeout / 4, k_heal_wait), log);
   }
-  const std::string base = cwd.filename().string();
-  if (!base.empty()) return {base, "directory name"};
-  return {"unknown", "default"};
+  if (mapped) {
+    if (auto id = id_value(mapped->first))
+      return noted({*id, "project_map.json (" + mapped->second + ")", ""});
+    problem += (problem.empty() ? "" : "; ") +
+               std::string("project_map.json's value * ignored (a wildcard is no project id)");
+    if (!url) url = origin();
+  }
+  if (url)
+    if (auto slug = remote_slug(*url); !slug.empty()) return noted({slug, "git remote origin", ""});
+  const std::string base = root.filename().string();
+  if (!base.empty()) return noted({base, "directory name", ""});
+  return noted({"unknown", "default", ""});
+}
+
+PreviousIds previous_ids(const Config &config, const Environment &env, const fs::path &cwd) {
+  PreviousIds was;
+  was.user_id = "default";
+  for (const char *variable : {"MEM0_USER_ID", "USER", "USERNAME"})
+    if (const auto v = env.get(variable); v && !trim(*v).empty()) {
+      was.user_id = std::string(trim(*v));
+      break;
+    }
+  const auto repo = find_repo(cwd);
+  const auto url = repo ? origin_url(*repo) : std::nullopt;
+  was.project_id =
+      previous_project_id(env, ProjectMap(config.mem0_dir / "project_map.json"), cwd, url);
+  std::error_code ec;
+  const fs::path real = fs::canonical(repo ? repo->top : cwd, ec);
+  was.shared_agent_id =
+      url && !url->empty()
+          ? was.project_id + "-" + sha256_hex(previous_normalize_origin(*url)).substr(0, 10)
+          : "local-" + was.project_id + "-" +
+                sha256_hex((ec ? (repo ? repo->top : cwd) : real).string()).substr(0, 10);
+  return was;
 }
 
 } // namespace mem0

@@ -86,7 +86,7 @@ const std::optional<GitRepo> &RunFacts::repo() {
 }
 
 const std::optional<std::string> &RunFacts::origin() {
-  return once(m_origin, [&] { return repo() ? origin_url(*repo()) : std::nullopt; });
+  return once(m_origin, [&] { return repo() ? origin_url_as_written(*repo()) : std::nullopt; });
 }
 
 const std::optional<std::string> &RunFacts::branch() {

@@ -43,10 +43,11 @@ public:
   // forgotten when they change. Unbound facts are those of an input without cwd and session.
   RunFacts &bind(const HookInput &input);
 
-  const std::string &session();                // session_of
-  const std::filesystem::path &cwd();          // cwd_of
-  const std::optional<GitRepo> &repo();        // the repository around cwd
-  const std::optional<std::string> &origin();  // its origin url
+  const std::string &session();         // session_of
+  const std::filesystem::path &cwd();   // cwd_of
+  const std::optional<GitRepo> &repo(); // the repository around cwd
+  // its origin url as written, user-info included: only hashed, never shown or logged
+  const std::optional<std::string> &origin();
   const std::optional<std::string> &branch();  // its checked-out branch
   const std::filesystem::path &project_root(); // the repository's top level, else cwd
   const std::string &project_id();             // resolve_project_id

@@ -60,6 +60,7 @@ std::optional<GitRepo> find_repo(const fs::path &start) {
 
 std::optional<std::string> parse_remote_url(std::string_view text, std::string_view remote) {
   bool in_section = false;
+  std::optional<std::string> url; // the last one, as `git config --get` gives it
   std::istringstream lines{std::string(text)};
   for (std::string raw; std::getline(lines, raw);) {
     const std::string_view line = trim(raw);
@@ -78,17 +79,19 @@ std::optional<std::string> parse_remote_url(std::string_view text, std::string_v
     if (!in_section) continue;
     const auto eq = line.find('=');
     if (eq == std::string_view::npos) continue;
-    if (ascii_lower(trim(line.substr(0, eq))) == "url") return config_value(line.substr(eq + 1));
+    if (ascii_lower(trim(line.substr(0, eq))) == "url") url = config_value(line.substr(eq + 1));
   }
-  return std::nullopt;
+  return url;
+}
+
+std::optional<std::string> origin_url_as_written(const GitRepo &repo) {
+  const auto text = read_small_file(repo.common_dir / "config");
+  return text ? parse_remote_url(*text) : std::nullopt;
 }
 
 std::optional<std::string> origin_url(const GitRepo &repo) {
-  const auto text = read_small_file(repo.common_dir / "config");
-  if (!text) return std::nullopt;
-  const auto url = parse_remote_url(*text);
-  if (!url) return std::nullopt;
-  return without_user_info(*url);
+  const auto url = origin_url_as_written(repo);
+  return url ? std::optional(without_user_info(*url)) : std::nullopt;
 }
 
 std::string without_user_info(std::string_view url) {
@@ -122,15 +125,15 @@ std::optional<std::string> current_branch(const GitRepo &repo) {
 
 std::string remote_slug(std::string_view url) {
   std::string s = without_user_info(trim(url));
-  while (!s.empty() && s.back() == '/')
-    s.pop_back();
-  if (s.ends_with(".git")) s.resize(s.size() - 4);
-  for (std::string_view scheme : {"https://", "http://", "ssh://", "git://"})
-    if (s.starts_with(scheme)) {
-      s.erase(0, scheme.size());
+  if (s.ends_with(".git")) s.resize(s.size() - 4); // before any `/`: `repo.git/` keeps it
+  bool scheme = false;
+  for (std::string_view prefix : {"https://", "http://", "ssh://", "git://"})
+    if (s.starts_with(prefix)) {
+      s.erase(0, prefix.size());
+      scheme = true;
       break;
     }
-  if (s.starts_with("git@")) s.erase(0, 4);
+  if (!scheme && s.starts_with("git@")) s.erase(0, 4);
   if (const auto colon = s.find(':'); colon != std::string::npos) s[colon] = '/';
   std::vector<std::string> parts;
   for (std::size_t start = 0; start <= s.size();) {

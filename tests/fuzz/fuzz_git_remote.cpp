@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     fuzz::check(origin.size() <= candidate.size() + 8, "normalize_origin: bounded", origin);
     if (const auto scheme = origin.find("://"); scheme != std::string::npos) {
       const std::string_view rest = std::string_view(origin).substr(scheme + 3);
-      const std::string_view authority = rest.substr(0, rest.find('/'));
+      const std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
       fuzz::check(authority.find('@') == std::string_view::npos, "normalize_origin: no user info",
                   origin);
       fuzz::check(authority.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string_view::npos,

@@ -4,9 +4,11 @@
 #include "mem0/config.hpp"
 #include "mem0/identity.hpp"
 #include "util/sha256.hpp"
+#include "util/strings.hpp"
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace mem0;
@@ -415,6 +417,32 @@ TEST_CASE("config: an API key in the environment is used before any profile") {
   CHECK(api_target(c).value().headers()[0] == "Authorization: Token m0-env");
 }
 
+TEST_CASE("config: user id from Mem0's 0.3 plugin sources, in their order; never only *") {
+  TempDir home;
+  std::map<std::string, std::string> vars{{"PLUGIN_OPTION_USER_ID", " opt "},
+                                          {"CLAUDE_PLUGIN_OPTION_USER_ID", "claude"},
+                                          {"MEM0_CODE_USER_ID", "code"},
+                                          {"MEM0_USER_ID", "mem0"},
+                                          {"MEM0_RESOLVED_USER_ID", "resolved"},
+                                          {"USER", "unix"},
+                                          {"USERNAME", "win"}};
+  for (const char *next :
+       {"PLUGIN_OPTION_USER_ID", "CLAUDE_PLUGIN_OPTION_USER_ID", "MEM0_CODE_USER_ID",
+        "MEM0_USER_ID", "MEM0_RESOLVED_USER_ID", "USER", "USERNAME"}) {
+    CAPTURE(next);
+    const Config c = load_config(env_in(home, vars));
+    CHECK(c.user_id == std::string(trim(vars[next])));
+    CHECK(c.origin("user_id").substr(0, c.origin("user_id").find(';')) ==
+          "env " + std::string(next));
+    vars[next] = "**"; // a wildcard is skipped, and named
+    const Config skipped = load_config(env_in(home, vars));
+    CHECK(skipped.user_id != "**");
+    CHECK(skipped.origin("user_id").find(std::string(next) + "=** not understood") !=
+          std::string::npos);
+  }
+  CHECK(load_config(env_in(home, vars)).user_id == "default");
+}
+
 TEST_CASE("config: user id is MEM0_USER_ID, then USER, then USERNAME, then default") {
   TempDir home;
   std::map<std::string, std::string> vars{
@@ -798,7 +826,9 @@ TEST_CASE("config: every setting is a row with a name and at least one variable"
   for (const Setting &row : settings_table()) {
     CAPTURE(row.name);
     CHECK(names.insert(row.name).second);
-    CHECK(row.env[0].starts_with("MEM0_"));
+    // a MEM0_ variable (the user id's first ones are those of Mem0's plugins)
+    CHECK(std::any_of(row.env.begin(), row.env.end(),
+                      [](std::string_view v) { return v.starts_with("MEM0_"); }));
     CHECK((row.key.empty() || row.key == row.name));
     CHECK(row.parser.from_env);
     CHECK(row.parser.from_json);
@@ -896,4 +926,97 @@ TEST_CASE("config: the origins of the API key and the user id", "[origin]") {
   const Config with_key = load_config(env_in(home, {{"MEM0_API_KEY", "m0-abcdefghijklmnop"}}));
   CHECK(key_row.parser.show(with_key) == "m0-…mnop");
   CHECK(load_config(env_in(home, {{"USER", " unix-user "}})).origin("user_id") == "env USER");
+}
+
+TEST_CASE("project id: the map under the root and the real paths, from a subdirectory or a link",
+          "[identity][no-wine]") {
+  TempDir home;
+  const fs::path repo = home / "code/mem0";
+  make_repo(repo);
+  const fs::path sub = repo / "pkg/deep";
+  fs::create_directories(sub);
+  fs::create_symlink(repo, home / "link");
+  const fs::path real_repo = fs::canonical(repo);
+  const Environment env = env_in(home);
+  const fs::path map_path = home / ".mem0/project_map.json";
+  for (const fs::path &cwd : {sub, home / "link/pkg/deep"}) {
+    CAPTURE(cwd);
+    write_file(map_path, "{\"" + backslashes_escaped(real_repo.string()) + "\": \" by-root \"}");
+    const ProjectId id = resolve_project_id(load_config(env), env, cwd, Log("unit-test"));
+    CHECK(id.id == "by-root");
+    CHECK(id.source == "project_map.json (root)");
+  }
+  // The link's own path is the key of the cwd as given.
+  write_file(map_path, "{\"" + backslashes_escaped((home / "link").string()) + "\": \"by-link\"}");
+  CHECK(resolve_project_id(load_config(env), env, home / "link", Log("unit-test")).id == "by-link");
+  CHECK(resolve_project_id(load_config(env), env, repo, Log("unit-test")).id == "mem0ai-mem0");
+}
+
+TEST_CASE("project id: the remote key of the url as written, and the one of earlier releases",
+          "[identity]") {
+  TempDir home;
+  const std::string written = "https://bot:tok_5e6f@github.com/acme/billing.git";
+  const fs::path repo = home / "code/billing";
+  make_repo(repo, "[remote \"origin\"]\n\turl = " + written + "\n");
+  const Environment env = env_in(home);
+  const fs::path map_path = home / ".mem0/project_map.json";
+  for (const auto &[key, expected] :
+       {std::pair{map_key_for(written), "as-0.3-writes"},
+        {map_key_for("https://github.com/acme/billing.git"), "as-we-wrote"}}) {
+    write_file(map_path, "{\"" + key + "\": \"" + expected + "\"}");
+    const ProjectId id = resolve_project_id(load_config(env), env, repo / "src", Log("unit-test"));
+    CHECK(id.id == expected);
+    CHECK(id.source == "project_map.json (remote)");
+    CHECK(read_file(map_path).find("tok_5e6f") == std::string::npos);
+  }
+  fs::remove(map_path);
+  const ProjectId slug = resolve_project_id(load_config(env), env, repo, Log("unit-test"));
+  CHECK(slug.id == "acme-billing");
+}
+
+TEST_CASE("project id: without a remote, the root's base name, not the subdirectory's",
+          "[identity]") {
+  TempDir home;
+  const fs::path repo = home / "code/service";
+  make_repo(repo, "[core]\n\tbare = false\n");
+  fs::create_directories(repo / "api/v2");
+  const Environment env = env_in(home);
+  const ProjectId id = resolve_project_id(load_config(env), env, repo / "api/v2", Log("unit-test"));
+  CHECK(id.id == "service");
+  CHECK(id.source == "directory name");
+  // The rules before gave the subdirectory's name: doctor names it.
+  CHECK(previous_ids(load_config(env), env, repo / "api/v2").project_id == "v2");
+  CHECK(previous_ids(load_config(env), env, repo).project_id == "service");
+}
+
+TEST_CASE("project id: bad input is named and passed over, never a wildcard", "[identity]") {
+  TempDir home;
+  const fs::path repo = home / "code/mem0";
+  make_repo(repo);
+  const fs::path map_path = home / ".mem0/project_map.json";
+  Environment env = env_in(home, {{"MEM0_PROJECT_ID", " * "}});
+
+  write_file(map_path, "{\"" + backslashes_escaped(repo.string()) + "\": \"trunc");
+  ProjectId id = resolve_project_id(load_config(env), env, repo, Log("unit-test"));
+  CHECK(id.id == "mem0ai-mem0");
+  CHECK(id.problem.find("MEM0_PROJECT_ID=* ignored") != std::string::npos);
+  CHECK(id.problem.find(map_path.string() + " is not valid JSON: skipped") != std::string::npos);
+
+  write_file(map_path, "[1]");
+  env = env_in(home);
+  id = resolve_project_id(load_config(env), env, repo, Log("unit-test"));
+  CHECK(id.id == "mem0ai-mem0");
+  CHECK(id.problem == map_path.string() + " is not a JSON object: skipped");
+
+  // A wildcard value passes the map over (as 0.3: not the next key), to the slug.
+  write_file(map_path, "{\"" + backslashes_escaped(repo.string()) + "\": \"**\", \"" +
+                           map_key_for("git@github.com:mem0ai/mem0.git") + "\": \"mapped\"}");
+  id = resolve_project_id(load_config(env), env, repo, Log("unit-test"));
+  CHECK(id.id == "mem0ai-mem0");
+  CHECK(id.source == "git remote origin");
+  CHECK(id.problem.find("value * ignored") != std::string::npos);
+
+  write_file(map_path, "{}");
+  id = resolve_project_id(load_config(env), env, repo, Log("unit-test"));
+  CHECK(id.problem.empty());
 }

@@ -55,22 +55,28 @@ TEST_CASE("normalize_origin: every remote syntax", "[identity]") {
     std::string url;
     std::string normalised;
   };
+  // Each expected value is what Mem0's 0.3 plugin (_normalize_remote) gives, run in Python.
   const std::vector<Case> cases{
-      // scp-like: https, the user dropped, the path's case kept
+      // only git@host:path becomes https; the path's case kept
       {"git@github.com:Mem0ai/Mem0.git", "https://github.com/Mem0ai/Mem0"},
       {"git@github.com:mem0ai/mem0", "https://github.com/mem0ai/mem0"},
-      {"github.com:o/r.git", "https://github.com/o/r"},
-      // URLs: user info dropped, host lowercased, the port kept, the scheme kept
+      {"github.com:o/r.git", "github.com:o/r"},
+      {"deploy@Host.example:team/app.git", "deploy@Host.example:team/app"},
+      // URLs: user info dropped, scheme and host lowercased, the port kept as a number
       {"https://github.com/mem0ai/mem0.git", "https://github.com/mem0ai/mem0"},
       {"https://github.com/mem0ai/mem0", "https://github.com/mem0ai/mem0"},
-      {"https://user:token@GitHub.COM/mem0ai/mem0.git/", "https://github.com/mem0ai/mem0"},
+      {"https://user:token@GitHub.COM/mem0ai/mem0.git/", "https://github.com/mem0ai/mem0.git"},
       {"http://host:8080/o/r/", "http://host:8080/o/r"},
       {"ssh://git@GitHub.com:22/o/r.git", "ssh://github.com:22/o/r"},
       {"git://host.example/o/r.git", "git://host.example/o/r"},
       {"file:///srv/git/r.git", "file:///srv/git/r"},
-      // a plain path: only the suffixes go
+      {"HTTPS://GitHub.COM/A/B", "https://github.com/A/B"},
+      {"https://h:08443/x", "https://h:8443/x"},
+      {"https://h:0/x", "https://h/x"},
+      {"https://[::1]:8080/x", "https://::1:8080/x"},
+      // a plain path: only the suffixes go, `.git` before `/` only
       {"/srv/git/r.git", "/srv/git/r"},
-      {"/srv/git/r.git/", "/srv/git/r"},
+      {"/srv/git/r.git/", "/srv/git/r.git"},
       // surrounding white space
       {"  https://github.com/mem0ai/mem0.git \n", "https://github.com/mem0ai/mem0"},
       {"\tgit@github.com:mem0ai/mem0.git\r\n", "https://github.com/mem0ai/mem0"},
@@ -89,9 +95,15 @@ TEST_CASE("normalize_origin: a URL that is only a scheme, or strips down to one,
   CHECK(normalize_origin("http://@") == "http:");
   CHECK(normalize_origin("ssh:///") == "ssh:");
   CHECK(normalize_origin("https://.git") == "https:");
-  CHECK(normalize_origin("https://.git/") == "https:");
+  CHECK(normalize_origin("https://.git/") == "https://.git");
   CHECK(normalize_origin("git@:") == "https:");
   CHECK(normalize_origin("") == "");
+  // The authority ends at `/`, `?` or `#`, as for Python's urlsplit; a port that is no number
+  // (where Mem0's plugins fail) is kept, lower-cased.
+  CHECK(normalize_origin("https://a?b@c/x") == "https://a?b@c/x");
+  CHECK(normalize_origin("https://u@H#frag") == "https://h#frag");
+  CHECK(normalize_origin("https://H:ABC/x") == "https://h:abc/x");
+  CHECK(normalize_origin("https://[::1/x") == "https://[::1/x");
 }
 
 TEST_CASE("normalize_origin: the path's case is kept, only the host is lowercased", "[identity]") {
@@ -110,12 +122,21 @@ TEST_CASE("shared_agent_id: the app id and the hash of the normalised origin", "
     for (const std::string url :
          {"git@github.com:mem0ai/mem0.git", "git@github.com:mem0ai/mem0",
           "https://github.com/mem0ai/mem0.git", "https://github.com/mem0ai/mem0",
-          "https://user:token@GitHub.COM/mem0ai/mem0.git/", "github.com:mem0ai/mem0.git"}) {
+          "https://user:token@GitHub.COM/mem0ai/mem0.git", "HTTPS://github.com/mem0ai/mem0/"}) {
       CAPTURE(url);
       make_repo(repo, origin_config(url));
       CHECK(shared_agent_id("mem0ai-mem0", repo) == "mem0ai-mem0-" + std::string(k_mem0_hash));
       CHECK(shared_agent_id("mem0ai-mem0", repo / "src/deep") ==
             "mem0ai-mem0-" + std::string(k_mem0_hash));
+    }
+  }
+  SECTION("as 0.3: a `.git/` keeps its `.git`, and only git@ is an scp-like form made https") {
+    for (const std::string url : {"https://github.com/mem0ai/mem0.git/",
+                                  "github.com:mem0ai/mem0.git", "me@github.com:mem0ai/mem0"}) {
+      CAPTURE(url);
+      make_repo(repo, origin_config(url));
+      CHECK(shared_agent_id("mem0ai-mem0", repo) != "mem0ai-mem0-" + std::string(k_mem0_hash));
+      CHECK(shared_agent_id("p", repo) == "p-" + sha256_hex(normalize_origin(url)).substr(0, 10));
     }
   }
   SECTION("the path's case counts") {

@@ -176,6 +176,14 @@ TEST_CASE("git: remote_slug turns remote urls into owner-repo") {
       {"https://user@bitbucket.org/team/tool.git", "team-tool"},
       {"git@gitlab.com:group/subgroup/tool.git", "subgroup-tool"},
       {"tool", "tool"},
+      // as Mem0's 0.3 plugin derives them (run in Python): `.git` goes before `/` only, `git@`
+      // only without a scheme
+      {"https://github.com/mem0ai/mem0.git/", "mem0ai-mem0.git"},
+      {"ssh://git@example.com/tool", "git@example.com-tool"},
+      {"deploy@host:team/app.git", "team-app"},
+      {"/srv/git/project.git", "git-project"},
+      {"git@host:repo.git", "host-repo"},
+      {"https://h:8443/a/b:c.git", "a-b-c"},
   };
   for (const auto &c : cases) {
     CAPTURE(c.url);
