@@ -112,12 +112,6 @@ std::string url_encode(std::string_view value) {
   return out;
 }
 
-std::string filters_json(const SearchSpec &spec, const Identity &identity, const Dialect &dialect) {
-  JsonWriter w;
-  dialect.write_filters(w, spec, identity);
-  return w.text();
-}
-
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                         double threshold, const Dialect &dialect) {
   return dialect.search_body(spec, identity, rerank, threshold);

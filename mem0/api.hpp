@@ -80,12 +80,6 @@ private:
 // "mem0-native-hooks/<version>"
 std::string user_agent();
 
-// The filters of a search or listing (docs/api.md#filters), as JSON: for the platform an `AND`
-// list anchored on the user (an `OR` of the three layouts for the project scope when the identity
-// names shared memory); for a self-hosted server one flat object with `user_id` at the top.
-std::string filters_json(const SearchSpec &spec, const Identity &identity,
-                         const Dialect &dialect = platform_dialect());
-
 // The JSON body of a search: query, filters, top_k, threshold, and `"rerank": true` only when
 // rerank is on (never for a self-hosted server).
 std::string search_body(const SearchSpec &spec, const Identity &identity, bool rerank,

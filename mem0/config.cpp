@@ -299,7 +299,8 @@ std::string api_key_from_profiles(Config &c, const Setting &) {
   return "default";
 }
 
-// The platform's URL is Config's own; another backend may listen elsewhere by default.
+// The backend's own URL (its dialect's default): Config's initialiser holds the default
+// backend's, so only another backend's is a `default for <backend>`.
 std::string default_base_url(Config &c, const Setting &) {
   if (const auto &d = c.dialect->traits(); d.default_base_url != c.base_url) {
     c.base_url = std::string(d.default_base_url);
@@ -324,9 +325,10 @@ std::string default_state_dir(Config &c, const Setting &) {
 // The table (docs/configuration.md#settings), a row on two lines: where the value comes from
 // (name, environment variables, settings.json key, default), then how it is read (the parser, for
 // a field of Config) and a default computed instead of the fixed one. `backend` comes before
-// `base_url`, whose default depends on it.
+// `base_url`, whose default depends on it. Not constexpr: the backend's hint is the dialects'
+// names (dialect_names), made once at start-up.
 // clang-format off
-constexpr Setting k_settings[] = {
+const Setting k_settings[] = {
     {"api_key", {"MEM0_API_KEY", "CLAUDE_PLUGIN_OPTION_API_KEY",
                  "CLAUDE_PLUGIN_OPTION_MEM0_API_KEY"}, "", "",
         api_key(), api_key_from_profiles},
@@ -334,8 +336,8 @@ constexpr Setting k_settings[] = {
                  "MEM0_USER_ID", "MEM0_RESOLVED_USER_ID", "USER", "USERNAME"}, "", "default",
         user_id()},
     {"backend", {"MEM0_BACKEND"}, "backend", "platform",
-        choice<&Config::dialect, parse_backend, backend_name>("platform or selfhosted")},
-    {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "https://api.mem0.ai",
+        choice<&Config::dialect, parse_backend, backend_name>(dialect_names())},
+    {"base_url", {"MEM0_BASE_URL", "MEM0_HOST"}, "base_url", "",
         url<&Config::base_url>(), default_base_url},
     {"shared_memory", {"MEM0_SHARED_MEMORY"}, "shared_memory", "on",
         flag<&Config::shared_memory>()},

@@ -1,5 +1,6 @@
 #pragma once
 #include "mem0/api.hpp"
+#include "mem0/dialect.hpp"
 
 #include <array>
 #include <chrono>
@@ -40,8 +41,8 @@ struct Config {
   // but never the value; empty when there is none. Logged once by the Runtime, shown by doctor.
   std::string api_key_problem;
   std::string user_id = "default";
-  std::string base_url = "https://api.mem0.ai"; // http://localhost:8888 for a self-hosted server
   const Dialect *dialect = &platform_dialect(); // the backend's (`backend`)
+  std::string base_url = std::string(dialect->traits().default_base_url); // the dialect's default
   bool shared_memory = true; // search the project's shared memory too (docs/api.md#shared-memory)
   bool team_memory = true;   // captures in 0.3's team layout (docs/capture.md#team-memory)
   bool auto_search = true;
@@ -98,6 +99,7 @@ struct Setting {
   std::array<std::string_view, 7> env; // the variables, first valid one wins; "" ends the list
   std::string_view key;                // the settings.json key; "" when the file cannot set it
   std::string_view fallback;           // the default as text; Config's initialiser holds it
+                                       // ("": none, or one a dialect gives, `by_default`)
   SettingParser parser;
   // Set the value when neither the environment nor settings.json gave one, and return its
   // origin; null: Config's own initialiser (`fallback`), with origin `default`.

@@ -35,6 +35,18 @@ const Dialect *find_dialect(std::string_view name) {
   return nullptr;
 }
 
+std::string_view dialect_names() {
+  static const std::string names = [] {
+    std::string out;
+    for (const Dialect *d : dialects()) {
+      if (!out.empty()) out += d == dialects().back() ? " or " : ", ";
+      out += d->traits().name;
+    }
+    return out;
+  }();
+  return names;
+}
+
 std::string Dialect::search_body(const SearchSpec &spec, const Identity &identity, bool rerank,
                                  double threshold) const {
   JsonWriter w;

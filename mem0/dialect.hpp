@@ -93,6 +93,8 @@ private:
 std::span<const Dialect *const> dialects();
 // The dialect whose name or alias is `name` (any case, spaces around ignored); nullptr for none.
 const Dialect *find_dialect(std::string_view name);
+// Their names as a hint names them: "platform or selfhosted".
+std::string_view dialect_names();
 const Dialect &platform_dialect();
 const Dialect &selfhosted_dialect();
 

@@ -34,8 +34,6 @@ import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAME = "mem0-native-hooks"
-EXECUTABLES = ["mem0-hooks", "on_bash_output", "on_compact", "on_file_read", "on_session_end",
-               "on_session_start", "on_stop", "on_tool_guard", "on_user_prompt"]
 # npm's platform name -> `uname -sm`, the plugin's libexec folder; None: no plugin folder.
 # win32-x64's package holds the .exe files; Claude Code's npm plugin does not carry them, since
 # its hooks are sh commands and Windows runs them through Git Bash or PowerShell, whichever is
@@ -85,9 +83,18 @@ def strip_program(platform):
     return "strip" if platform == native or platform not in CROSS_STRIP else CROSS_STRIP[platform]
 
 
+def executables(bin_dir):
+    """The names of the executables the build wrote into bin_dir/executables.txt (CMakeLists.txt)."""
+    path = os.path.join(bin_dir, "executables.txt")
+    if not os.path.isfile(path):
+        sys.exit(f"npm_package: {path} is missing (build first)")
+    with open(path, encoding="utf-8") as fh:
+        return fh.read().split()
+
+
 def copy_executables(bin_dir, dest, platform):
     """The executables, stripped (a build with debug information packs too)."""
-    for exe in EXECUTABLES:
+    for exe in executables(bin_dir):
         exe += ".exe" if platform.startswith("win32-") else ""
         src = os.path.join(bin_dir, exe)
         if not os.path.isfile(src):
@@ -114,7 +121,8 @@ def write_zip(stage, dest, name):
                  "`bin\\mem0-hooks.exe install --agent all`: each agent's hooks are wired to the\n"
                  "executables where they are (docs/windows.md in the repository).\n")
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for rel in ["README.md", "LICENSE"] + [f"bin/{e}.exe" for e in EXECUTABLES]:
+        packed = sorted(os.listdir(os.path.join(stage, "bin")))  # what copy_executables put there
+        for rel in ["README.md", "LICENSE"] + [f"bin/{e}" for e in packed]:
             archive.write(os.path.join(stage, rel), f"{name}/{rel}")
     return path
 

@@ -52,10 +52,6 @@ FileVersion stat_file(const fs::path &path) {
   return {std::to_string(found.stamp->mtime_ns) + ":" + std::to_string(found.stamp->size), ""};
 }
 
-std::string relative_to_project(const fs::path &file, const fs::path &cwd) {
-  return relative_to_project(file, cwd, find_repo(cwd));
-}
-
 std::string relative_to_project(const fs::path &file, const fs::path &cwd,
                                 const std::optional<GitRepo> &repo) {
   // `/` on every system, as git spells a path in a repository: the query and the heading name

@@ -28,11 +28,8 @@ struct FileVersion {
 };
 FileVersion stat_file(const std::filesystem::path &path);
 
-// `file` relative to the project root (git top level of `cwd`, else `cwd`), spelled with `/` on
-// every system; the absolute path when the file lies outside both.
-std::string relative_to_project(const std::filesystem::path &file,
-                                const std::filesystem::path &cwd);
-// The same with the repository around `cwd` already found.
+// `file` relative to the project root (the top level of `repo`, the repository around `cwd`, else
+// `cwd`), spelled with `/` on every system; the absolute path when the file lies outside both.
 std::string relative_to_project(const std::filesystem::path &file, const std::filesystem::path &cwd,
                                 const std::optional<GitRepo> &repo);
 

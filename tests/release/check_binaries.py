@@ -18,8 +18,6 @@ import subprocess
 import sys
 
 GLIBC_FLOOR = (2, 34)
-EXECUTABLES = ["mem0-hooks", "on_bash_output", "on_compact", "on_file_read", "on_session_end",
-               "on_session_start", "on_stop", "on_tool_guard", "on_user_prompt"]
 NEEDED_OK = re.compile(r"^(libc\.so\.6|ld-linux-[a-z0-9_-]+\.so\.[0-9]+)$")
 
 
@@ -66,8 +64,14 @@ def main(argv):
     if not sys.platform.startswith("linux") or not tool("objdump") or not tool("readelf"):
         print("SKIPPED: needs Linux with binutils (objdump, readelf)")
         return 77
+    listed = os.path.join(argv[0], "executables.txt")  # the build's list of them (CMakeLists.txt)
+    if not os.path.isfile(listed):
+        print(f"FAILED: {listed} is missing")
+        return 1
+    with open(listed, encoding="utf-8") as fh:
+        names = fh.read().split()
     failed = 0
-    for name in EXECUTABLES:
+    for name in names:
         path = os.path.join(argv[0], name)
         if not os.path.isfile(path):
             print(f"FAILED: {path} is missing")

@@ -630,6 +630,15 @@ inline void queue_leftover(HookFixture &f) {
   REQUIRE(remember_in(f, in, c));
 }
 
+// `unit` repeated until the text holds at least `size` bytes: the inputs of the linearity tests.
+inline std::string repeated(std::string_view unit, std::size_t size) {
+  std::string text;
+  text.reserve(size + unit.size());
+  while (text.size() < size)
+    text += unit;
+  return text;
+}
+
 // The items pending in the fixture's outbox.
 inline std::size_t pending(const HookFixture &f) { return f.state->outbox.pending().size(); }
 

@@ -31,12 +31,12 @@ from hookevents import prompt_event
 sys.path.insert(0, os.path.join(test_wine.ROOT, "tests", "client"))
 sys.path.insert(0, os.path.join(test_wine.ROOT, "scripts"))
 import npmcache  # noqa: E402
-from npm_package import EXECUTABLES, NAME  # noqa: E402
+from npm_package import NAME, executables  # noqa: E402
 from registry import Registry  # noqa: E402
 import testmain  # noqa: E402
 
 NODE_WIN_VERSION = "20.20.2"  # Node.js 20, the LTS our launcher is written for
-PACKED = {}  # out, zip, version: packed once in setUpModule
+PACKED = {}  # out, zip, version, the executables' names: packed once in setUpModule
 
 
 def find_node_exe(prefix, _want):
@@ -60,6 +60,7 @@ def setUpModule():
                    check=True, capture_output=True, timeout=300)
     [archive] = os.listdir(zip_dir)
     PACKED.update(scratch=scratch, out=out, zip=os.path.join(zip_dir, archive),
+                  executables=executables(bin_dir),
                   version=archive[len(NAME) + 1:-len("-win32-x64.zip")])
 
 
@@ -71,10 +72,10 @@ class Zip(WineCase):
         with zipfile.ZipFile(PACKED["zip"]) as archive:
             self.assertEqual(sorted(archive.namelist()), sorted(
                 [f"{folder}/README.md", f"{folder}/LICENSE"] +
-                [f"{folder}/bin/{exe}.exe" for exe in EXECUTABLES]))
+                [f"{folder}/bin/{exe}.exe" for exe in PACKED["executables"]]))
             archive.extractall(os.path.join(self.home, "unpacked here"))
         bin_dir = os.path.join(self.home, "unpacked here", folder, "bin")
-        for exe in EXECUTABLES:  # stripped: smaller than the build's
+        for exe in PACKED["executables"]:  # stripped: smaller than the build's
             self.assertLess(os.path.getsize(os.path.join(bin_dir, exe + ".exe")),
                             os.path.getsize(os.path.join(os.environ["MEM0_BIN_DIR"], exe + ".exe")))
 
@@ -118,7 +119,8 @@ class Npm(WineCase):
     def test_npm_for_windows_installs_the_win32_package_and_its_launcher_runs_it(self):
         root = self.npm_install(os.path.join(self.home, "npm global"), "--os=win32", "--cpu=x64")
         package_bin = os.path.join(root, "node_modules", f"{NAME}-win32-x64", "bin")
-        self.assertEqual(sorted(os.listdir(package_bin)), sorted(e + ".exe" for e in EXECUTABLES))
+        self.assertEqual(sorted(os.listdir(package_bin)),
+                         sorted(e + ".exe" for e in PACKED["executables"]))
         launcher = windows_path(os.path.join(root, "bin", "mem0-hooks.js"))
 
         version = self.wine(self.node_exe, launcher, "--version")

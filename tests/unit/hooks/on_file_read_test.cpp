@@ -120,14 +120,23 @@ TEST_CASE("on_file_read: the file version changes with size and with mtime") {
 
 // --- relative paths and plans ------------------------------------------------------------------
 
+namespace {
+
+// `file` relative to the project, with the repository around `cwd` found as a run's facts find it.
+std::string project_relative(const fs::path &file, const fs::path &cwd) {
+  return ofr::relative_to_project(file, cwd, find_repo(cwd));
+}
+
+} // namespace
+
 TEST_CASE("on_file_read: paths are relative to the git top level, not the cwd") {
   TempDir tmp;
   const fs::path repo = tmp / "repo";
   write_file(repo / ".git/HEAD", "ref: refs/heads/main\n");
   fs::create_directories(repo / "services/api");
-  CHECK(ofr::relative_to_project(repo / "lib/util/strings.py", repo / "services/api") ==
+  CHECK(project_relative(repo / "lib/util/strings.py", repo / "services/api") ==
         "lib/util/strings.py");
-  CHECK(ofr::relative_to_project(repo / "services/api/app.py", repo / "services/api") ==
+  CHECK(project_relative(repo / "services/api/app.py", repo / "services/api") ==
         "services/api/app.py");
 }
 
@@ -136,10 +145,8 @@ TEST_CASE("on_file_read: the nearest repository of the cwd is the project root")
   write_file(tmp / "outer/.git/HEAD", "ref: refs/heads/main\n");
   write_file(tmp / "outer/inner/.git/HEAD", "ref: refs/heads/main\n");
   fs::create_directories(tmp / "outer/inner/pkg");
-  CHECK(ofr::relative_to_project(tmp / "outer/inner/pkg/mod.py", tmp / "outer/inner/pkg") ==
-        "pkg/mod.py");
-  CHECK(ofr::relative_to_project(tmp / "outer/inner/pkg/mod.py", tmp / "outer") ==
-        "inner/pkg/mod.py");
+  CHECK(project_relative(tmp / "outer/inner/pkg/mod.py", tmp / "outer/inner/pkg") == "pkg/mod.py");
+  CHECK(project_relative(tmp / "outer/inner/pkg/mod.py", tmp / "outer") == "inner/pkg/mod.py");
 }
 
 TEST_CASE("on_file_read: a worktree's own directory is its project root") {
@@ -148,20 +155,19 @@ TEST_CASE("on_file_read: a worktree's own directory is its project root") {
   write_file(tmp / "main/.git/worktrees/wt/commondir", "../..\n");
   write_file(tmp / "wt/.git", "gitdir: " + (tmp / "main/.git/worktrees/wt").string() + "\n");
   fs::create_directories(tmp / "wt/src");
-  CHECK(ofr::relative_to_project(tmp / "wt/src/a.py", tmp / "wt/src") == "src/a.py");
+  CHECK(project_relative(tmp / "wt/src/a.py", tmp / "wt/src") == "src/a.py");
 }
 
 TEST_CASE("on_file_read: outside a repository paths are relative to the cwd, else absolute") {
   TempDir tmp;
   REQUIRE_NOT_IN_GIT_REPO(tmp.path());
   fs::create_directories(tmp / "work/docs");
-  CHECK(ofr::relative_to_project(tmp / "work/docs/guide.md", tmp / "work") == "docs/guide.md");
-  CHECK(ofr::relative_to_project(tmp / "elsewhere/notes.md", tmp / "work") ==
+  CHECK(project_relative(tmp / "work/docs/guide.md", tmp / "work") == "docs/guide.md");
+  CHECK(project_relative(tmp / "elsewhere/notes.md", tmp / "work") ==
         (tmp / "elsewhere/notes.md").string());
 
   write_file(tmp / "repo/.git/HEAD", "ref: refs/heads/main\n");
-  CHECK(ofr::relative_to_project(tmp / "other/x.py", tmp / "repo") ==
-        (tmp / "other/x.py").string());
+  CHECK(project_relative(tmp / "other/x.py", tmp / "repo") == (tmp / "other/x.py").string());
 }
 
 TEST_CASE("on_file_read: the query is rel and base, or just rel when they are equal") {

@@ -653,15 +653,26 @@ std::string listing(std::size_t n, std::optional<long> count = std::nullopt) {
 
 } // namespace
 
-// One filters_json expectation: a scope, a type or none, the JSON text.
+namespace {
+
+// The filters `dialect` writes into a search or a listing (docs/api.md#filters), as JSON text.
+std::string filters(const SearchSpec &spec, const Identity &identity,
+                    const Dialect &dialect = platform_dialect()) {
+  JsonWriter w;
+  dialect.write_filters(w, spec, identity);
+  return w.text();
+}
+
+} // namespace
+
+// One filters expectation: a scope, a type or none, the JSON text.
 struct FilterCase {
   Scope scope;
   std::optional<std::string> type;
   std::string json;
 };
 
-TEST_CASE("filters_json: the platform's AND filters for every scope, typed and untyped",
-          "[backend]") {
+TEST_CASE("filters: the platform's AND filters for every scope, typed and untyped", "[backend]") {
   const std::optional<std::string> none, decision("decision");
   const std::vector<FilterCase> cases{
       {Scope::project, none, R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})"},
@@ -679,36 +690,35 @@ TEST_CASE("filters_json: the platform's AND filters for every scope, typed and u
   for (const auto &c : cases) {
     CAPTURE(static_cast<int>(c.scope), c.type.value_or("<untyped>"));
     const SearchSpec spec{"q", c.type, 10, c.scope};
-    CHECK(filters_json(spec, k_identity) == c.json);
-    CHECK(filters_json(spec, k_identity, platform_dialect()) == c.json);
+    CHECK(filters(spec, k_identity) == c.json);
     if (c.scope == Scope::project && !c.type) continue; // the one layout shared memory changes
     // A shared agent id widens only the untyped project search.
-    CHECK(filters_json(spec, k_shared_identity, platform_dialect()) == c.json);
+    CHECK(filters(spec, k_shared_identity, platform_dialect()) == c.json);
   }
 }
 
-TEST_CASE("filters_json: the untyped project search with shared memory is an OR of three layouts",
+TEST_CASE("filters: the untyped project search with shared memory is an OR of three layouts",
           "[backend]") {
   const SearchSpec spec{"q", std::nullopt, 10, Scope::project};
-  CHECK(filters_json(spec, k_shared_identity) ==
+  CHECK(filters(spec, k_shared_identity) ==
         R"({"OR":[)"
         R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]},)"
         R"({"AND":[{"agent_id":"acme-webapp-cddc9a2d07"},{"app_id":"acme-webapp"}]},)"
         R"({"AND":[{"agent_id":"acme-webapp"},{"app_id":"acme-webapp"}]}]})");
   // An empty shared id is no shared memory.
-  CHECK(filters_json(spec, {"alice", "acme-webapp", "sess-42", ""}) ==
+  CHECK(filters(spec, {"alice", "acme-webapp", "sess-42", ""}) ==
         R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})");
   // The search body carries the same filters.
   CHECK(search_body(spec, k_shared_identity, true, 0.3) ==
-        R"({"query":"q","filters":)" + filters_json(spec, k_shared_identity) +
+        R"({"query":"q","filters":)" + filters(spec, k_shared_identity) +
             R"(,"top_k":10,"threshold":0.3,"rerank":true,"latest_only":true})");
 }
 
-TEST_CASE("filters_json: a directory narrows the two shared lanes, not the user's own",
+TEST_CASE("filters: a directory narrows the two shared lanes, not the user's own",
           "[backend]") {
   SearchSpec spec{"q", std::nullopt, 10, Scope::project};
   spec.dir = "src/api";
-  CHECK(filters_json(spec, k_shared_identity) ==
+  CHECK(filters(spec, k_shared_identity) ==
         R"({"OR":[)"
         R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]},)"
         R"({"AND":[{"OR":[)"
@@ -716,9 +726,9 @@ TEST_CASE("filters_json: a directory narrows the two shared lanes, not the user'
         R"({"AND":[{"agent_id":"acme-webapp"},{"app_id":"acme-webapp"}]}]},)"
         R"({"metadata":{"dirs":{"contains":"src/api"}}}]}]})");
   // Without shared memory there is nothing to narrow; a self-hosted server has none either.
-  CHECK(filters_json(spec, {"alice", "acme-webapp", "sess-42", ""}) ==
+  CHECK(filters(spec, {"alice", "acme-webapp", "sess-42", ""}) ==
         R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]})");
-  CHECK(filters_json(spec, k_shared_identity, selfhosted_dialect()) ==
+  CHECK(filters(spec, k_shared_identity, selfhosted_dialect()) ==
         R"({"user_id":"alice","agent_id":"acme-webapp"})");
 }
 
@@ -737,7 +747,7 @@ TEST_CASE("parse_search_response: a memory without metadata.type is named by 0.3
   CHECK((*parsed)[2].type == "decision"); // our own type wins
 }
 
-TEST_CASE("filters_json: a self-hosted server's filters are flat, the project as agent_id",
+TEST_CASE("filters: a self-hosted server's filters are flat, the project as agent_id",
           "[backend]") {
   const std::optional<std::string> none, decision("decision");
   const std::vector<FilterCase> cases{
@@ -753,9 +763,9 @@ TEST_CASE("filters_json: a self-hosted server's filters are flat, the project as
   for (const auto &c : cases) {
     CAPTURE(static_cast<int>(c.scope), c.type.value_or("<untyped>"));
     const SearchSpec spec{"q", c.type, 10, c.scope};
-    CHECK(filters_json(spec, k_identity, selfhosted_dialect()) == c.json);
+    CHECK(filters(spec, k_identity, selfhosted_dialect()) == c.json);
     // Never an OR on a self-hosted server, shared id or not.
-    CHECK(filters_json(spec, k_shared_identity, selfhosted_dialect()) == c.json);
+    CHECK(filters(spec, k_shared_identity, selfhosted_dialect()) == c.json);
   }
 }
 

@@ -681,6 +681,9 @@ TEST_CASE("config: settings.json backend applies unless MEM0_BACKEND says otherw
   CHECK(unknown.dialect == &selfhosted_dialect());
   CHECK(unknown.origin("backend").starts_with("settings.json"));
   CHECK(contains(unknown.origin("backend"), "MEM0_BACKEND=cloud not understood"));
+  // The hint names every backend, from the dialects' list.
+  CHECK(dialect_names() == "platform or selfhosted");
+  CHECK(unknown.origin("backend").ends_with("not understood (platform or selfhosted)"));
 
   write_settings(home, R"({"backend": "Platform"})");
   CHECK(load_config(env_in(home)).dialect == &platform_dialect());
@@ -800,8 +803,10 @@ TEST_CASE("config: shared memory is on by default; the environment beats setting
 
 namespace {
 
-// A valid environment value of `row`: its default's text, or any text when it has none.
+// A valid environment value of `row`: its default's text, or any text when it has none (the
+// base URL's default is the dialect's).
 std::string valid_text(const Setting &row) {
+  if (row.name == "base_url") return std::string(platform_dialect().traits().default_base_url);
   return row.fallback.empty() ? "x" : std::string(row.fallback);
 }
 

@@ -45,12 +45,7 @@ rapidjson::Document parsed(const std::string &json) {
   return doc;
 }
 
-std::string long_text(const std::string &seed) {
-  std::string text;
-  while (text.size() < 150)
-    text += seed + " ";
-  return text;
-}
+std::string long_text(const std::string &seed) { return repeated(seed + " ", 150); }
 
 } // namespace
 
@@ -769,11 +764,7 @@ TEST_CASE("prepare_capture_text is linear on a 2 MB input", "[capture][no-qemu]"
   constexpr std::size_t size = 2 * 1024 * 1024;
   for (const auto &unit : units) {
     INFO(unit.name);
-    std::string text;
-    text.reserve(size + unit.text.size());
-    while (text.size() < size)
-      text += unit.text;
-    text += " <private>SECRET</private> end";
+    const std::string text = repeated(unit.text, size) + " <private>SECRET</private> end";
     for (const bool redact : {false, true})
       REQUIRE(finishes_within(
           [&] { return !contains(prepare_capture_text(text, redact, size * 2), "SECRET"); },
@@ -785,9 +776,8 @@ TEST_CASE("every capture path cuts a long text before it prepares it", "[capture
   HookFixture f;
   // 400 KB whose every `<` opens a wrapper tag that never closes: slow to strip whole, and
   // nothing of it is kept past the bound anyway.
-  std::string reply = long_text("We moved the retry logic into the worker.");
-  while (reply.size() < 400 * 1024)
-    reply += "<private ";
+  const std::string reply =
+      long_text("We moved the retry logic into the worker.") + repeated("<private ", 400 * 1024);
   const auto bounded = [](const std::string &stored, std::size_t max) {
     return code_points(stored) <= max + 1 && stored.ends_with("\xE2\x80\xA6");
   };
