@@ -49,6 +49,8 @@ std::optional<Memory> parse_item(const Value &item) {
   if (const auto created = string_member(item, "created_at")) m.created_at = std::string(*created);
   if (const auto updated = string_member(item, "updated_at")) m.updated_at = std::string(*updated);
   if (const auto user = string_member(item, "user_id")) m.user_id = std::string(*user);
+  if (const auto agent = string_member(item, "agent_id")) m.agent_id = std::string(*agent);
+  if (const auto app = string_member(item, "app_id")) m.app_id = std::string(*app);
   if (const auto score = item.FindMember("score");
       score != item.MemberEnd() && score->value.IsNumber())
     m.score = score->value.GetDouble();

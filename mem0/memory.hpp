@@ -12,7 +12,9 @@ struct Memory {
   std::string type; // metadata.type, else the first of 0.3's categories, else categories[0]
   std::string created_at;
   std::optional<double> score;
-  std::string user_id = {};    // whose it is, when the answer says (a get does)
+  std::string user_id = {};  // whose it is, when the answer says (a get does)
+  std::string agent_id = {}; // the project's lane it is filed under, when the answer says
+  std::string app_id = {};
   std::string metadata = {};   // its metadata object as JSON text, "" when it has none (export)
   std::string updated_at = {}; // "" when the answer does not say
 };

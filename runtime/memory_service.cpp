@@ -390,10 +390,17 @@ Result<Memory> MemoryService::own_memory(const ApiTarget &api, const Identity &i
                                          std::string_view id_text, std::string_view verb) const {
   auto memory = get(api, id_text);
   if (!memory) return memory;
-  if (memory->user_id != identity.user_id)
+  // The user's own, or the project's team memory: filed under no user, in one of the project's
+  // shared lanes (docs/capture.md#team-memory), which the whole team reads and tends.
+  const bool team =
+      memory->user_id.empty() && !memory->agent_id.empty() &&
+      (memory->agent_id == identity.shared_agent_id || memory->agent_id == identity.project_id) &&
+      (memory->app_id.empty() || memory->app_id == identity.project_id);
+  if (memory->user_id != identity.user_id && !team)
     return unexpected(
         failure(ErrorKind::client, "memory " + id8(memory->id) + " is not a memory of user " +
-                                       identity.user_id + "; not " + std::string(verb)));
+                                       identity.user_id + " nor of project " + identity.project_id +
+                                       "'s team; not " + std::string(verb)));
   return memory;
 }
 

@@ -137,8 +137,9 @@ public:
   // The memory `id_text` names (full id, id8 or [mem0:id8], short ids through the id map); "not
   // found" and an id that names nothing are client errors.
   Result<Memory> get(const ApiTarget &api, std::string_view id_text) const;
-  // `get`, for a memory of `identity`'s user only: another user's is a client error saying it
-  // is not theirs and not `verb` (shown, updated, deleted), without its text.
+  // `get`, for a memory of `identity`'s user or of its project's team (no user, the project's
+  // shared agent id or the project id as agent_id): another's is a client error saying it is not
+  // theirs and not `verb` (shown, updated, deleted), without its text.
   Result<Memory> own_memory(const ApiTarget &api, const Identity &identity,
                             std::string_view id_text, std::string_view verb = "shown") const;
   // One page of `identity`'s memories, newest first.

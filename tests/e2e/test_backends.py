@@ -303,6 +303,18 @@ class TeamMemory(BackendTest):
         both = self.cli("remember", "--team", "--personal", "x")
         self.assertEqual(both.returncode, 2, both.stderr)
 
+    def test_a_team_memory_is_shown_and_forgotten_by_a_teammate(self):
+        self.cli("remember", "--team", "Stripe webhook handler retries use a queue worker")
+        [team] = self.wait_for("the memory", lambda: self.fake.memories())
+        self.assertIsNone(team.get("user_id"))
+        teammate = self.env(USER="teammate")
+        shown = self.cli("peek", team["id"], env=teammate)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("queue worker", shown.stdout)
+        gone = self.cli("forget", team["id"], env=teammate)
+        self.assertEqual(gone.returncode, 0, gone.stderr)
+        self.assertEqual(self.fake.memories(), [])
+
     def test_the_mcp_add_takes_a_scope(self):
         server = McpClient(BIN_DIR, self.env(), self.project)
         self.addCleanup(server.kill)

@@ -377,3 +377,27 @@ TEST_CASE("parse_list_response pages and types a listing the server did not page
   REQUIRE(page->memories.size() == 1);
   CHECK(page->memories[0].id == mt::id_of(1)); // newest first: 5, 3 on page 1
 }
+
+TEST_CASE("mcp: the project's team memory is shown and deleted; another project's is not",
+          "[mcp][ownership]") {
+  McpFixture c;
+  const Memory team = mt::memory(1, "decision", "the team's");
+  const Memory other = mt::memory(2, "decision", "another project's");
+  c.f.http.responder = [&](const HttpRequest &r) {
+    if (r.method != "GET") return mt::http_status(200, R"({"message":"ok"})");
+    const bool ours = r.url.find(team.id) != std::string::npos;
+    const Memory &m = ours ? team : other;
+    return mt::http_status(200, R"({"id":")" + m.id + R"(","memory":")" + m.text +
+                                    R"(","agent_id":")" + (ours ? "proj" : "elsewhere") +
+                                    R"(","app_id":")" + (ours ? "proj" : "elsewhere") + R"("})");
+  };
+  const auto shown = c.call("get_memory", R"({"memory_id":")" + team.id + R"("})");
+  CHECK_FALSE(is_error(shown));
+  CHECK(mt::contains(result_text(shown), "the team's"));
+  const auto refused = c.call("delete_memory", R"({"memory_id":")" + other.id + R"("})");
+  CHECK(is_error(refused));
+  CHECK(mt::contains(result_text(refused), "nor of project proj's team"));
+  const auto deleted = c.call("delete_memory", R"({"memory_id":")" + team.id + R"("})");
+  CHECK_FALSE(is_error(deleted));
+  CHECK(c.f.http.requests.back().method == "DELETE");
+}

@@ -714,8 +714,7 @@ TEST_CASE("filters: the untyped project search with shared memory is an OR of th
             R"(,"top_k":10,"threshold":0.3,"rerank":true,"latest_only":true})");
 }
 
-TEST_CASE("filters: a directory narrows the two shared lanes, not the user's own",
-          "[backend]") {
+TEST_CASE("filters: a directory narrows the two shared lanes, not the user's own", "[backend]") {
   SearchSpec spec{"q", std::nullopt, 10, Scope::project};
   spec.dir = "src/api";
   CHECK(filters(spec, k_shared_identity) ==
