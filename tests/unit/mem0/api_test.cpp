@@ -715,8 +715,7 @@ TEST_CASE("filters: the untyped project search with shared memory is an OR of th
 }
 
 TEST_CASE("filters: a directory narrows the two shared lanes, not the user's own", "[backend]") {
-  SearchSpec spec{"q", std::nullopt, 10, Scope::project};
-  spec.dir = "src/api";
+  const SearchSpec spec{"q", std::nullopt, 10, Scope::project, "src/api"};
   CHECK(filters(spec, k_shared_identity) ==
         R"({"OR":[)"
         R"({"AND":[{"user_id":"alice"},{"app_id":"acme-webapp"}]},)"
