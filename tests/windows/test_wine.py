@@ -289,7 +289,7 @@ class WineInstall(WineCase):
                                                               cwd=self.win_project)).encode(),
                                       args=args)
                 self.assertEqual(result.returncode, 0, result.stderr)
-                self.assertIn("`" + want + " <query>`", self.context(result), agent)
+                self.assertIn("`" + want + " '<query>'`", self.context(result), agent)
 
     def test_a_path_with_a_space_and_a_quote_in_every_form_and_a_posix_entry_rewritten(self):
         # The executables in a directory whose name needs quoting in every shell.

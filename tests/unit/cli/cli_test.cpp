@@ -10,6 +10,7 @@
 #include "cli/memories.hpp"
 #include "mem0/identity.hpp"
 #include "runtime/table.hpp"
+#include "util/command_line.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
 
@@ -549,7 +550,8 @@ TEST_CASE("cli: a marketplace install is active where it applies and is enabled"
     CHECK(describe(paths[0]) ==
           "wired in plugin mem0-native-hooks@mkt (marketplace, user scope): " +
               h.install_dir().string());
-    CHECK(removal(paths[0]) == "claude plugin uninstall mem0-native-hooks@mkt --scope user");
+    CHECK(removal(paths[0]) ==
+          "claude plugin uninstall " + user_word("mem0-native-hooks@mkt") + " --scope user");
     CHECK(times_wired(paths) == 1);
   }
   SECTION("the most specific settings file decides") {
@@ -598,8 +600,8 @@ TEST_CASE("cli: project and local installs apply in their project", "[cli][insta
   CHECK(describe(paths[0]) ==
         "plugin mem0-native-hooks@mkt (marketplace, project scope in " + other + "): /cache/p");
   const std::string then = platform::windows_commands() ? ", then " : " && "; // no && in PS 5.1
-  CHECK(removal(paths[0]) ==
-        "cd " + other + then + "claude plugin uninstall mem0-native-hooks@mkt --scope project");
+  CHECK(removal(paths[0]) == "cd " + user_word(other) + then + "claude plugin uninstall " +
+                                 user_word("mem0-native-hooks@mkt") + " --scope project");
   CHECK(paths[1].here);
   CHECK(paths[1].active);
   CHECK(paths[1].scope == "local");
@@ -614,7 +616,8 @@ TEST_CASE("cli: a plugin enabled but not installed is listed, not active", "[cli
   CHECK(paths[0].dir.empty());
   CHECK(describe(paths[0]) == "plugin mem0-native-hooks@team enabled in " +
                                   h.project_settings().string() + " but not installed");
-  CHECK(removal(paths[0]) == "claude plugin disable mem0-native-hooks@team --scope project");
+  CHECK(removal(paths[0]) ==
+        "claude plugin disable " + user_word("mem0-native-hooks@team") + " --scope project");
 }
 
 TEST_CASE("cli: a plugin id that is no plugin name is ignored, and what is printed is quoted",
@@ -634,7 +637,8 @@ TEST_CASE("cli: a plugin id that is no plugin name is ignored, and what is print
   REQUIRE(paths.size() == 1);
   const std::string scope = user_word("user; touch pwned");
   CHECK(scope != "user; touch pwned");
-  CHECK(removal(paths[0]) == "claude plugin uninstall mem0-native-hooks@mkt --scope " + scope);
+  CHECK(removal(paths[0]) ==
+        "claude plugin uninstall " + user_word("mem0-native-hooks@mkt") + " --scope " + scope);
 }
 
 TEST_CASE("cli: installed_plugins.json variants and lookalikes", "[cli][install_paths]") {

@@ -480,10 +480,10 @@ TEST_CASE("project id: project_map.json entry for the cwd wins over the git remo
 
 TEST_CASE("project id: the remote hash entry is used and the cwd is added to the map") {
   TempDir home;
-  const fs::path repo = home / "moved/mem0";
+  const fs::path repo = home / "moved" / "mem0";
   make_repo(repo);
   const std::string remote_key = map_key_for("git@github.com:mem0ai/mem0.git");
-  const fs::path map_path = home / ".mem0/project_map.json";
+  const fs::path map_path = home / ".mem0" / "project_map.json";
   write_file(map_path, "{\"/old/place/mem0\": \"mem0-main\", \"" + remote_key +
                            "\": \"mem0-main\", \"/other/project\": \"other-id\"}");
   const Environment env = env_in(home);
@@ -1006,9 +1006,9 @@ TEST_CASE("project id: without a remote, the root's base name, not the subdirect
 
 TEST_CASE("project id: bad input is named and passed over, never a wildcard", "[identity]") {
   TempDir home;
-  const fs::path repo = home / "code/mem0";
+  const fs::path repo = home / "code" / "mem0";
   make_repo(repo);
-  const fs::path map_path = home / ".mem0/project_map.json";
+  const fs::path map_path = home / ".mem0" / "project_map.json";
   Environment env = env_in(home, {{"MEM0_PROJECT_ID", " * "}});
 
   write_file(map_path, "{\"" + backslashes_escaped(repo.string()) + "\": \"trunc");

@@ -810,7 +810,9 @@ TEST_CASE("every capture path cuts a long text before it prepares it", "[capture
     c.asked = true;
     REQUIRE(finishes_within([&] { return remember(f.context(), stop_input(f, ""), c).has_value(); },
                             std::chrono::seconds(2)));
-    REQUIRE(remember(f.context(), stop_input(f, ""), c));
+    // Windows runs the timed call in a thread of this process, so its capture is queued here
+    // already and this one is its duplicate; POSIX ran it in a child, and this one queues it.
+    (void)remember(f.context(), stop_input(f, ""), c);
     Outbox outbox(f.disk(), f.config.state_dir);
     REQUIRE(outbox.pending().size() == 1);
     CHECK(bounded(first_content(platform_body(outbox.load(outbox.pending()[0]))),
