@@ -1,5 +1,6 @@
 #include "mem0/config.hpp"
 #include "mem0/dialect.hpp"
+#include "mem0/identity.hpp"
 #include "util/files.hpp"
 #include "util/platform.hpp"
 #include "util/strings.hpp"
@@ -221,9 +222,9 @@ constexpr SettingParser user_id() {
   SettingParser p = nonempty<&Config::user_id>();
   p.accepts = "a name, not only *";
   p.from_env = [](Config &c, std::string_view text, std::string_view) {
-    if (text.find_first_not_of('*') == std::string_view::npos) return false;
-    c.user_id = std::string(text);
-    return true;
+    const auto id = id_value(text);
+    if (id) c.user_id = *id;
+    return id.has_value();
   };
   return p;
 }

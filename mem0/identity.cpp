@@ -82,13 +82,6 @@ std::string host_and_port(std::string_view authority) {
   return out;
 }
 
-// A value usable as an id: trimmed, not empty and not only `*` (a wildcard in a filter).
-std::optional<std::string> id_value(std::string_view text) {
-  const std::string_view v = trim(text);
-  if (v.empty() || v.find_first_not_of('*') == std::string_view::npos) return std::nullopt;
-  return std::string(v);
-}
-
 // `path` as an absolute path without a trailing separator (as Python's os.path.abspath).
 fs::path given_path(const fs::path &path) {
   std::error_code ec;
@@ -187,6 +180,12 @@ std::string previous_project_id(const Environment &env, const ProjectMap &map, c
 
 } // namespace
 
+std::optional<std::string> id_value(std::string_view text) {
+  const std::string_view v = trim(text);
+  if (v.empty() || v.find_first_not_of('*') == std::string_view::npos) return std::nullopt;
+  return std::string(v);
+}
+
 std::string normalize_origin(std::string_view url) {
   std::string s(trim(url));
   if (s.starts_with("git@") && s.find(':') != std::string::npos) { // only git@, not user@
@@ -242,14 +241,17 @@ Identity project_identity(const Config &config, const Environment &env, const fs
 
 ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
                              const Log &log) {
-  const auto origin = [&]() -> std::optional<std::string> {
-    const auto repo = find_repo(cwd);
-    return repo ? origin_url_as_written(*repo) : std::nullopt;
+  std::optional<std::optional<GitRepo>> found;
+  const auto repo = [&]() -> const std::optional<GitRepo> & {
+    if (!found) found = find_repo(cwd);
+    return *found;
   };
-  return resolve_project_id(config, env, cwd, origin, log);
+  const auto origin = [&] { return repo() ? origin_url_as_written(*repo()) : std::nullopt; };
+  return resolve_project_id(config, env, cwd, repo, origin, log);
 }
 
 ProjectId resolve_project_id(const Config &config, const Environment &env, const fs::path &cwd,
+                             const std::function<const std::optional<GitRepo> &()> &repo,
                              const std::function<std::optional<std::string>()> &origin,
                              const Log &log) {
   std::string problem;
@@ -267,7 +269,7 @@ ProjectId resolve_project_id(const Config &config, const Environment &env, const
   const ProjectMap map(map_path);
   if (!map.problem.empty()) problem += (problem.empty() ? "" : "; ") + map.problem + ": skipped";
   const fs::path given = given_path(cwd);
-  const fs::path root = project_root(given, find_repo(given));
+  const fs::path root = project_root(given, repo());
   std::vector<std::pair<std::string, std::string>> keys;
   for (const auto &[path, label] : {std::pair{given, "cwd"},
                                     {root, "root"},

@@ -16,16 +16,22 @@ struct ProjectId {
   std::string problem; // bad input passed over (a broken project_map.json, a wildcard), or ""
 };
 
+// `text` as an id (docs/configuration.md#user-id): trimmed, not empty and not only `*`, which a
+// filter would read as everyone; nullopt otherwise.
+std::optional<std::string> id_value(std::string_view text);
+
 // Resolve the project id (the app_id) for `cwd` as Mem0's 0.3 plugins do
 // (docs/configuration.md#project-id): MEM0_PROJECT_ID; project_map.json under the cwd, the
 // repository root, their real paths, then the hash of the origin url (then add the cwd key to the
 // map, keeping every other entry); the origin's slug; the root's base name.
 ProjectId resolve_project_id(const Config &config, const Environment &env,
                              const std::filesystem::path &cwd, const Log &log);
-// The same with the origin url (as written) of the repository around `cwd` from `origin`, asked
-// only when the map has no path key (a hook run passes the fact it has memoised).
+// The same with the repository around `cwd` from `repo` (asked unless MEM0_PROJECT_ID is set) and
+// its origin url (as written) from `origin`, asked only when the map has no path key: a hook run
+// passes the facts it has memoised, so that each is found once.
 ProjectId resolve_project_id(const Config &config, const Environment &env,
                              const std::filesystem::path &cwd,
+                             const std::function<const std::optional<GitRepo> &()> &repo,
                              const std::function<std::optional<std::string>()> &origin,
                              const Log &log);
 

@@ -100,7 +100,8 @@ const std::filesystem::path &RunFacts::project_root() {
 const std::string &RunFacts::project_id() {
   return once(m_project_id, [&] {
     return resolve_project_id(
-               m_config, m_env, cwd(), [&] { return origin(); }, m_log)
+               m_config, m_env, cwd(), [&]() -> const auto & { return repo(); },
+               [&] { return origin(); }, m_log)
         .id;
   });
 }
