@@ -293,7 +293,7 @@ std::vector<Wiring> wirings(const Agent &agent, const Doctor &d) {
     if (file == project && fs::equivalent(user, project, ec)) continue;
     const auto text = read_small_file(file);
     if (!text) continue;
-    if (agent.files.format == HooksFormat::shim) { // the shim is the wiring
+    if (!agent.files.shim.empty()) { // the shim is the wiring
       if (is_our_shim(*text, agent)) out.push_back({file});
       continue;
     }
@@ -353,7 +353,7 @@ void agent_rows(Doctor &d) {
     }
     if (!f.mcp_file.empty()) {
       const fs::path file = agent_dir(*agent, d.c, d.ctx.env) / native_path(f.mcp_file);
-      sub("memory tools", registers_memory_tools(file)
+      sub("memory tools", registers_memory_tools(file, f.mcp_format)
                               ? "registered in " + file.string()
                               : "not registered (no mem0 server in " + file.string() + ")");
     }
@@ -368,7 +368,7 @@ void agent_rows(Doctor &d) {
 void wired_executables(Doctor &d) {
   for (const Agent *agent : agents())
     for (const auto &w : wirings(*agent, d)) {
-      if (agent->files.format == HooksFormat::shim) continue; // no command: the shim spawns them
+      if (!agent->files.shim.empty()) continue; // no command: the shim spawns them
       const auto text = read_small_file(w.file);
       const CommandShell shell = hook_shell(*agent);
       std::set<std::string> gone;

@@ -265,41 +265,47 @@ Value string_value(std::string_view s, Document::AllocatorType &a) {
   return Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
 }
 
-// The entry of an event's list that runs `command` for the hook `spec`, in `format`: a matcher
-// group holding the hook (Claude Code's, Gemini CLI's), or the hook itself (Cursor's, Copilot
-// CLI's).
-// `command` is written for the agent's shell on this system; a Copilot CLI entry on Windows
-// (`windows`) has a Git Bash `bash` command beside its `powershell` one.
-Value hook_entry(const Agent &agent, const HookSpec &spec, const fs::path &exe_dir, bool windows,
-                 Document::AllocatorType &a) {
-  const HooksFormat format = agent.files.format;
-  const std::string command =
-      hook_command(agent, exe_dir, spec.executable, hook_shell(agent, windows));
+// The entry of an event's list that runs `command` for the hook `spec`, in `format`: the hook,
+// or a matcher group holding it. `powershell`, when the format has a member for it, is the
+// command for PowerShell beside `command` ("" for none).
+Value hook_entry(const HooksFormat &format, const HookSpec &spec, std::string_view command,
+                 std::string_view powershell, Document::AllocatorType &a) {
   Value hook(rapidjson::kObjectType);
-  if (format == HooksFormat::copilot) {
-    hook.AddMember("type", "command", a);
-    const std::string bash =
-        windows ? hook_command(agent, exe_dir, spec.executable, CommandShell::git_bash) : command;
-    hook.AddMember("bash", string_value(bash, a), a);
-    if (windows) hook.AddMember("powershell", string_value(command, a), a);
-    hook.AddMember("timeoutSec", spec.timeout_seconds, a);
-    return hook;
-  }
-  if (format != HooksFormat::cursor) hook.AddMember("type", "command", a);
-  hook.AddMember("command", string_value(command, a), a);
-  if (format == HooksFormat::gemini)
+  if (format.typed) hook.AddMember("type", "command", a);
+  hook.AddMember(string_value(format.command_key, a), string_value(command, a), a);
+  if (!powershell.empty() && !format.powershell_key.empty())
+    hook.AddMember(string_value(format.powershell_key, a), string_value(powershell, a), a);
+  if (format.named)
     hook.AddMember("name", string_value("mem0-" + std::string(spec.executable), a), a);
-  hook.AddMember("timeout", spec.timeout_seconds * (format == HooksFormat::gemini ? 1000 : 1), a);
-  if (format == HooksFormat::cursor) {
-    if (!spec.matcher.empty()) hook.AddMember("matcher", string_value(spec.matcher, a), a);
+  hook.AddMember(string_value(format.timeout_key, a),
+                 Value(spec.timeout_seconds * format.timeout_scale), a);
+  if (!format.status_key.empty() && !spec.status_message.empty())
+    hook.AddMember(string_value(format.status_key, a), string_value(spec.status_message, a), a);
+  const bool matcher = format.matchers && !spec.matcher.empty();
+  if (!format.grouped) {
+    if (matcher) hook.AddMember("matcher", string_value(spec.matcher, a), a);
     return hook;
   }
   Value list(rapidjson::kArrayType);
   list.PushBack(hook, a);
   Value group(rapidjson::kObjectType);
-  if (!spec.matcher.empty()) group.AddMember("matcher", string_value(spec.matcher, a), a);
+  if (matcher) group.AddMember("matcher", string_value(spec.matcher, a), a);
   group.AddMember("hooks", list, a);
   return group;
+}
+
+// The entry that runs our `spec.executable` in `exe_dir` for `agent`, its command written for the
+// agent's shell on this system (`windows`); a format with a PowerShell member has there the
+// command for PowerShell, and beside it the one for Git Bash.
+Value hook_entry(const Agent &agent, const HookSpec &spec, const fs::path &exe_dir, bool windows,
+                 Document::AllocatorType &a) {
+  const std::string command =
+      hook_command(agent, exe_dir, spec.executable, hook_shell(agent, windows));
+  if (!windows || agent.files.format.powershell_key.empty())
+    return hook_entry(agent.files.format, spec, command, "", a);
+  return hook_entry(agent.files.format, spec,
+                    hook_command(agent, exe_dir, spec.executable, CommandShell::git_bash), command,
+                    a);
 }
 
 void append_group(Value &hooks, std::string_view event, Value group, Document::AllocatorType &a) {
@@ -481,9 +487,7 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
   const std::size_t removed = hooks != doc.MemberEnd() ? remove_ours(hooks->value, exe_dir) : 0;
   if (remove && removed == 0) return std::string(current); // nothing of ours: leave it be
   if (!remove) {
-    const HooksFormat format = agent.files.format;
-    if ((format == HooksFormat::cursor || format == HooksFormat::copilot) &&
-        !doc.HasMember("version")) {
+    if (agent.files.format.versioned && !doc.HasMember("version")) {
       doc.AddMember("version", 1, a); // before "hooks" in a new file, as Cursor writes it
       hooks = doc.FindMember("hooks");
     }
@@ -502,6 +506,19 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
   return w.text() + "\n";
 }
 
+std::string wiring_file(const Agent &agent,
+                        const std::function<std::string(std::string_view)> &command) {
+  Document doc(rapidjson::kObjectType);
+  auto &a = doc.GetAllocator();
+  if (agent.files.format.versioned) doc.AddMember("version", 1, a);
+  Value hooks(rapidjson::kObjectType);
+  for (const HookSpec &spec : hooks_of(agent.name))
+    append_group(hooks, spec.event,
+                 hook_entry(agent.files.format, spec, command(spec.executable), "", a), a);
+  doc.AddMember("hooks", hooks, a);
+  return JsonWriter().value(doc).text();
+}
+
 std::vector<SettingsFile> settings_candidates(const fs::path &claude_dir, const fs::path &cwd) {
   return {{cwd / ".claude" / "settings.local.json", "local"},
           {cwd / ".claude" / "settings.json", "project"},
@@ -517,12 +534,12 @@ fs::path memory_tools_file(const Agent &agent, const CliContext &ctx) {
   return agent_dir(agent, ctx.config, ctx.env) / native_path(agent.files.mcp_file);
 }
 
-// Register (or unregister) the memory tools in `text`, the content of `file`; `text` itself when
-// they cannot be (a warning says why). False when `file` cannot be read as its format.
-bool with_memory_tools(std::string &text, const fs::path &file, const CliContext &ctx,
-                       bool uninstall) {
+// Register (or unregister) the memory tools in `text`, the content of `file`, in `format`; `text`
+// itself when they cannot be (a warning says why). False when `file` cannot be read as its format.
+bool with_memory_tools(std::string &text, McpFormat format, const fs::path &file,
+                       const CliContext &ctx, bool uninstall) {
   const char *verb = uninstall ? "uninstall" : "install";
-  auto merged = merge_memory_tools(text, file, ctx.exe_dir, uninstall);
+  auto merged = merge_memory_tools(text, format, ctx.exe_dir, uninstall);
   if (merged) {
     text = std::move(*merged);
     return true;
@@ -540,7 +557,8 @@ bool with_memory_tools(std::string &text, const fs::path &file, const CliContext
 
 // Register (or unregister) the memory tools in `file`, a file of its own
 // (docs/cli.md#memory-tools).
-int install_memory_tools(const fs::path &file, const CliContext &ctx, bool uninstall) {
+int install_memory_tools(const fs::path &file, McpFormat format, const CliContext &ctx,
+                         bool uninstall) {
   std::error_code ec;
   const bool existed = fs::exists(file, ec);
   const auto current = existed ? read_small_file(file) : std::optional<std::string>("");
@@ -550,9 +568,9 @@ int install_memory_tools(const fs::path &file, const CliContext &ctx, bool unins
     return k_failure;
   }
   std::string text = *current;
-  if (!with_memory_tools(text, file, ctx, uninstall)) return k_failure;
+  if (!with_memory_tools(text, format, file, ctx, uninstall)) return k_failure;
   if (text == *current) {
-    if (!uninstall && registers_memory_tools(file))
+    if (!uninstall && registers_memory_tools(file, format))
       ctx.out << "memory tools already registered in " << file.string() << "\n";
     return k_ok;
   }
@@ -573,7 +591,7 @@ namespace {
 // Install into, or uninstall from, `agent`'s file: --settings, else its project file with
 // --project, else its user file.
 int install_one(const Agent &agent, const Args &args, const CliContext &ctx, bool uninstall) {
-  if (agent.files.format == HooksFormat::shim) return install_shim(agent, args, ctx, uninstall);
+  if (!agent.files.shim.empty()) return install_shim(agent, args, ctx, uninstall);
   const char *verb = uninstall ? "uninstall" : "install";
   const bool plugins = agent.files.plugin_installs;
   const fs::path user_settings =
@@ -604,7 +622,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
   const bool tools_in_target = !tools_file.empty() && fs::weakly_canonical(tools_file, same_ec) ==
                                                           fs::weakly_canonical(target, same_ec);
   if (tools_in_target) {
-    with_memory_tools(*merged, tools_file, ctx, uninstall);
+    with_memory_tools(*merged, agent.files.mcp_format, tools_file, ctx, uninstall);
     tools_file.clear();
   }
   // The agent's plugins may wire the same hooks.
@@ -616,7 +634,9 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
     ctx.out << *merged;
     return k_ok;
   }
-  const int tools = tools_file.empty() ? k_ok : install_memory_tools(tools_file, ctx, uninstall);
+  const int tools = tools_file.empty()
+                        ? k_ok
+                        : install_memory_tools(tools_file, agent.files.mcp_format, ctx, uninstall);
   const bool unchanged = existed ? *merged == *current : uninstall;
   if (unchanged) {
     ctx.out << "mem0-hooks " << verb << ": "
@@ -635,7 +655,7 @@ int install_one(const Agent &agent, const Args &args, const CliContext &ctx, boo
           << target.string() << "\n";
   if (uninstall && plugins) say_still_wired(ctx);
   if (tools != k_ok) return tools;
-  if (!uninstall && tools_in_target && registers_memory_tools(target))
+  if (!uninstall && tools_in_target && registers_memory_tools(target, agent.files.mcp_format))
     ctx.out << "registered the mem0 memory tools (mem0-hooks mcp) in " << target.string() << "\n";
   if (!uninstall)
     ctx.out << "next: " << agent.files.install_note

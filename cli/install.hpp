@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,27 +19,26 @@
 
 namespace mem0::cli {
 
-// True when `file` registers a server named mem0: `mcpServers.mem0` in a JSON file (`mcp.mem0` in
-// OpenCode's opencode.json), `[mcp_servers.mem0]` in a TOML one.
-bool registers_memory_tools(const std::filesystem::path &file);
+// True when `file` registers a server named mem0 in `format`.
+bool registers_memory_tools(const std::filesystem::path &file, McpFormat format);
 
 // Register (or, with `remove`, unregister) the memory tools' server, `<exe_dir>/mem0-hooks mcp`,
-// as `mem0` in an agent's `file`: `[mcp_servers.mem0]` in a .toml file, `mcpServers.mem0` in a
-// JSON one, `mcp.mem0` ({"type":"local","command":[…]}) in an opencode.json
+// as `mem0` in an agent's file, whose content is `current`, in `format`
 // (docs/cli.md#memory-tools). The rest of `current` is kept as it is. Returns the new
 // text (`current` itself when nothing changes); an io error saying why when `current` cannot be
 // read as that format; a duplicate error when a server named mem0 that does not run mem0-hooks
 // is registered there (never changed). The program is named as on Windows (`windows`:
 // `<exe_dir>\mem0-hooks.exe`) or POSIX; without `windows`, as on this system.
-Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
+Result<std::string> merge_memory_tools(std::string_view current, McpFormat format,
                                        const std::filesystem::path &exe_dir, bool remove,
                                        bool windows);
-Result<std::string> merge_memory_tools(std::string_view current, const std::filesystem::path &file,
+Result<std::string> merge_memory_tools(std::string_view current, McpFormat format,
                                        const std::filesystem::path &exe_dir, bool remove);
 
-// Register (or unregister) the memory tools in `file`, saying what it did on ctx.out; k_ok, or
-// k_failure when the file cannot be read or written.
-int install_memory_tools(const std::filesystem::path &file, const CliContext &ctx, bool uninstall);
+// Register (or unregister) the memory tools in `file`, in `format`, saying what it did on
+// ctx.out; k_ok, or k_failure when the file cannot be read or written.
+int install_memory_tools(const std::filesystem::path &file, McpFormat format, const CliContext &ctx,
+                         bool uninstall);
 
 // install/uninstall for an agent that loads a shim (docs/cli.md#install-and-uninstall): the shim at
 // its user file, or its project file with --project, written with the executables' directory and
@@ -48,9 +48,9 @@ int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bo
 // True when `text` is a shim this project wrote for `agent` (it names its own install command).
 bool is_our_shim(std::string_view text, const Agent &agent);
 
-// The shim the project ships for `agent`: shims/core.js, then shims/<agent>/mem0.js, as text; ""
-// for none.
-std::string shim_source(std::string_view agent);
+// The shim the project ships as `shim` (AgentFiles::shim): shims/core.js, then
+// shims/<shim>/mem0.js, as text; "" for none.
+std::string shim_source(std::string_view shim);
 
 // The shim for `agent` with its CONFIG line written: the executables in `exe_dir` and the
 // agent's rows of the hook table.
@@ -76,6 +76,11 @@ Result<std::string> merge_hooks(std::string_view current, const Agent &agent,
                                 const std::vector<HookSpec> &rows,
                                 const std::filesystem::path &exe_dir, bool remove);
 
+// A hooks file of `agent`'s rows alone, in its format, each running `command(executable)`: the
+// wiring files the repository ships (scripts/wiring.py), as compact JSON.
+std::string wiring_file(const Agent &agent,
+                        const std::function<std::string(std::string_view)> &command);
+
 // The rows of the hook table `agent` wires.
 std::vector<HookSpec> rows_of(const Agent &agent);
 
@@ -98,9 +103,9 @@ std::string hook_command(const Agent &agent, const std::filesystem::path &exe_di
 // empty when there are none or the text is not a settings object.
 std::set<std::string> our_commands(std::string_view settings);
 
-// Each entry of a hooks file (any HooksFormat) that runs one of our executables, as its event
-// and command, in file order; empty when there are none or the text is not a hooks object. The
-// command of a Copilot CLI entry is its `powershell` one on Windows (`windows`), its `bash` one
+// Each entry of a hooks file (in any agent's HooksFormat) that runs one of our executables, as its
+// event and command, in file order; empty when there are none or the text is not a hooks object.
+// The command of a Copilot CLI entry is its `powershell` one on Windows (`windows`), its `bash` one
 // elsewhere, else the other. Without `windows`, for this system.
 std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text, bool windows);
 std::vector<std::pair<std::string, std::string>> our_hooks(std::string_view text);

@@ -137,7 +137,7 @@ bool is_our_shim(std::string_view text, const Agent &agent) {
 }
 
 std::string configured_shim(const Agent &agent, const fs::path &exe_dir) {
-  std::string text = shim_source(agent.name);
+  std::string text = shim_source(agent.files.shim);
   const auto at = text.find(k_config_line);
   if (at == std::string::npos) return text;
   const auto end = text.find('\n', at);
@@ -190,7 +190,7 @@ int install_shim(const Agent &agent, const Args &args, const CliContext &ctx, bo
     ctx.out << "wrote the mem0 shim " << target.string() << "\n";
   }
   if (const fs::path tools = tools_file(agent, args, ctx); !tools.empty()) {
-    const int registered = install_memory_tools(tools, ctx, uninstall);
+    const int registered = install_memory_tools(tools, agent.files.mcp_format, ctx, uninstall);
     status = std::max(status, registered);
     if (registered == k_ok && agent.files.commands_in_mcp_file)
       status = std::max(status, install_commands(tools, ctx, uninstall));

@@ -1,8 +1,8 @@
 // The memory tools' server entry that `install --agent` writes (docs/cli.md#memory-tools):
-// `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor), `mcp.mem0` in OpenCode's opencode.json,
-// `[mcp_servers.mem0]` in Codex's config.toml. Everything else in the file stays as it is; an entry
-// named mem0 that does not run mem0-hooks (Mem0's hosted server, say) is the user's and is never
-// changed.
+// in each agent's McpFormat: `mcpServers.mem0` in a JSON file (Gemini CLI, Cursor, Copilot CLI),
+// `mcp.mem0` in OpenCode's opencode.json, `[mcp_servers.mem0]` in Codex's config.toml. Everything
+// else in the file stays as it is; an entry named mem0 that does not run mem0-hooks (Mem0's hosted
+// server, say) is the user's and is never changed.
 #include "cli/install.hpp"
 
 #include "util/files.hpp"
@@ -37,11 +37,8 @@ bool runs_mem0_hooks(std::string_view command) {
 
 // --- JSON -------------------------------------------------------------------------------------
 
-// OpenCode's opencode.json keeps its servers in `mcp`, each
-// {"type":"local","command":[program, args…]}; the others in `mcpServers`, each
-// {"command":program,"args":[…]}.
-bool opencode_shape(const fs::path &file) { return file.filename() == "opencode.json"; }
-
+// OpenCode keeps its servers in `mcp`, each {"type":"local","command":[program, args…]}; the
+// others in `mcpServers`, each {"command":program,"args":[…]}.
 const char *servers_key(bool opencode) { return opencode ? "mcp" : "mcpServers"; }
 
 // The program a server entry runs, in either shape.
@@ -335,10 +332,10 @@ Result<std::string> merge_toml(std::string_view current, const std::string &prog
 
 } // namespace
 
-bool registers_memory_tools(const fs::path &file) {
+bool registers_memory_tools(const fs::path &file, McpFormat format) {
   const auto text = read_small_file(file);
   if (!text) return false;
-  if (file.extension() == ".toml") {
+  if (format == McpFormat::toml) {
     for (std::size_t start = 0, end; start < text->size(); start = end + 1) {
       end = std::min(text->find('\n', start), text->size());
       if (trim(std::string_view(*text).substr(start, end - start)) == "[mcp_servers.mem0]")
@@ -348,21 +345,22 @@ bool registers_memory_tools(const fs::path &file) {
   }
   rapidjson::Document doc;
   if (!parse_json(doc, *text) || !doc.IsObject()) return false;
-  const auto servers = doc.FindMember(servers_key(opencode_shape(file)));
+  const auto servers = doc.FindMember(servers_key(format == McpFormat::opencode));
   return servers != doc.MemberEnd() && servers->value.IsObject() &&
          servers->value.HasMember("mem0");
 }
 
-Result<std::string> merge_memory_tools(std::string_view current, const fs::path &file,
+Result<std::string> merge_memory_tools(std::string_view current, McpFormat format,
                                        const fs::path &exe_dir, bool remove) {
-  return merge_memory_tools(current, file, exe_dir, remove, platform::windows_commands());
+  return merge_memory_tools(current, format, exe_dir, remove, platform::windows_commands());
 }
 
-Result<std::string> merge_memory_tools(std::string_view current, const fs::path &file,
+Result<std::string> merge_memory_tools(std::string_view current, McpFormat format,
                                        const fs::path &exe_dir, bool remove, bool windows) {
   const std::string program = program_path(exe_dir, "mem0-hooks", windows);
-  return file.extension() == ".toml" ? merge_toml(current, program, remove)
-                                     : merge_json(current, program, remove, opencode_shape(file));
+  return format == McpFormat::toml
+             ? merge_toml(current, program, remove)
+             : merge_json(current, program, remove, format == McpFormat::opencode);
 }
 
 } // namespace mem0::cli

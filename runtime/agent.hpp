@@ -12,20 +12,48 @@
 
 namespace mem0 {
 
-// The shape of an agent's hooks file (docs/cli.md#install-and-uninstall).
-enum class HooksFormat {
-  // {"hooks":{"<event>":[{"matcher":…,"hooks":[{"type":"command","command":…,"timeout":<s>}]}]}}
-  claude,
-  // Claude's matcher groups, each hook with a "name" and its timeout in milliseconds (inside
-  // settings.json's "hooks")
-  gemini,
-  // {"version":1,"hooks":{"<event>":[{"command":…,"matcher":…,"timeout":<s>}]}}
-  cursor,
-  // {"version":1,"hooks":{"<event>":[{"type":"command","bash":…,"timeoutSec":<s>}]}}, no matchers
-  copilot,
-  // no hooks file: a JS shim the agent loads (shims/core.js and shims/<agent>/mem0.js, as one
-  // file) with the executables' directory and the agent's rows written into it
-  shim,
+// The shape of an agent's hooks file: how install writes one entry of an event's list
+// (docs/cli.md#install-and-uninstall). The hook's members come in this order: "type", the
+// command, the PowerShell command, "name", the timeout, the status message, and an ungrouped
+// entry's matcher.
+struct HooksFormat {
+  // An entry is a matcher group, {"matcher":…,"hooks":[<hook>]}; else the hook itself.
+  bool grouped = true;
+  bool typed = true; // the hook says "type":"command"
+  std::string_view command_key = "command";
+  // On Windows, the member beside command_key that holds the command written for PowerShell,
+  // command_key's then written for Git Bash; "" for none.
+  std::string_view powershell_key = "";
+  bool named = false; // the hook says "name":"mem0-<executable>"
+  std::string_view timeout_key = "timeout";
+  std::string_view status_key = "statusMessage"; // the row's status message; "" for none
+  int timeout_scale = 1;  // the timeout in seconds (1) or in milliseconds (1000)
+  bool matchers = true;   // an entry carries the row's matcher
+  bool versioned = false; // a new file starts with "version":1
+};
+
+// {"hooks":{"<event>":[{"matcher":…,"hooks":[{"type":"command","command":…,"timeout":<s>,
+//  "statusMessage":…}]}]}}
+inline constexpr HooksFormat k_claude_hooks{};
+// Claude's, each hook named and its timeout in milliseconds (inside settings.json's "hooks").
+inline constexpr HooksFormat k_gemini_hooks{.named = true, .status_key = "", .timeout_scale = 1000};
+// {"version":1,"hooks":{"<event>":[{"command":…,"timeout":<s>,"matcher":…}]}}
+inline constexpr HooksFormat k_cursor_hooks{
+    .grouped = false, .typed = false, .status_key = "", .versioned = true};
+// {"version":1,"hooks":{"<event>":[{"type":"command","bash":…,"powershell":…,"timeoutSec":<s>}]}}
+inline constexpr HooksFormat k_copilot_hooks{.grouped = false,
+                                             .command_key = "bash",
+                                             .powershell_key = "powershell",
+                                             .timeout_key = "timeoutSec",
+                                             .status_key = "",
+                                             .matchers = false,
+                                             .versioned = true};
+
+// How an agent's file registers the memory tools' server, `mem0` (docs/cli.md#memory-tools).
+enum class McpFormat {
+  json,     // `mcpServers.mem0`: {"command":<program>,"args":["mcp"]}
+  opencode, // `mcp.mem0`: {"type":"local","command":[<program>,"mcp"],"enabled":true}
+  toml,     // `[mcp_servers.mem0]` with `command` and `args`
 };
 
 // Where an agent keeps the configuration install, uninstall and doctor read (docs/cli.md). Its
@@ -35,14 +63,19 @@ struct AgentFiles {
   std::string_view dir_env;      // the variable that moves that directory; "" for none
   std::string_view user_file;    // the user's hooks file, relative to the agent's directory
   std::string_view project_file; // the project's hooks file, relative to the project
-  HooksFormat format;
+  HooksFormat format = {};       // unused with a shim
+  // The JS shim the agent loads instead of a hooks file (shims/core.js and shims/<shim>/mem0.js,
+  // as one file), written at user_file or project_file with the executables' directory and the
+  // agent's rows; "" for an agent that runs hook commands.
+  std::string_view shim = "";
   // The shell the agent runs a hook command in on Windows, which decides how install writes it
   // (docs/windows.md#how-each-agent-runs-a-hook); on POSIX every agent runs sh. Unused for a shim,
   // which starts the executables itself.
   CommandShell windows_shell = CommandShell::git_bash;
-  // Where the memory tools are registered, relative to the agent's directory: `mcpServers.mem0`
-  // in a JSON file, `[mcp_servers.mem0]` in a .toml one; "" when doctor does not look.
+  // Where the memory tools are registered, relative to the agent's directory, and how; "" when
+  // install does not register them (Claude Code's plugin ships its own) and doctor does not look.
   std::string_view mcp_file;
+  McpFormat mcp_format = McpFormat::json;
   std::string_view program;      // the agent's own executable, looked up on PATH
   std::string_view version_arg;  // the argument that makes it print its version
   std::string_view install_note; // said after an install; "" for none

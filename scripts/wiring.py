@@ -5,86 +5,74 @@
     scripts/wiring.py           # rewrite hooks.json, hooks/codex-hooks.json, ...
     scripts/wiring.py --check   # exit 0 when every committed file is what the table gives
 
-Each file is one agent's rows, in table order, grouped by event (in order of first appearance),
-in that agent's hooks-file shape (docs/agents.md#adding-an-agent). Python standard library only.
+Each file is written by hook_wiring (scripts/hook_wiring.cpp, built into build/tools/), which
+runs install's own code over the agent's rows and its hooks-file format; this script names the
+files, their commands and descriptions. --wiring PATH names another build's hook_wiring.
+table_rows() gives the tests the table's rows the same way.
+Python standard library only.
 """
 
 import json
 import os
-import re
+import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# One row of k_hooks: {"<agent>", "<executable>", "<event>", "<matcher>" (maybe split into
-# adjacent literals), <timeout>, "<status message>"}.
-ROW = re.compile(r'\{\s*"([\w-]+)",\s*"(\w+)",\s*"(\w+)",\s*((?:"[^"]*"\s*)+),\s*(\d+),\s*'
-                 r'"([^"]*)"\s*\}')
-
-
-def table_rows():
-    """(agent, executable, event, matcher, timeout, status) of each row of the hook table."""
-    with open(os.path.join(REPO, "runtime", "table.hpp"), encoding="utf-8") as fh:
-        text = fh.read()
-    body = text[text.index("k_hooks"):]
-    rows = []
-    for agent, exe, event, matcher, timeout, status in ROW.findall(body):
-        rows.append((agent, exe, event, "".join(re.findall(r'"([^"]*)"', matcher)),
-                     int(timeout), status))
-    if not rows:
-        raise SystemExit("wiring.py: no rows found in runtime/table.hpp")
-    return rows
-
 
 def plugin_command(root, agent_flag):
     """A plugin's command: build/bin/<hook> under `root`, scripts/first-run.sh until it is
-    built (docs/hooks.md)."""
-    def command(exe):
-        return (f'h="{root}"/build/bin/{exe} && [ -x "$h" ] || exec sh "{root}"/scripts/'
-                f'first-run.sh {exe}; exec "{root}"/build/bin/{exe}{agent_flag}')
-    return command
+    built (docs/hooks.md). {exe} stands for the executable."""
+    return (f'h="{root}"/build/bin/{{exe}} && [ -x "$h" ] || exec sh "{root}"/scripts/'
+            f'first-run.sh {{exe}}; exec "{root}"/build/bin/{{exe}}{agent_flag}')
 
 
-def claude_shaped(rows, command, description=None, gemini=False):
-    hooks = {}
-    for _, exe, event, matcher, timeout, status in rows:
-        hook = {"name": f"mem0-{exe}"} if gemini else {}
-        hook.update({"type": "command", "command": command(exe),
-                     "timeout": timeout * 1000 if gemini else timeout})
-        if status and not gemini:
-            hook["statusMessage"] = status
-        group = {"matcher": matcher} if matcher else {}
-        group["hooks"] = [hook]
-        hooks.setdefault(event, []).append(group)
-    doc = {"description": description} if description else {}
-    doc["hooks"] = hooks
-    return doc
-
-
-# The files, each: path, agent, how its rows become the file.
+# The files, each: path, agent, command, description ("" for none).
 FILES = [
-    ("hooks.json", "claude-code", lambda rows: claude_shaped(
-        rows, plugin_command("${CLAUDE_PLUGIN_ROOT}", ""),
-        "mem0 native hooks: recall, capture and guards for Claude Code sessions")),
-    ("hooks/codex-hooks.json", "codex", lambda rows: claude_shaped(
-        rows, plugin_command("${PLUGIN_ROOT}", " --agent codex"),
-        "mem0 native hooks: recall and capture for Codex CLI sessions")),
-    ("gemini-extension/hooks/hooks.json", "gemini-cli", lambda rows: claude_shaped(
-        rows, lambda exe: f'node "${{extensionPath}}/hooks/run.cjs" {exe} --agent gemini-cli',
-        gemini=True)),
+    ("hooks.json", "claude-code", plugin_command("${CLAUDE_PLUGIN_ROOT}", ""),
+     "mem0 native hooks: recall, capture and guards for Claude Code sessions"),
+    ("hooks/codex-hooks.json", "codex", plugin_command("${PLUGIN_ROOT}", " --agent codex"),
+     "mem0 native hooks: recall and capture for Codex CLI sessions"),
+    ("gemini-extension/hooks/hooks.json", "gemini-cli",
+     'node "${extensionPath}/hooks/run.cjs" {exe} --agent gemini-cli', ""),
 ]
 
 
-def render(agent, make):
-    rows = [r for r in table_rows() if r[0] == agent]
-    return json.dumps(make(rows), indent=2, ensure_ascii=False) + "\n"
+def built(wiring=None):
+    """The path of hook_wiring: `wiring`, else this checkout's build/tools/hook_wiring."""
+    wiring = wiring or os.path.join(REPO, "build", "tools", "hook_wiring")
+    if not os.access(wiring, os.X_OK):
+        raise SystemExit(f"wiring.py: {wiring} is not built (scripts/build.sh builds it)")
+    return wiring
+
+
+def run(wiring, *args):
+    """hook_wiring's output for `args`, read as JSON."""
+    made = subprocess.run([wiring, *args], capture_output=True, text=True, check=False)
+    if made.returncode != 0:
+        raise SystemExit(f"wiring.py: {wiring} failed: {made.stderr.strip()}")
+    return json.loads(made.stdout)
+
+
+def table_rows(wiring=None):
+    """(agent, executable, event, matcher, timeout, status) of each row of the hook table."""
+    return [(r["agent"], r["executable"], r["event"], r["matcher"], r["timeout"], r["status"])
+            for r in run(built(wiring), "--rows")]
+
+
+def render(wiring, agent, command, description):
+    doc = run(wiring, agent, command)
+    if description:
+        doc = {"description": description, **doc}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def main(argv):
     check = "--check" in argv
+    wiring = built(argv[argv.index("--wiring") + 1] if "--wiring" in argv else None)
     stale = []
-    for path, agent, make in FILES:
-        want = render(agent, make)
+    for path, agent, command, description in FILES:
+        want = render(wiring, agent, command, description)
         full = os.path.join(REPO, path)
         try:
             with open(full, encoding="utf-8") as fh:

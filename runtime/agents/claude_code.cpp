@@ -200,7 +200,7 @@ const Agent &claude_code() {
                 .dir_env = "CLAUDE_CONFIG_DIR",
                 .user_file = "settings.json",
                 .project_file = ".claude/settings.json",
-                .format = HooksFormat::claude,
+                .format = k_claude_hooks,
                 .windows_shell = CommandShell::git_bash,
                 .mcp_file = "",
                 .program = "claude",

@@ -205,9 +205,10 @@ const Agent &codex() {
                 .dir_env = "CODEX_HOME",
                 .user_file = "hooks.json",
                 .project_file = ".codex/hooks.json",
-                .format = HooksFormat::claude,
+                .format = k_claude_hooks,
                 .windows_shell = CommandShell::cmd,
                 .mcp_file = "config.toml",
+                .mcp_format = McpFormat::toml,
                 .program = "codex",
                 .version_arg = "--version",
                 .install_note = "Codex runs new or changed hooks only once you trust them: start "

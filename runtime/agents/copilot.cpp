@@ -236,7 +236,7 @@ const Agent &copilot() {
                 .dir_env = "COPILOT_HOME",
                 .user_file = "hooks/mem0.json",
                 .project_file = ".github/hooks/mem0.json",
-                .format = HooksFormat::copilot,
+                .format = k_copilot_hooks,
                 .windows_shell = CommandShell::powershell,
                 .mcp_file = "mcp-config.json",
                 .program = "copilot",

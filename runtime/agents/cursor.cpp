@@ -144,7 +144,7 @@ const Agent &cursor() {
                 .dir_env = "",
                 .user_file = "hooks.json",
                 .project_file = ".cursor/hooks.json",
-                .format = HooksFormat::cursor,
+                .format = k_cursor_hooks,
                 .windows_shell = CommandShell::powershell,
                 .mcp_file = "mcp.json",
                 .program = "cursor-agent",

@@ -269,7 +269,7 @@ const Agent &gemini_cli() {
                 .dir_env = "",
                 .user_file = "settings.json",
                 .project_file = ".gemini/settings.json",
-                .format = HooksFormat::gemini,
+                .format = k_gemini_hooks,
                 .windows_shell = CommandShell::powershell,
                 .mcp_file = "settings.json",
                 .program = "gemini",

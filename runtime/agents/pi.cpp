@@ -127,7 +127,7 @@ const Agent &pi() {
                 .dir_env = "PI_CODING_AGENT_DIR",
                 .user_file = "extensions/mem0.js",
                 .project_file = ".pi/extensions/mem0.js",
-                .format = HooksFormat::shim,
+                .shim = "pi",
                 .mcp_file = "",
                 .program = "pi",
                 .version_arg = "--version",

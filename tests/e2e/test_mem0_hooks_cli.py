@@ -49,8 +49,9 @@ HOOKS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."
 
 def load_hook_set(path=HOOKS_JSON):
     """The hook set as the repository's hooks.json wires it (a unit test keeps it identical to
-    runtime/table.hpp): one (event, matcher, executable, timeout) per hook entry, in file
-    order; matcher None when the group has none (install omits an empty one)."""
+    runtime/table.hpp): one (event, matcher, executable, timeout, status message) per hook
+    entry, in file order; matcher None when the group has none (install omits an empty one),
+    status message None when the hook has none."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     rows = []
@@ -60,7 +61,7 @@ def load_hook_set(path=HOOKS_JSON):
                 # "${CLAUDE_PLUGIN_ROOT}"/build/bin/<executable> [arguments]
                 program = shlex.split(hook["command"])[0]
                 rows.append((event, group.get("matcher") or None, program.rsplit("/", 1)[-1],
-                             hook["timeout"]))
+                             hook["timeout"], hook.get("statusMessage")))
     return rows
 
 
@@ -1108,13 +1109,16 @@ class Install(CliTest):
 
     def ours(self, bin_dir=None):
         """The matcher groups install writes, by event: one per hooks.json entry, running the
-        executable next to mem0-hooks with the entry's timeout (no statusMessage)."""
+        executable next to mem0-hooks with the entry's timeout and status message."""
         bin_dir = bin_dir or self.bin_dir
         groups = {}
-        for event, matcher, executable, timeout in HOOK_SET:
+        for event, matcher, executable, timeout, status in HOOK_SET:
             group = {"matcher": matcher} if matcher else {}
-            group["hooks"] = [{"type": "command", "timeout": timeout,
-                               "command": os.path.join(bin_dir, executable)}]
+            hook = {"type": "command", "timeout": timeout,
+                    "command": os.path.join(bin_dir, executable)}
+            if status:
+                hook["statusMessage"] = status
+            group["hooks"] = [hook]
             groups.setdefault(event, []).append(group)
         return groups
 
@@ -1127,6 +1131,7 @@ class Install(CliTest):
         self.assertEqual(set(hook), set(want))
         self.assertEqual(hook["type"], "command")
         self.assertEqual(hook["timeout"], want["timeout"])
+        self.assertEqual(hook.get("statusMessage"), want.get("statusMessage"))
         self.assertEqual(shlex.split(hook["command"]), [want["command"]])
 
     def assert_ours(self, groups, event, bin_dir=None):
@@ -1201,7 +1206,7 @@ class Install(CliTest):
 
     def test_replaces_an_older_installation_in_place(self):
         old = {"hooks": {}}
-        for event, matcher, executable, _ in HOOK_SET:
+        for event, matcher, executable, _, _ in HOOK_SET:
             group = {"matcher": matcher} if matcher else {}
             group["hooks"] = [{"type": "command", "command": "/old/place/" + executable,
                                "timeout": 30}]
@@ -1263,7 +1268,7 @@ class Install(CliTest):
 
     def test_uninstall_keeps_other_hooks_sharing_our_group(self):
         shared, kept = {}, {}
-        for event, matcher, executable, _ in HOOK_SET:
+        for event, matcher, executable, _, _ in HOOK_SET:
             head = {"matcher": matcher} if matcher else {}
             audit = {"type": "command", "command": "/usr/bin/audit-" + executable}
             ours = {"type": "command",

@@ -229,7 +229,7 @@ TEST_CASE("install --agent opencode|pi: a file not ours is left alone", "[cli][i
   fs::remove(config);
   CHECK(h.run({"install", "--agent", "opencode", "--project"}) == k_ok);
   CHECK(fs::exists(h.f.project / ".opencode" / "plugins" / "mem0.js"));
-  CHECK(registers_memory_tools(config));
+  CHECK(registers_memory_tools(config, McpFormat::opencode));
   CHECK_FALSE(fs::exists(h.f.project / "opencode.json"));
   CHECK(h.run({"install", "--agent", "pi", "--project"}) == k_ok); // the user's file not read
   CHECK(is_our_shim(read_small_file(h.f.project / ".pi" / "extensions" / "mem0.js").value(), pi()));

@@ -65,7 +65,7 @@ rapidjson::Document parsed(const std::string &text) {
 
 TEST_CASE("install: another agent's Claude-shaped file runs each hook with --agent",
           "[cli][install][agents]") {
-  const Agent codex = agent_like("codex", HooksFormat::claude);
+  const Agent codex = agent_like("codex", k_claude_hooks);
   const auto rows = rows_of(claude_code());
   const std::string text = merge("", codex, rows);
   const auto doc = parsed(text);
@@ -76,7 +76,11 @@ TEST_CASE("install: another agent's Claude-shaped file runs each hook with --age
   const auto &hook = groups[0]["hooks"][0];
   CHECK(std::string(hook["type"].GetString()) == "command");
   CHECK(std::string(hook["command"].GetString()) == "/opt/mem0/bin/on_file_read --agent codex");
-  CHECK(hook["timeout"].GetInt() == 7); // seconds
+  CHECK(hook["timeout"].GetInt() == 7);         // seconds
+  CHECK_FALSE(hook.HasMember("statusMessage")); // the row has none
+  // A row's status message is shown while the hook runs, as the plugin's hooks.json has it.
+  const auto &recall = doc["hooks"]["UserPromptSubmit"][0]["hooks"][0];
+  CHECK(std::string(recall["statusMessage"].GetString()) == "Recalling memories from mem0");
   CHECK(our_hooks(text).size() == rows.size());
   CHECK(merge(text, codex, rows) == text); // idempotent
   CHECK(canonical(merge(text, codex, rows, true)) == canonical("{}"));
@@ -87,7 +91,7 @@ TEST_CASE("install: another agent's Claude-shaped file runs each hook with --age
 
 TEST_CASE("install: Gemini CLI's settings get named hooks with timeouts in milliseconds",
           "[cli][install][agents]") {
-  const Agent gemini = agent_like("gemini-cli", HooksFormat::gemini);
+  const Agent gemini = agent_like("gemini-cli", k_gemini_hooks);
   const auto rows = rows_of(claude_code());
   const std::string original =
       R"({"security":{"auth":{"selectedType":"gemini-api-key"}},"hooks":{"BeforeTool":[)"
@@ -98,6 +102,7 @@ TEST_CASE("install: Gemini CLI's settings get named hooks with timeouts in milli
   const auto &hook = doc["hooks"]["UserPromptSubmit"][0]["hooks"][0];
   CHECK(std::string(hook["name"].GetString()) == "mem0-on_user_prompt");
   CHECK(hook["timeout"].GetInt() == 8000);
+  CHECK_FALSE(hook.HasMember("statusMessage")); // Gemini CLI's hooks have none
   CHECK(std::string(hook["command"].GetString()) ==
         "/opt/mem0/bin/on_user_prompt --agent gemini-cli");
   CHECK(doc["hooks"]["BeforeTool"].Size() == 1);            // the other tool's group stays
@@ -192,7 +197,7 @@ TEST_CASE("install: another tool's entries whose programs have our names stay, i
     mt::write_file(other / std::string(h.executable), "#!/bin/sh\n");
   const std::string other_dir = mt::backslashes_escaped(other.string()); // as JSON writes it
   for (const Agent *agent : agents()) {
-    if (agent->files.format == HooksFormat::shim) continue;
+    if (!agent->files.shim.empty()) continue;
     INFO(agent->name);
     const auto rows = rows_of(*agent);
     // Its entries in this agent's format, without our name mark.
@@ -294,14 +299,14 @@ TEST_CASE("install --agent copilot: its hooks file and mcp-config.json under COP
   const auto hooks = read_small_file(dir / "hooks" / "mem0.json");
   REQUIRE(hooks.has_value());
   CHECK(our_hooks(*hooks).size() == rows_of(copilot()).size());
-  CHECK(registers_memory_tools(dir / "mcp-config.json"));
+  CHECK(registers_memory_tools(dir / "mcp-config.json", McpFormat::json));
   h.run({"doctor"});
   INFO(h.out.str());
   CHECK(mt::contains(h.out.str(),
                      "  hooks         wired in " + (dir / "hooks" / "mem0.json").string()));
   CHECK(h.run({"uninstall", "--agent", "copilot"}) == k_ok);
   CHECK(our_hooks(read_small_file(dir / "hooks" / "mem0.json").value_or("")).empty());
-  CHECK_FALSE(registers_memory_tools(dir / "mcp-config.json"));
+  CHECK_FALSE(registers_memory_tools(dir / "mcp-config.json", McpFormat::json));
 }
 
 // [no-wine]: a #!/bin/sh script stands in for the agent's program, and Windows runs no script as
@@ -339,21 +344,21 @@ namespace {
 
 // --- memory tools (docs/cli.md#memory-tools) ---
 
-const fs::path k_toml = "config.toml";
-const fs::path k_json = "mcp.json";
+constexpr McpFormat k_toml = McpFormat::toml;
+constexpr McpFormat k_json = McpFormat::json;
 
 // `current` with the memory tools merged in (or removed), the program named as on POSIX on every
 // system (a case below names it as on Windows).
-std::string tools_merged(std::string_view current, const fs::path &file, bool remove = false) {
-  const auto result = merge_memory_tools(current, file, k_bin, remove, false);
+std::string tools_merged(std::string_view current, McpFormat format, bool remove = false) {
+  const auto result = merge_memory_tools(current, format, k_bin, remove, false);
   INFO("input: " << current);
   REQUIRE(result.has_value());
   return *result;
 }
 
-std::optional<ErrorKind> tools_refusal(std::string_view current, const fs::path &file,
+std::optional<ErrorKind> tools_refusal(std::string_view current, McpFormat format,
                                        bool remove = false) {
-  const auto result = merge_memory_tools(current, file, k_bin, remove);
+  const auto result = merge_memory_tools(current, format, k_bin, remove);
   return result ? std::nullopt : std::optional<ErrorKind>(result.error().kind);
 }
 
@@ -457,6 +462,19 @@ TEST_CASE("memory tools: a path TOML must escape is written as a basic string",
   CHECK(mt::contains(windows.value(), R"(command = "C:\\Program Files\\mem0\\mem0-hooks.exe")"));
 }
 
+TEST_CASE("memory tools: each agent's declared format fits its file, and its shim is shipped",
+          "[cli][install][mcp]") {
+  for (const Agent *agent : agents()) {
+    INFO(agent->name);
+    const fs::path file(agent->files.mcp_file);
+    if (!file.empty())
+      CHECK((file.extension() == ".toml") == (agent->files.mcp_format == McpFormat::toml));
+    if (agent->files.mcp_format == McpFormat::opencode) CHECK(file.filename() == "opencode.json");
+    if (!agent->files.shim.empty()) CHECK(is_our_shim(configured_shim(*agent, k_bin), *agent));
+  }
+  CHECK(shim_source("no-such-shim").empty());
+}
+
 TEST_CASE("memory tools: mcpServers.mem0 in a JSON file, the rest kept", "[cli][install][mcp]") {
   const std::string settings =
       R"({"theme":"dark","mcpServers":{"docs":{"command":"docs-server"}},"hooks":{}})";
@@ -512,16 +530,16 @@ TEST_CASE("install --agent codex|gemini-cli|cursor registers the memory tools; u
 
   // Gemini CLI: hooks and server in the one settings.json, one backup.
   CHECK(h.run({"install", "--agent", "gemini-cli"}) == k_ok);
-  CHECK(registers_memory_tools(gemini));
+  CHECK(registers_memory_tools(gemini, McpFormat::json));
   CHECK(mt::contains(h.out.str(),
                      "registered the mem0 memory tools (mem0-hooks mcp) in " + gemini.string()));
   CHECK(h.run({"uninstall", "--agent", "gemini-cli"}) == k_ok);
-  CHECK_FALSE(registers_memory_tools(gemini));
+  CHECK_FALSE(registers_memory_tools(gemini, McpFormat::json));
 
   CHECK(h.run({"install", "--agent", "cursor"}) == k_ok);
-  CHECK(registers_memory_tools(cursor));
+  CHECK(registers_memory_tools(cursor, McpFormat::json));
   CHECK(h.run({"uninstall", "--agent", "cursor"}) == k_ok);
-  CHECK_FALSE(registers_memory_tools(cursor));
+  CHECK_FALSE(registers_memory_tools(cursor, McpFormat::json));
 }
 
 TEST_CASE("install --agent codex: an unreadable config.toml is left alone, and install says so",
@@ -669,7 +687,7 @@ TEST_CASE("hook_command: each agent's Windows form names the .exe", "[cli][insta
 TEST_CASE("install on Windows: each agent's file gets its Windows form, once",
           "[cli][install][windows]") {
   for (const Agent *agent : agents()) {
-    if (agent->files.format == HooksFormat::shim) continue;
+    if (!agent->files.shim.empty()) continue;
     INFO(agent->name);
     const auto rows = rows_of(*agent);
     const auto text = merge_hooks("", *agent, rows, k_win_bin, false, true);

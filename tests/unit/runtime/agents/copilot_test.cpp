@@ -149,7 +149,8 @@ TEST_CASE("copilot: only top-level additionalContext, where it reaches the model
 
 TEST_CASE("copilot: registered, with its rows", "[copilot]") {
   REQUIRE(find_agent("copilot") == &copilot());
-  CHECK(copilot().files.format == HooksFormat::copilot);
+  CHECK(copilot().files.format.command_key == "bash");
+  CHECK(copilot().files.format.powershell_key == "powershell");
   CHECK(find_hook("copilot", "on_file_read")->event == "postToolUse");
   CHECK(hook_handles("copilot", "on_compact", "agentStop"));
 }
