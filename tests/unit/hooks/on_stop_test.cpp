@@ -1,3 +1,4 @@
+#include "tests/unit/capture_support.hpp"
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
@@ -104,4 +105,32 @@ TEST_CASE("use signal: the used ids and the run's time survive the run log", "[u
   old.skipped = {{"gated", "x"}};
   s.log_run(old);
   CHECK(parse_session_state(serialize_session_state(s)).runs[1].ms == -1);
+}
+
+TEST_CASE("on_stop: Claude's last message and the files touched, or nothing", "[capture]") {
+  HookFixture f;
+  write_file(
+      f.home / "t.jsonl",
+      R"({"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/src/a.py"}}]}})"
+      "\n");
+  StopInput in = stop_input(f, long_text("We moved the retry logic into the worker."));
+  in.transcript_path = (f.home / "t.jsonl").string();
+  const auto c = on_stop::summary_capture(in, f.config, f.now);
+  REQUIRE(c);
+  CHECK(c->type == "session_summary");
+  REQUIRE(c->messages.size() == 1);
+  CHECK(c->messages[0].role == "assistant");
+  CHECK(contains(c->messages[0].content, "Files touched: /p/src/a.py"));
+  CHECK(c->expiration_date == "2025-06-08"); // 90 days after 2025-03-10
+
+  CHECK_FALSE(on_stop::summary_capture(stop_input(f, "too short"), f.config, f.now));
+  StopInput sub = in;
+  sub.agent_id = "agent-7";
+  CHECK_FALSE(on_stop::summary_capture(sub, f.config, f.now));
+  CHECK_FALSE(on_stop::summary_capture(
+      stop_input(f, "<system-reminder>" + long_text("x") + "</system-reminder>"), f.config, f.now));
+
+  CHECK(handled(on_stop::handle, in, f).context.empty());
+  CHECK(f.state->outbox.pending().size() == 1);
+  CHECK(f.http.requests.empty()); // a capture hook never talks to the network itself
 }

@@ -1,3 +1,4 @@
+#include "tests/unit/capture_support.hpp"
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
@@ -891,5 +892,81 @@ TEST_CASE("on_user_prompt: only a pause of this server and key stops the searche
     run(f, k_plain);
     REQUIRE(f.http.requests.size() == 1);
     CHECK(f.http.requests[0].url == "http://localhost:8888/search");
+  }
+}
+
+TEST_CASE("auto-capture: every third prompt, the new conversation only, with real roles",
+          "[capture]") {
+  HookFixture f;
+  const fs::path transcript = f.home / "session.jsonl";
+  auto line = [](const std::string &uuid, const std::string &role, const std::string &text) {
+    return R"({"type":")" + role + R"(","uuid":")" + uuid + R"(","message":{"role":")" + role +
+           R"(","content":")" + text + "\"}}\n";
+  };
+  write_file(transcript,
+             line("u1", "user", "Please move the retry helper into sync/retry.py") +
+                 line("a1", "assistant",
+                      "Moved it, and updated the two callers in the worker and the CLI."));
+  PromptInput in;
+  in.session_id = "session-1";
+  in.cwd = f.project.string();
+  in.transcript_path = transcript.string();
+  in.prompt = "A prompt long enough to count as a prompt";
+  const HookContext ctx = f.context(in);
+  CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
+  CHECK_FALSE(on_user_prompt::handle(in, ctx).detached);
+  const HookOutput third = on_user_prompt::handle(in, ctx);
+  REQUIRE(third.detached);
+  third.detached();
+  Outbox outbox(f.disk(), f.config.state_dir);
+  REQUIRE(outbox.pending().size() == 1);
+  const auto body = json_of(platform_body(outbox.load(outbox.pending()[0])));
+  REQUIRE(body["messages"].Size() == 2);
+  CHECK(std::string(body["messages"][0]["role"].GetString()) == "user");
+  CHECK(std::string(body["messages"][1]["role"].GetString()) == "assistant");
+  CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+
+  SECTION("what was captured is not captured again") {
+    third.detached();
+    CHECK(outbox.pending().size() == 1);
+    write_file(
+        transcript,
+        read_file(transcript) +
+            line("u2", "user", "Now add a jittered backoff to the retry helper") +
+            line("a2", "assistant", "Added full jitter with a 30 s ceiling, and a test for it."));
+    third.detached();
+    REQUIRE(outbox.pending().size() == 2);
+    const auto next = json_of(platform_body(outbox.load(outbox.pending()[1])));
+    REQUIRE(next["messages"].Size() == 2);
+    CHECK(contains(next["messages"][0]["content"].GetString(), "jittered backoff"));
+  }
+  SECTION("what was sent is never sent again, even when its uuid is not found") {
+    // The conversation so far under other uuids (a transcript written again), or under none,
+    // then one new exchange: only the new exchange is sent, and only once.
+    const std::string uuid = GENERATE(std::string("-copy"), std::string("none"));
+    auto id = [&](const std::string &base) { return uuid == "none" ? "" : base + uuid; };
+    const std::string earlier =
+        line(id("u1"), "user", "Please move the retry helper into sync/retry.py") +
+        line(id("a1"), "assistant",
+             "Moved it, and updated the two callers in the worker and the CLI.");
+    write_file(transcript, earlier);
+    third.detached();
+    CHECK(outbox.pending().size() == 1);
+    write_file(transcript,
+               earlier + line(id("u3"), "user", "Then rename the retry helper to with_retries") +
+                   line(id("a3"), "assistant",
+                        "Renamed it in sync/retry.py and in its 4 callers; tests pass."));
+    third.detached();
+    REQUIRE(outbox.pending().size() == 2);
+    const auto next = json_of(platform_body(outbox.load(outbox.pending().back())));
+    REQUIRE(next["messages"].Size() == 2);
+    CHECK(contains(next["messages"][0]["content"].GetString(), "with_retries"));
+    third.detached();
+    CHECK(outbox.pending().size() == 2);
+  }
+  SECTION("capture off asks for nothing") {
+    f.set_env("MEM0_AUTO_SAVE", "off");
+    for (int i = 0; i < 3; ++i)
+      CHECK_FALSE(handled(on_user_prompt::handle, in, f).detached);
   }
 }
