@@ -91,7 +91,8 @@ struct Agent {
   // every agent takes it on stderr with exit status 2.
   std::string (*render)(std::string_view event, const HookOutput &output);
 
-  // The conversation so far, from the input's transcript_path, read as in read_transcript.
+  // The conversation so far, from the input's transcript_path, at most its last `window` bytes
+  // (read_jsonl, runtime/transcript.hpp); each adapter reads its agent's format.
   Transcript (*transcript)(const std::filesystem::path &path, std::size_t window);
 
   // Files the agent keeps its own memory in (glob patterns over absolute paths): the guard

@@ -1,17 +1,17 @@
 #pragma once
 #include <cstddef>
 #include <filesystem>
-#include <optional>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace mem0 {
 
-// Claude Code's session transcript (a JSONL file, `transcript_path` of the hook input), read
-// for capture (docs/capture.md#the-transcript).
+// What agents' transcripts are read into, and the reading they share; each agent's own format is
+// read in its adapter (runtime/agents/, docs/capture.md#the-transcript).
 
-// One message of the conversation: the user's words or Claude's text, never tool output.
+// One message of the conversation: the user's words or the agent's text, never tool output.
 struct TranscriptMessage {
   std::string uuid;
   std::string role; // "user" or "assistant"
@@ -26,21 +26,20 @@ struct Transcript {
 inline constexpr std::size_t k_transcript_window = 2 * 1024 * 1024;
 inline constexpr std::size_t k_max_files_touched = 20;
 
-// Read at most the last `window` bytes of the transcript at `path`, line by line (a line cut by
-// the window is skipped), tolerating any malformed line. Skips sidechain (subagent) entries,
-// compact summaries, meta entries, tool results and assistant text that starts with `{`;
-// collects the `file_path` of Write, Edit, MultiEdit and NotebookEdit tool calls. A missing or
-// unreadable file gives an empty transcript.
-Transcript read_transcript(const std::filesystem::path &path,
-                           std::size_t window = k_transcript_window);
+// Each line of at most the last `window` bytes of the JSONL file at `path` (a line cut by the
+// window is skipped) given to `read(line, files)`, which appends the files the line writes or
+// edits; those files, newest first, distinct, at most k_max_files_touched. Nothing is read from a
+// file that is missing, not a regular file (a FIFO is never waited on) or unreadable.
+using JsonlReader = std::function<void(std::string_view line, std::vector<std::string> &files)>;
+std::vector<std::string> read_jsonl(const std::filesystem::path &path, std::size_t window,
+                                    const JsonlReader &read);
 
 // One line of a JSONL transcript added to `out.messages` and to `files` (written or edited,
 // oldest first, repeats allowed); a line that is no message is ignored.
 using TranscriptLineReader = void (*)(std::string_view line, Transcript &out,
                                       std::vector<std::string> &files);
 
-// read_transcript over any agent's JSONL transcript: the last `window` bytes of `path`, each line
-// given to `read`; files_touched is then newest first, distinct, at most k_max_files_touched.
+// read_jsonl into a transcript: each line given to `read`.
 Transcript read_jsonl_transcript(const std::filesystem::path &path, std::size_t window,
                                  TranscriptLineReader read);
 
@@ -51,30 +50,5 @@ std::string valid_utf8(std::string_view text);
 // found), the newest `max_messages` of them, each cut to `max_chars` code points.
 std::vector<TranscriptMessage> messages_after(const Transcript &transcript, std::string_view after,
                                               std::size_t max_messages, std::size_t max_chars);
-
-// Codex CLI's rollout (the `transcript_path` Codex gives its hooks, a JSONL file of
-// `{"type":…,"payload":…}` entries), read into the same shapes (docs/agents.md#codex-cli).
-struct CodexCommand {
-  std::string id; // the call id: `tool_use_id` of the hook input
-  int exit_code = 0;
-};
-
-struct CodexRollout {
-  // The user's prompts and the agent's messages (`item_completed` UserMessage / AgentMessage
-  // events, their `id` as uuid); the files `apply_patch` added or updated (FileChange items).
-  Transcript transcript;
-  std::vector<CodexCommand> commands; // finished shell commands, in order (the newest 64)
-  std::string compaction_summary;     // the latest compaction's summary, Codex's preface removed
-};
-
-inline constexpr std::size_t k_max_codex_commands = 64;
-
-// Read at most the last `window` bytes of the rollout at `path` like read_transcript: a line
-// cut by the window and any malformed line are skipped; a missing file gives an empty rollout.
-CodexRollout read_codex_rollout(const std::filesystem::path &path,
-                                std::size_t window = k_transcript_window);
-
-// The exit code of the command `id` in `rollout`; nullopt when it is not there.
-std::optional<int> exit_code_of(const CodexRollout &rollout, std::string_view id);
 
 } // namespace mem0

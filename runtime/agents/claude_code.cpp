@@ -1,6 +1,9 @@
 #include "runtime/agents/claude_code.hpp"
 #include "runtime/agent.hpp"
 #include "runtime/agents/adapter.hpp"
+#include "util/json.hpp"
+#include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 #include <array>
 
@@ -93,6 +96,78 @@ std::string render(std::string_view event, const HookOutput &output) {
   return adapter::hook_specific_output(
       event, accepts_context(event) ? output.context : std::string_view(), output.system_message,
       event == "PreToolUse" ? output.updated_input : std::string_view());
+}
+
+namespace {
+
+// True when the member `name` of `object` is the boolean true (a string "true" is not).
+bool flag(const rapidjson::Value &object, const char *name) {
+  const auto it = object.FindMember(name);
+  return it != object.MemberEnd() && it->value.IsBool() && it->value.GetBool();
+}
+
+// The tools whose calls write a file.
+bool is_file_tool(std::string_view name) {
+  return name == "Write" || name == "Edit" || name == "MultiEdit" || name == "NotebookEdit";
+}
+
+// The file a Write/Edit/MultiEdit/NotebookEdit `tool_use` block writes; nullopt for any other.
+std::optional<std::string> touched_file(const rapidjson::Value &block) {
+  if (string_member(block, "type") != "tool_use" ||
+      !is_file_tool(string_member(block, "name").value_or("")))
+    return std::nullopt;
+  const auto input = block.FindMember("input");
+  if (input == block.MemberEnd() || !input->value.IsObject()) return std::nullopt;
+  auto path = string_member(input->value, "file_path");
+  if (!path) path = string_member(input->value, "notebook_path");
+  // A path that is empty or not UTF-8 names no file we could report faithfully.
+  if (!path || path->empty() || !is_valid_utf8(*path)) return std::nullopt;
+  return std::string(*path);
+}
+
+// Text that is prose for the conversation: not empty, and for Claude not a JSON blob.
+bool is_prose(std::string_view text, bool assistant) {
+  return !text.empty() && !(assistant && trim(text).starts_with('{'));
+}
+
+// Add one transcript line to `out` (messages) and `files` (touched, oldest first); any line that
+// is not a user or assistant entry of the main conversation is ignored.
+void read_line(std::string_view line, Transcript &out, std::vector<std::string> &files) {
+  rapidjson::Document doc;
+  if (!parse_json(doc, line) || !doc.IsObject()) return;
+  const auto type = string_member(doc, "type");
+  if (type != "user" && type != "assistant") return;
+  if (flag(doc, "isSidechain") || flag(doc, "isCompactSummary") || flag(doc, "isMeta")) return;
+  const auto message = doc.FindMember("message");
+  if (message == doc.MemberEnd() || !message->value.IsObject()) return;
+  const auto content = message->value.FindMember("content");
+  if (content == message->value.MemberEnd()) return;
+
+  const bool assistant = type == "assistant";
+  std::vector<std::string> parts;
+  if (content->value.IsString()) {
+    const std::string_view text(content->value.GetString(), content->value.GetStringLength());
+    if (is_prose(text, assistant)) parts.emplace_back(text);
+  } else if (content->value.IsArray()) {
+    for (const auto &block : content->value.GetArray()) {
+      if (!block.IsObject()) continue;
+      if (assistant)
+        if (auto file = touched_file(block)) files.push_back(std::move(*file));
+      if (string_member(block, "type") != "text") continue; // tool_use, tool_result, images...
+      const auto text = string_member(block, "text");
+      if (text && is_prose(*text, assistant)) parts.emplace_back(*text);
+    }
+  }
+  std::string text = valid_utf8(join(parts, "\n"));
+  if (trim(text).empty()) return;
+  out.messages.push_back(
+      {valid_utf8(string_member(doc, "uuid").value_or("")), std::string(*type), std::move(text)});
+}
+
+} // namespace
+
+Transcript read_transcript(const std::filesystem::path &path, std::size_t window) {
+  return read_jsonl_transcript(path, window, read_line);
 }
 
 } // namespace claude_code_shape

@@ -1,10 +1,13 @@
 #pragma once
 // Claude Code's hook input and output (docs/hooks.md#hook-input). Codex takes the same shapes.
 #include "runtime/io.hpp"
+#include "runtime/transcript.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
 
+#include <cstddef>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -32,5 +35,14 @@ bool accepts_context(std::string_view event);
 //  "updatedInput":<object>},"systemMessage":<message>}, with only the fields `event` accepts;
 // "" when there is nothing to print.
 std::string render(std::string_view event, const HookOutput &output);
+
+// Claude Code's session transcript (`transcript_path`, a JSONL file), read for capture
+// (docs/capture.md#the-transcript): at most its last `window` bytes, line by line (a line cut by
+// the window is skipped), tolerating any malformed line. Skips sidechain (subagent) entries,
+// compact summaries, meta entries, tool results and assistant text that starts with `{`;
+// collects the `file_path` of Write, Edit, MultiEdit and NotebookEdit tool calls. A missing or
+// unreadable file gives an empty transcript.
+Transcript read_transcript(const std::filesystem::path &path,
+                           std::size_t window = k_transcript_window);
 
 } // namespace mem0::claude_code_shape

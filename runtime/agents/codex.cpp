@@ -3,8 +3,10 @@
 #include "runtime/agents/adapter.hpp"
 #include "runtime/agents/claude_code.hpp"
 #include "runtime/transcript.hpp"
+#include "util/json.hpp"
 #include "util/shell_read.hpp"
 #include "util/strings.hpp"
+#include "util/utf8.hpp"
 
 namespace mem0 {
 namespace codex_shape {
@@ -13,6 +15,65 @@ namespace {
 // The rollout's tail read for a command's exit code: its entry was written just before the
 // PostToolUse hook runs (tests/unit/fixtures/codex/README.md).
 constexpr std::size_t k_exit_code_window = 256 * 1024;
+
+// Codex's preface to a compaction summary, which ends with this line.
+constexpr std::string_view k_codex_summary_preface =
+    "use the information in this summary to assist with your own analysis:\n";
+
+// The text parts (`{"type":…,"text":…}`) of an item's `content` array, joined by newlines.
+std::string content_text(const rapidjson::Value &item) {
+  std::vector<std::string> parts;
+  const auto content = item.FindMember("content");
+  if (content == item.MemberEnd() || !content->value.IsArray()) return {};
+  for (const auto &part : content->value.GetArray())
+    if (part.IsObject())
+      if (const auto text = string_member(part, "text")) parts.emplace_back(*text);
+  return valid_utf8(join(parts, "\n"));
+}
+
+// Add one rollout line to `out`; `files` collects the files patched, oldest first.
+void read_codex_line(std::string_view line, CodexRollout &out, std::vector<std::string> &files) {
+  rapidjson::Document doc;
+  if (!parse_json(doc, line) || !doc.IsObject()) return;
+  const auto payload = doc.FindMember("payload");
+  if (payload == doc.MemberEnd() || !payload->value.IsObject()) return;
+  const rapidjson::Value &p = payload->value;
+  const auto type = string_member(doc, "type");
+  if (type == "compacted") {
+    std::string_view message = string_member(p, "message").value_or("");
+    if (const auto at = message.find(k_codex_summary_preface); at != std::string_view::npos)
+      message.remove_prefix(at + k_codex_summary_preface.size());
+    out.compaction_summary = valid_utf8(trim(message));
+    return;
+  }
+  if (type != "event_msg" || string_member(p, "type") != "item_completed") return;
+  const auto item = p.FindMember("item");
+  if (item == p.MemberEnd() || !item->value.IsObject()) return;
+  const rapidjson::Value &it = item->value;
+  const auto kind = string_member(it, "type");
+  const std::string id = valid_utf8(string_member(it, "id").value_or(""));
+  if (kind == "UserMessage" || kind == "AgentMessage") {
+    std::string text = content_text(it);
+    if (trim(text).empty()) return;
+    out.transcript.messages.push_back(
+        {id, kind == "UserMessage" ? "user" : "assistant", std::move(text)});
+  } else if (kind == "CommandExecution") {
+    const auto code = int64_member(it, "exit_code");
+    if (!code || id.empty()) return;
+    out.commands.push_back({id, static_cast<int>(*code)});
+    if (out.commands.size() > k_max_codex_commands) out.commands.erase(out.commands.begin());
+  } else if (kind == "FileChange") {
+    const auto changes = it.FindMember("changes");
+    if (changes == it.MemberEnd() || !changes->value.IsObject()) return;
+    for (const auto &change : changes->value.GetObject()) {
+      const std::string_view path(change.name.GetString(), change.name.GetStringLength());
+      const auto what =
+          change.value.IsObject() ? string_member(change.value, "type") : std::nullopt;
+      if ((what == "add" || what == "update") && !path.empty() && is_valid_utf8(path))
+        files.emplace_back(path);
+    }
+  }
+}
 
 bool regular_file(const std::filesystem::path &path) {
   std::error_code ec;
@@ -101,12 +162,25 @@ std::string render(std::string_view event, const HookOutput &output) {
       accepts_message(event) ? output.system_message : std::string_view());
 }
 
+CodexRollout read_codex_rollout(const std::filesystem::path &path, std::size_t window) {
+  CodexRollout out;
+  out.transcript.files_touched = read_jsonl(
+      path, window, [&](std::string_view line, auto &files) { read_codex_line(line, out, files); });
+  return out;
+}
+
+std::optional<int> exit_code_of(const CodexRollout &rollout, std::string_view id) {
+  for (auto it = rollout.commands.rbegin(); it != rollout.commands.rend(); ++it)
+    if (it->id == id) return it->exit_code;
+  return std::nullopt;
+}
+
 } // namespace codex_shape
 
 namespace {
 
 Transcript codex_transcript(const std::filesystem::path &path, std::size_t window) {
-  return read_codex_rollout(path, window).transcript;
+  return codex_shape::read_codex_rollout(path, window).transcript;
 }
 
 } // namespace

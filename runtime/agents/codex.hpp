@@ -2,9 +2,12 @@
 // Codex CLI's hook input and output (docs/agents.md#codex-cli): Claude Code's shapes, with
 // Codex's tools, its rollout as the transcript, and its stricter output schemas.
 #include "runtime/io.hpp"
+#include "runtime/transcript.hpp"
 #include "util/error.hpp"
 
+#include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,5 +46,30 @@ bool accepts_message(std::string_view event);
 // the whole output for any other); never updatedInput or a permission decision. "" when there
 // is nothing to print.
 std::string render(std::string_view event, const HookOutput &output);
+
+// Codex CLI's rollout (the `transcript_path` Codex gives its hooks, a JSONL file of
+// `{"type":…,"payload":…}` entries), read into the same shapes (docs/agents.md#codex-cli).
+struct CodexCommand {
+  std::string id; // the call id: `tool_use_id` of the hook input
+  int exit_code = 0;
+};
+
+struct CodexRollout {
+  // The user's prompts and the agent's messages (`item_completed` UserMessage / AgentMessage
+  // events, their `id` as uuid); the files `apply_patch` added or updated (FileChange items).
+  Transcript transcript;
+  std::vector<CodexCommand> commands; // finished shell commands, in order (the newest 64)
+  std::string compaction_summary;     // the latest compaction's summary, Codex's preface removed
+};
+
+inline constexpr std::size_t k_max_codex_commands = 64;
+
+// Read at most the last `window` bytes of the rollout at `path` as read_jsonl reads: a line cut
+// by the window and any malformed line are skipped; a missing file gives an empty rollout.
+CodexRollout read_codex_rollout(const std::filesystem::path &path,
+                                std::size_t window = k_transcript_window);
+
+// The exit code of the command `id` in `rollout`; nullopt when it is not there.
+std::optional<int> exit_code_of(const CodexRollout &rollout, std::string_view id);
 
 } // namespace mem0::codex_shape

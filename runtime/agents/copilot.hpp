@@ -39,7 +39,7 @@ std::string render(std::string_view event, const HookOutput &output);
 
 // The session's events.jsonl (`transcriptPath`): the user's prompts (user.message) and the
 // assistant's text (assistant.message), files_touched from create / edit requests, read as
-// read_transcript reads Claude Code's.
+// read_jsonl reads (runtime/transcript.hpp).
 Transcript read_events(const std::filesystem::path &path, std::size_t window);
 
 // True once the last 64 KB of `events` hold `needle`, looked for until `patience` has passed.

@@ -48,7 +48,7 @@ bool accepts_context(std::string_view event);
 std::string render(std::string_view event, const HookOutput &output);
 
 // The session's transcript (`transcript_path`: JSONL records of type "user" and "gemini"; a
-// record whose id was seen already replaces it), read as read_transcript reads Claude Code's;
+// record whose id was seen already replaces it), read as read_jsonl reads;
 // files_touched from write_file / replace calls.
 Transcript read_gemini_transcript(const std::filesystem::path &path, std::size_t window);
 

@@ -1,14 +1,15 @@
-// Reading Codex CLI's rollout (runtime/transcript.hpp, read_codex_rollout) over the rollouts the
+// Reading Codex CLI's rollout (runtime/agents/codex.cpp, read_codex_rollout) over the rollouts the
 // real client wrote (tests/unit/fixtures/codex/README.md) and over hand-made lines.
 #include "tests/unit/catch.hpp"
 #include "tests/unit/test_support.hpp"
 
-#include "runtime/transcript.hpp"
+#include "runtime/agents/codex.hpp"
 
 #include <fstream>
 #include <string>
 
 using namespace mem0;
+using namespace mem0::codex_shape;
 using namespace mem0::testing;
 
 namespace {
