@@ -53,30 +53,22 @@ def tool_names(body):
 
 class _Handler(OpenAIHandler):
     server_version = "fake-chat/1"
+    model_path = "/chat/completions"
+    tool_names = staticmethod(tool_names)
 
-    def _handle(self):
-        raw = self.read_body()
-        entry = dict(self.entry(raw), reply=None)
-        body = entry["body"]
-        path = urlsplit(self.path).path
-        owner = self.stand_in
-        if self.command == "POST" and path.endswith("/chat/completions") and isinstance(body,
-                                                                                       dict):
-            step, entry["reply"] = owner.answer(bool(tool_names(body)))
-            owner.record(entry)
-            if body.get("stream"):
-                self._stream(body, step)
-            else:
-                self.send_json(200, self._completion(body, step))
-        elif self.command == "GET" and path.endswith("/models"):
-            entry["reply"] = "models"
-            owner.record(entry)
-            self.send_json(200, {"object": "list", "data": [
-                {"id": MODEL, "object": "model", "created": 0, "owned_by": "mem0-test"}]})
+    def reply(self, body, step):
+        if body.get("stream"):
+            self._stream(body, step)
         else:
-            self.not_found(entry)
+            self.send_json(200, self._completion(body, step))
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
+    def other(self, entry, path):
+        if self.command != "GET" or not path.endswith("/models"):
+            return super().other(entry, path)
+        entry["reply"] = "models"
+        self.stand_in.record(entry)
+        self.send_json(200, {"object": "list", "data": [
+            {"id": MODEL, "object": "model", "created": 0, "owned_by": "mem0-test"}]})
 
     def _call(self, step):
         return {"id": self.stand_in.next_id("call"), "type": "function",

@@ -1,6 +1,7 @@
 """What the model stand-ins share (fake_anthropic.py, fake_gemini.py, fake_openai.py,
-fake_chat.py): ids in the APIs' style, and for the two OpenAI APIs the script of steps the
-agent's turns take one at a time, the summary a side request gets, and the 404.
+fake_chat.py): ids in the APIs' style, and for the two OpenAI APIs the handling of a model call
+(the script of steps the agent's turns take one at a time, the summary a side request gets) and
+the 404.
 
 Python standard library only.
 """
@@ -9,6 +10,7 @@ import itertools
 import os
 import sys
 import threading
+from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 
@@ -70,10 +72,27 @@ class ScriptedStandIn(ModelStandIn):
 
 
 class OpenAIHandler(RecordingHandler):
-    """The OpenAI APIs' handlers: not_found() records the request and answers 404 in the
-    APIs' error shape."""
+    """The OpenAI APIs' handlers. A POST of a JSON object to a path ending `model_path` is a
+    model call: the stand-in's answer() gives the step (a call offering tools, as tool_names(body)
+    reads them, takes the next) and reply(body, step) sends it. Any other request goes to
+    other(entry, path), which answers 404 in the APIs' error shape. Every request is recorded
+    with its `reply`."""
 
-    def not_found(self, entry):
+    model_path = None
+
+    def _handle(self):
+        entry = dict(self.entry(self.read_body()), reply=None)
+        body, path = entry["body"], urlsplit(self.path).path
+        if self.command == "POST" and path.endswith(self.model_path) and isinstance(body, dict):
+            step, entry["reply"] = self.stand_in.answer(bool(self.tool_names(body)))
+            self.stand_in.record(entry)
+            self.reply(body, step)
+        else:
+            self.other(entry, path)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
+
+    def other(self, entry, path):
         entry["reply"] = "404"
         self.stand_in.record(entry)
         self.send_json(404, {"error": {"message": "not here", "type": "invalid_request_error",

@@ -89,23 +89,10 @@ def tool_names(body):
 
 class _Handler(OpenAIHandler):
     server_version = "fake-openai/1"
+    model_path = "/responses"
+    tool_names = staticmethod(tool_names)
 
-    def _handle(self):
-        raw = self.read_body()
-        entry = dict(self.entry(raw), reply=None)
-        body = entry["body"]
-        path = urlsplit(self.path).path
-        owner = self.stand_in
-        if self.command == "POST" and path.endswith("/responses") and isinstance(body, dict):
-            step, entry["reply"] = owner.answer(bool(tool_names(body)))
-            owner.record(entry)
-            self._stream(body, step)
-        else:
-            self.not_found(entry)
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
-
-    def _stream(self, body, step):
+    def reply(self, body, step):
         owner = self.stand_in
         self.start_events()
         seq = itertools.count()
