@@ -10,7 +10,6 @@ for approval first) the placeholder stays, so the platform package's binary is t
 """
 
 import os
-import subprocess
 
 import npmcache
 
@@ -44,12 +43,8 @@ def _candidates(prefix):
 
 
 def _reports_version(exe, want):
-    try:
-        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL, env=_quiet_env())
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return proc.returncode == 0 and proc.stdout.strip().startswith(want)
+    proc = npmcache.version_run(exe, lambda _home: _quiet_env())
+    return proc is not None and proc.stdout.strip().startswith(want)
 
 
 def _quiet_env():
@@ -60,10 +55,7 @@ def _quiet_env():
 
 def find_claude(prefix, want):
     """The first candidate binary under an npm prefix that runs and reports version `want`."""
-    for exe in _candidates(prefix):
-        if _reports_version(exe, want):
-            return exe
-    return None
+    return next((exe for exe in _candidates(prefix) if _reports_version(exe, want)), None)
 
 
 def ensure_claude_code(log=print):

@@ -8,6 +8,7 @@ Importing this module puts tests/fake_mem0, tests/lib and scripts on sys.path.
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -49,15 +50,22 @@ def scratch_dir(test, prefix):
     return path
 
 
+def install(test, agent, env, cwd, cli=None):
+    """`mem0-hooks install --agent <agent>` (the built one, or `cli`) run in cwd, which `test`
+    asserts succeeds; the subprocess.CompletedProcess (text)."""
+    proc = subprocess.run([cli or os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent",
+                           agent], cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    test.assertEqual(proc.returncode, 0, f"install --agent {agent}:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
 def client_env(home, anthropic_url, mem0_url, user, **extra):
     """The whole environment of a `claude` run, built from scratch (none of the caller's
     CLAUDE_* / ANTHROPIC_* / XDG_*): the stand-ins' URLs, a test API key for the model, and
     Claude Code kept off the network. `extra` adds to it (MEM0_API_KEY, MEM0_PROJECT_ID, ...)."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        "HOME": home,
+    return npmcache.scratch_env(home, {
         "USER": user,
-        "LANG": "C.UTF-8",
         "TERM": "dumb",
         "ANTHROPIC_BASE_URL": anthropic_url,
         "ANTHROPIC_API_KEY": "sk-ant-test-0000000000000000000000000000",
@@ -67,11 +75,7 @@ def client_env(home, anthropic_url, mem0_url, user, **extra):
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_TELEMETRY": "1",
         "DISABLE_ERROR_REPORTING": "1",
-    }
-    if os.environ.get("TMPDIR"):
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    env.update(extra)
-    return env
+    }, extra)
 
 
 def plugin_root(scratch):
@@ -169,11 +173,22 @@ def hook_outputs(debug):
     return out
 
 
-def client_or_exit(name, ensure, executables):
+def built_executables():
+    """The executables the build makes, as it lists them in BIN_DIR/executables.txt
+    (CMakeLists.txt); exits 1 when there is no list."""
+    names = read_text(os.path.join(BIN_DIR, "executables.txt")).split()
+    if not names:
+        log(f"FAILED: no list in {BIN_DIR}/executables.txt; build first (scripts/build.sh)")
+        sys.exit(1)
+    return names
+
+
+def client_or_exit(name, ensure, executables=None):
     """The path of a ready client: `ensure(log=...)` of its installer module. Exits 1 when one of
-    `executables` is not built in BIN_DIR, 77 (skipped) when the client cannot be installed
-    here."""
+    `executables` (by default every one the build makes) is not built in BIN_DIR, 77 (skipped)
+    when the client cannot be installed here."""
     log(f"hooks under test: {BIN_DIR}")
+    executables = built_executables() if executables is None else executables
     missing = [n for n in executables if not os.access(os.path.join(BIN_DIR, n), os.X_OK)]
     if missing:
         log(f"FAILED: missing in {BIN_DIR}: {', '.join(missing)}; build first (scripts/build.sh)")

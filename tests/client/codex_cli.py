@@ -15,9 +15,7 @@ directly, so a test needs no Node at run time (npm at install time only).
 """
 
 import os
-import shutil
 import subprocess
-import tempfile
 
 import npmcache
 
@@ -68,12 +66,7 @@ def client_env(home, codex_home, **extra):
     """The whole environment of a `codex` run, built from scratch (none of the caller's CODEX_*
     or OPENAI_*): HOME and CODEX_HOME. `extra` adds to it (the model provider's key variable,
     MEM0_BASE_URL, ...)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-           "HOME": home, "LANG": "C.UTF-8", "CODEX_HOME": codex_home}
-    if os.environ.get("TMPDIR"):
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    env.update(extra)
-    return env
+    return npmcache.scratch_env(home, {"CODEX_HOME": codex_home}, extra)
 
 
 def run(exe, prompt, cwd, env, timeout=120):
@@ -86,24 +79,13 @@ def run(exe, prompt, cwd, env, timeout=120):
 
 
 def _reports_version(exe, want):
-    home = tempfile.mkdtemp(prefix="codex-version-")
-    try:
-        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL, env=quiet_env(home))
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    # "codex-cli 0.171.0"
-    return proc.returncode == 0 and proc.stdout.strip().split()[-1:] == [want]
+    proc = npmcache.version_run(exe, quiet_env)
+    return proc is not None and proc.stdout.strip().split()[-1:] == [want]  # "codex-cli 0.171.0"
 
 
 def find_codex(prefix, want):
     """The first native binary under an npm prefix that runs and reports version `want`."""
-    for exe in _candidates(prefix):
-        if _reports_version(exe, want):
-            return exe
-    return None
+    return next((exe for exe in _candidates(prefix) if _reports_version(exe, want)), None)
 
 
 def ensure_codex(log=print):

@@ -16,9 +16,7 @@ updates; hooks in `$COPILOT_HOME/hooks/*.json` run without a trust step
 """
 
 import os
-import shutil
 import subprocess
-import tempfile
 
 import npmcache
 
@@ -52,16 +50,12 @@ def client_env(home, model_url, **extra):
     """The whole environment of a `copilot` run, built from scratch (none of the caller's
     COPILOT_* or GITHUB_*): HOME, COPILOT_HOME under it, the model stand-in at `model_url` and
     the shared unpack cache. `extra` adds to it (MEM0_BASE_URL, ...)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "HOME": home,
-           "LANG": "C.UTF-8", "COPILOT_HOME": os.path.join(home, ".copilot"),
-           "XDG_CACHE_HOME": os.path.join(cache_dir(), "xdg-cache"),
-           "COPILOT_PROVIDER_BASE_URL": model_url + "/v1",
-           "COPILOT_PROVIDER_WIRE_API": "responses", "COPILOT_PROVIDER_API_KEY": "sk-test-0000",
-           "COPILOT_MODEL": MODEL, "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}
-    if os.environ.get("TMPDIR"):
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    env.update(extra)
-    return env
+    return npmcache.scratch_env(home, {
+        "COPILOT_HOME": os.path.join(home, ".copilot"),
+        "XDG_CACHE_HOME": os.path.join(cache_dir(), "xdg-cache"),
+        "COPILOT_PROVIDER_BASE_URL": model_url + "/v1",
+        "COPILOT_PROVIDER_WIRE_API": "responses", "COPILOT_PROVIDER_API_KEY": "sk-test-0000",
+        "COPILOT_MODEL": MODEL, "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}, extra)
 
 
 def run(exe, prompt, cwd, env, timeout=180):
@@ -72,26 +66,14 @@ def run(exe, prompt, cwd, env, timeout=180):
 
 
 def _reports_version(exe, want):
-    home = tempfile.mkdtemp(prefix="copilot-version-")
-    try:
-        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL,
-                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
-                                   "COPILOT_AUTO_UPDATE": "false"})
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    # "GitHub Copilot CLI 1.0.102."
-    return proc.returncode == 0 and f" {want}." in proc.stdout
+    proc = npmcache.version_run(exe, lambda home: {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                                   "HOME": home, "COPILOT_AUTO_UPDATE": "false"})
+    return proc is not None and f" {want}." in proc.stdout  # "GitHub Copilot CLI 1.0.102."
 
 
 def find_copilot(prefix, want):
     """The first native binary under an npm prefix that runs and reports version `want`."""
-    for exe in _candidates(prefix):
-        if _reports_version(exe, want):
-            return exe
-    return None
+    return next((exe for exe in _candidates(prefix) if _reports_version(exe, want)), None)
 
 
 def ensure_copilot(log=print):

@@ -14,18 +14,15 @@ Conversation logic for POST /v1/messages (streaming SSE or plain JSON, as the re
 Every request (any method, any path) is recorded with its headers and parsed JSON body.
 Other paths get a harmless answer: count_tokens -> a token count, everything else -> 404 JSON.
 
-Python standard library only. Runs in-process on a daemon thread (loopback.HttpStandIn).
+Python standard library only. Runs in-process on a daemon thread (fake_model.ModelStandIn).
 """
 
-import itertools
 import json
-import os
 import sys
 from urllib.parse import urlsplit
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-
-from loopback import HttpStandIn, RecordingHandler  # noqa: E402
+from fake_model import ModelStandIn
+from loopback import RecordingHandler
 
 MODEL_FALLBACK = "claude-sonnet-4-5"
 FINAL_TEXT = "Done: invoice.py computes invoice totals in integer cents."
@@ -98,20 +95,9 @@ class _Handler(RecordingHandler):
     def _json(self, status, obj):
         self.send_json(status, obj, extra={"request-id": self.owner.next_id("req")})
 
-    # -- the model -------------------------------------------------------------------
     def _messages(self, body):
-        last = last_user_message(body)
-        final = [{"type": "text", "text": self.owner.final_text}]
-        if has_tool_result(last) or (self.owner.read_path is None and body.get("tools")):
-            kind, blocks, stop = "final", final, "end_turn"
-        elif offers_read(body):
-            tool_id = self.owner.next_id("toolu")
-            blocks = [{"type": "text", "text": "Let me read the invoice module."},
-                      {"type": "tool_use", "id": tool_id, "name": "Read",
-                       "input": {"file_path": self.owner.read_path}}]
-            kind, stop = "tool_use", "tool_use"
-        else:
-            kind, blocks, stop = "side", [{"type": "text", "text": SIDE_TEXT}], "end_turn"
+        """Answer with the model's message (the stand-in's answer(body)); its kind."""
+        kind, blocks, stop = self.owner.answer(body)
         message = {"id": self.owner.next_id("msg"), "type": "message", "role": "assistant",
                    "model": body.get("model") or MODEL_FALLBACK, "content": blocks,
                    "stop_reason": stop, "stop_sequence": None,
@@ -124,13 +110,8 @@ class _Handler(RecordingHandler):
         return kind
 
     def _stream(self, message):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.send_header("request-id", self.owner.next_id("req"))
-        self.end_headers()
-        self.close_connection = True
+        self.start_events("text/event-stream; charset=utf-8",
+                          extra={"request-id": self.owner.next_id("req")})
 
         def event(name, data):
             self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
@@ -169,11 +150,11 @@ class _Handler(RecordingHandler):
         event("message_stop", {"type": "message_stop"})
 
 
-class FakeAnthropic(HttpStandIn):
+class FakeAnthropic(ModelStandIn):
     """The stand-in; requests() are dicts with ts, method, path, headers, body, raw, reply.
 
     read_path: the file the first turn reads (None: no Read, the answer comes at once);
-    final_text: the answer that ends the turn."""
+    final_text: the answer that ends the turn. A subclass answers otherwise by its answer()."""
 
     handler = _Handler
 
@@ -181,15 +162,23 @@ class FakeAnthropic(HttpStandIn):
         super().__init__(host=host)
         self.read_path = read_path
         self.final_text = final_text
-        self._ids = itertools.count(1)
+
+    def answer(self, body):
+        """The model's answer to a /v1/messages request: (kind, content blocks, stop_reason)."""
+        final = [{"type": "text", "text": self.final_text}]
+        if has_tool_result(last_user_message(body)) or (self.read_path is None
+                                                        and body.get("tools")):
+            return "final", final, "end_turn"
+        if offers_read(body):
+            return "tool_use", [{"type": "text", "text": "Let me read the invoice module."},
+                                {"type": "tool_use", "id": self.next_id("toolu"), "name": "Read",
+                                 "input": {"file_path": self.read_path}}], "tool_use"
+        return "side", [{"type": "text", "text": SIDE_TEXT}], "end_turn"
 
     def messages(self):
         """The POST /v1/messages requests (the model calls), oldest first."""
         return [r for r in self.requests()
                 if r["method"] == "POST" and urlsplit(r["path"]).path == "/v1/messages"]
-
-    def next_id(self, prefix):
-        return f"{prefix}_fake{next(self._ids):06d}"
 
 
 if __name__ == "__main__":  # manual use: python3 fake_anthropic.py /abs/file/to/read

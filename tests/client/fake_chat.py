@@ -19,28 +19,17 @@ number makes a client with a small context limit compact after that step).
 GET <base>/models lists the one model MODEL. Every request (any method, any path) is recorded
 with its headers and parsed JSON body; other paths get 404 JSON.
 
-Python standard library only. Runs in-process on a daemon thread (loopback.HttpStandIn).
+Python standard library only. Runs in-process on a daemon thread (fake_model.ScriptedStandIn).
 """
 
-import itertools
 import json
-import os
 import sys
-import threading
 import time
 from urllib.parse import urlsplit
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from fake_model import OpenAIHandler, ScriptedStandIn, content_text, text
 
-from loopback import HttpStandIn, RecordingHandler  # noqa: E402
-
-FALLBACK_TEXT = "Done."
-SUMMARY_TEXT = "Summary: the user asked about a file; it was read and explained."
 MODEL = "fake-chat-1"
-
-
-def text(t, usage=None):
-    return {"kind": "text", "text": t, "usage": usage}
 
 
 def tool(name, args, usage=None, say=None):
@@ -50,17 +39,6 @@ def tool(name, args, usage=None, say=None):
 def messages(body):
     items = (body or {}).get("messages")
     return [m for m in items if isinstance(m, dict)] if isinstance(items, list) else []
-
-
-def content_text(message):
-    """A message's text: its string content, or its text parts joined by newlines."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(c.get("text", "") for c in content
-                         if isinstance(c, dict) and isinstance(c.get("text"), str))
-    return ""
 
 
 def message_texts(body, role=None):
@@ -73,37 +51,24 @@ def tool_names(body):
             if isinstance(t, dict)]
 
 
-class _Handler(RecordingHandler):
+class _Handler(OpenAIHandler):
     server_version = "fake-chat/1"
+    model_path = "/chat/completions"
+    tool_names = staticmethod(tool_names)
 
-    def _handle(self):
-        raw = self.read_body()
-        entry = dict(self.entry(raw), reply=None)
-        body = entry["body"]
-        path = urlsplit(self.path).path
-        owner = self.stand_in
-        if self.command == "POST" and path.endswith("/chat/completions") and isinstance(body,
-                                                                                       dict):
-            offered = bool(tool_names(body))
-            step = owner.next_step() if offered else text(owner.summary)
-            entry["reply"] = step["kind"] if offered else "summary"
-            owner.record(entry)
-            if body.get("stream"):
-                self._stream(body, step)
-            else:
-                self.send_json(200, self._completion(body, step))
-        elif self.command == "GET" and path.endswith("/models"):
-            entry["reply"] = "models"
-            owner.record(entry)
-            self.send_json(200, {"object": "list", "data": [
-                {"id": MODEL, "object": "model", "created": 0, "owned_by": "mem0-test"}]})
+    def reply(self, body, step):
+        if body.get("stream"):
+            self._stream(body, step)
         else:
-            entry["reply"] = "404"
-            owner.record(entry)
-            self.send_json(404, {"error": {"message": "not here", "type": "invalid_request_error",
-                                           "code": "not_found"}})
+            self.send_json(200, self._completion(body, step))
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
+    def other(self, entry, path):
+        if self.command != "GET" or not path.endswith("/models"):
+            return super().other(entry, path)
+        entry["reply"] = "models"
+        self.stand_in.record(entry)
+        self.send_json(200, {"object": "list", "data": [
+            {"id": MODEL, "object": "model", "created": 0, "owned_by": "mem0-test"}]})
 
     def _call(self, step):
         return {"id": self.stand_in.next_id("call"), "type": "function",
@@ -125,12 +90,7 @@ class _Handler(RecordingHandler):
                 "usage": self._usage(step)}
 
     def _stream(self, body, step):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_events()
         base = {"id": self.stand_in.next_id("chatcmpl"), "object": "chat.completion.chunk",
                 "created": int(time.time()), "model": body.get("model")}
 
@@ -164,22 +124,10 @@ class _Handler(RecordingHandler):
         self.wfile.flush()
 
 
-class FakeChat(HttpStandIn):
+class FakeChat(ScriptedStandIn):
     """The stand-in; requests() are dicts with ts, method, path, headers, body, reply."""
 
     handler = _Handler
-
-    def __init__(self, script=(), usage_tokens=120, summary=SUMMARY_TEXT, host="127.0.0.1"):
-        super().__init__(host=host)
-        self.usage_tokens = usage_tokens
-        self.summary = summary
-        self._script = list(script)
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
-
-    def next_step(self):
-        with self._lock:
-            return self._script.pop(0) if self._script else text(FALLBACK_TEXT)
 
     def completions(self):
         """The POST .../chat/completions requests (the model calls), oldest first."""
@@ -189,9 +137,6 @@ class FakeChat(HttpStandIn):
     def turns(self):
         """The model calls that offered tools (the agent's turns, not side requests)."""
         return [r for r in self.completions() if tool_names(r["body"])]
-
-    def next_id(self, prefix):
-        return f"{prefix}_fake{next(self._ids):06d}"
 
 
 if __name__ == "__main__":  # manual use: python3 fake_chat.py [tool-name 'json-args']

@@ -20,19 +20,16 @@ Gemini CLI 0.61.0 makes two kinds of model call:
 Every request (any method, any path) is recorded with its headers and parsed JSON body; paths
 that are neither answer 404 in the API's error shape.
 
-Python standard library only. Runs in-process on a daemon thread (loopback.HttpStandIn).
+Python standard library only. Runs in-process on a daemon thread (fake_model.ModelStandIn).
 """
 
-import itertools
 import json
-import os
 import sys
 import threading
 from urllib.parse import urlsplit
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-
-from loopback import HttpStandIn, RecordingHandler  # noqa: E402
+from fake_model import ModelStandIn
+from loopback import RecordingHandler
 
 FINAL_TEXT = "Done: invoice.py computes invoice totals in integer cents."
 MODEL_FALLBACK = "gemini-2.5-flash"
@@ -148,12 +145,7 @@ class _Handler(RecordingHandler):
                 "modelVersion": model_of(path)}
 
     def _stream(self, path, reply):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_events()
 
         def event(obj):
             self.wfile.write(f"data: {json.dumps(obj)}\r\n\r\n".encode())
@@ -170,7 +162,7 @@ class _Handler(RecordingHandler):
                                      finish="STOP" if i == n - 1 else None))
 
 
-class FakeGemini(HttpStandIn):
+class FakeGemini(ModelStandIn):
     """The stand-in; requests() are dicts with ts, method, path, headers, body, reply.
 
     tool_call: None, or (name, args) for one function call the first turn makes when the
@@ -186,7 +178,6 @@ class FakeGemini(HttpStandIn):
         self.final_text = final_text
         self._called = False
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
 
     def turn_reply(self, body):
         with self._lock:
@@ -195,7 +186,7 @@ class FakeGemini(HttpStandIn):
                 self._called = True
                 name, args = self.tool_call
                 return {"functionCall": {"name": name, "args": args,
-                                         "id": f"call_fake{next(self._ids):06d}"}}
+                                         "id": self.next_id("call")}}
         return {"text": self.final_text}
 
     def turns(self):

@@ -21,30 +21,20 @@ usage; `usage_tokens` sets its total, which drives Codex's automatic compaction)
 Every request (any method, any path) is recorded with its headers and parsed JSON body;
 other paths get 404 JSON.
 
-Python standard library only. Runs in-process on a daemon thread (loopback.HttpStandIn).
+Python standard library only. Runs in-process on a daemon thread (fake_model.ScriptedStandIn).
 """
 
 import itertools
 import json
-import os
 import sys
-import threading
 import time
 from urllib.parse import urlsplit
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from fake_model import OpenAIHandler, ScriptedStandIn, content_text, text
 
-from loopback import HttpStandIn, RecordingHandler  # noqa: E402
-
-FALLBACK_TEXT = "Done."
-SUMMARY_TEXT = "Summary: the user asked about a file; it was read and explained."
 SHELL_TOOL = "exec_command"
 PROVIDER_ID = "mem0fake"
 API_KEY_ENV = "MEM0_FAKE_OPENAI_KEY"
-
-
-def text(t):
-    return {"kind": "text", "text": t}
 
 
 def shell(cmd):
@@ -85,17 +75,8 @@ def input_items(body):
 
 def message_texts(body, role=None):
     """The text of each `message` input item (of `role` when given), in order."""
-    out = []
-    for item in input_items(body):
-        if item.get("type") not in (None, "message") or (role and item.get("role") != role):
-            continue
-        content = item.get("content")
-        if isinstance(content, str):
-            out.append(content)
-        elif isinstance(content, list):
-            out.append("\n".join(c.get("text", "") for c in content
-                                 if isinstance(c, dict) and isinstance(c.get("text"), str)))
-    return out
+    return [content_text(item) for item in input_items(body)
+            if item.get("type") in (None, "message") and (not role or item.get("role") == role)]
 
 
 def tool_names(body):
@@ -106,36 +87,14 @@ def tool_names(body):
     return names
 
 
-class _Handler(RecordingHandler):
+class _Handler(OpenAIHandler):
     server_version = "fake-openai/1"
+    model_path = "/responses"
+    tool_names = staticmethod(tool_names)
 
-    def _handle(self):
-        raw = self.read_body()
-        entry = dict(self.entry(raw), reply=None)
-        body = entry["body"]
-        path = urlsplit(self.path).path
+    def reply(self, body, step):
         owner = self.stand_in
-        if self.command == "POST" and path.endswith("/responses") and isinstance(body, dict):
-            step = owner.next_step() if tool_names(body) else text(owner.summary)
-            entry["reply"] = step["kind"] if tool_names(body) else "summary"
-            owner.record(entry)
-            self._stream(body, step)
-        else:
-            entry["reply"] = "404"
-            owner.record(entry)
-            self.send_json(404, {"error": {"message": "not here", "type": "invalid_request_error",
-                                           "code": "not_found"}})
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
-
-    def _stream(self, body, step):
-        owner = self.stand_in
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_events()
         seq = itertools.count()
 
         def event(data):
@@ -183,30 +142,15 @@ class _Handler(RecordingHandler):
                                        "total_tokens": total})})
 
 
-class FakeOpenAI(HttpStandIn):
+class FakeOpenAI(ScriptedStandIn):
     """The stand-in; requests() are dicts with ts, method, path, headers, body, reply."""
 
     handler = _Handler
-
-    def __init__(self, script=(), usage_tokens=120, summary=SUMMARY_TEXT, host="127.0.0.1"):
-        super().__init__(host=host)
-        self.usage_tokens = usage_tokens
-        self.summary = summary
-        self._script = list(script)
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
-
-    def next_step(self):
-        with self._lock:
-            return self._script.pop(0) if self._script else text(FALLBACK_TEXT)
 
     def responses(self):
         """The POST .../responses requests (the model calls), oldest first."""
         return [r for r in self.requests()
                 if r["method"] == "POST" and urlsplit(r["path"]).path.endswith("/responses")]
-
-    def next_id(self, prefix):
-        return f"{prefix}_fake{next(self._ids):06d}"
 
 
 if __name__ == "__main__":  # manual use: python3 fake_openai.py ["shell command"]

@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 
 import npmcache
 
@@ -67,15 +66,9 @@ def client_env(home, gemini_url, **extra):
     """The whole environment of a `gemini` run, built from scratch (none of the caller's
     GEMINI_* / GOOGLE_* / XDG_*): the stand-in's URL, a test API key, a trusted workspace.
     `extra` adds to it (MEM0_BASE_URL, MEM0_API_KEY, ...)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-           "HOME": home, "LANG": "C.UTF-8", "TERM": "dumb",
-           "GOOGLE_GEMINI_BASE_URL": gemini_url,
-           "GEMINI_API_KEY": "gemini-test-key-0000",
-           "GEMINI_CLI_TRUST_WORKSPACE": "true"}
-    if os.environ.get("TMPDIR"):
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    env.update(extra)
-    return env
+    return npmcache.scratch_env(home, {"TERM": "dumb", "GOOGLE_GEMINI_BASE_URL": gemini_url,
+                                       "GEMINI_API_KEY": "gemini-test-key-0000",
+                                       "GEMINI_CLI_TRUST_WORKSPACE": "true"}, extra)
 
 
 def run(exe, prompt, cwd, env, args=(), timeout=180):
@@ -93,15 +86,8 @@ def _quiet_env(home):
 
 
 def _reports_version(exe, want):
-    home = tempfile.mkdtemp(prefix="gemini-version-")
-    try:
-        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL, env=_quiet_env(home))
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    return proc.returncode == 0 and proc.stdout.strip().startswith(want)
+    proc = npmcache.version_run(exe, _quiet_env)
+    return proc is not None and proc.stdout.strip().startswith(want)
 
 
 def find_gemini(prefix, want):

@@ -1,5 +1,6 @@
-"""What the real-client installers share (claude_code.py, codex_cli.py, gemini_cli.py): a
-pinned npm package installed once per version into its own prefix under a cache directory.
+"""What the real-client drivers share (claude_code.py, codex_cli.py, gemini_cli.py, ...): a
+pinned npm package installed once per version into its own prefix under a cache directory, the
+check of an installed client's version, and the base of a run's environment.
 
 The install goes into a staging directory under a lock and is renamed into place only once the
 client runs, so a concurrent run never sees half an install and switching versions back is free.
@@ -32,6 +33,32 @@ def cache_root(variable, leaf):
         return os.path.abspath(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "mem0-native-hooks", leaf)
+
+
+def scratch_env(home, variables, extra):
+    """The whole environment of a client run, built from scratch: PATH, HOME, LANG C.UTF-8 and
+    the caller's TMPDIR, then the client's `variables`, then the test's `extra`."""
+    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "HOME": home,
+           "LANG": "C.UTF-8"}
+    if os.environ.get("TMPDIR"):
+        env["TMPDIR"] = os.environ["TMPDIR"]
+    env.update(variables)
+    env.update(extra)
+    return env
+
+
+def version_run(exe, env_of):
+    """`exe --version` in the environment env_of(home) for a scratch HOME, removed after: the
+    subprocess.CompletedProcess (text) when it ran and exited 0, else None."""
+    home = tempfile.mkdtemp(prefix="mem0-client-version-")
+    try:
+        proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL, env=env_of(home))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return proc if proc.returncode == 0 else None
 
 
 def package_version(prefix, package):

@@ -18,9 +18,7 @@ bundled in the binary.
 
 import json
 import os
-import shutil
 import subprocess
-import tempfile
 
 import npmcache
 
@@ -49,15 +47,10 @@ def client_env(home, **extra):
     """The whole environment of an `opencode` run, built from scratch: HOME, OpenCode kept off
     the network (no update check, no models.dev fetch, no LSP download, no built-in plugins,
     no Claude Code files). `extra` adds to it."""
-    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "HOME": home,
-           "LANG": "C.UTF-8", "TERM": "dumb",
-           "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
-           "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
-           "OPENCODE_DISABLE_CLAUDE_CODE": "1"}
-    if os.environ.get("TMPDIR"):
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    env.update(extra)
-    return env
+    return npmcache.scratch_env(home, {
+        "TERM": "dumb", "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+        "OPENCODE_DISABLE_CLAUDE_CODE": "1"}, extra)
 
 
 def settle_config_dir(path):
@@ -118,15 +111,8 @@ def _candidates(prefix):
 def find_opencode(prefix, want):
     """The first native binary under an npm prefix that runs and reports version `want`."""
     for exe in _candidates(prefix):
-        home = tempfile.mkdtemp(prefix="opencode-version-")
-        try:
-            proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
-                                  stdin=subprocess.DEVNULL, env=client_env(home))
-        except (OSError, subprocess.SubprocessError):
-            continue
-        finally:
-            shutil.rmtree(home, ignore_errors=True)
-        if proc.returncode == 0 and proc.stdout.strip() == want:
+        proc = npmcache.version_run(exe, client_env)
+        if proc is not None and proc.stdout.strip() == want:
             return exe
     return None
 

@@ -40,12 +40,7 @@ def cache_dir():
 def client_env(home, **extra):
     """The whole environment of a `pi` run, built from scratch: HOME, and Pi kept off the
     network (PI_OFFLINE). `extra` adds to it."""
-    env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "HOME": home,
-           "LANG": "C.UTF-8", "TERM": "dumb", "PI_OFFLINE": "1"}
-    if os.environ.get("TMPDIR"):
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    env.update(extra)
-    return env
+    return npmcache.scratch_env(home, {"TERM": "dumb", "PI_OFFLINE": "1"}, extra)
 
 
 def write_models(home, api_url):

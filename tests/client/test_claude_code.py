@@ -66,9 +66,7 @@ PROMPT_MEM = "a1b2c3d4-1111-4111-8111-000000000001"  # matches the prompt only
 FILE_MEM = "c0ffee00-2222-4222-8222-000000000002"    # matches "src/billing/invoice.py invoice.py"
 
 
-def memory(mem_id, text, mtype):
-    return seeds.memory(mem_id, text, mtype, user=USER, project=PROJECT_ID,
-                        created="2026-10-01T09:00:00Z")
+memory = seeds.builder(user=USER, project=PROJECT_ID, created="2026-10-01T09:00:00Z")
 
 
 # Types the SessionStart banner does not show (it shows decisions, conventions, session state and
@@ -78,9 +76,9 @@ SEED = [
     memory(FILE_MEM, "src billing invoice py stores money as integer cents", "note"),
 ]
 PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
-PROMPT_LINE = f"- [fact] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"
+PROMPT_LINE = f"- [fact] partial refund rounding rule {seeds.tag(PROMPT_MEM)}"
 FILE_HEADER = f"Prior work on `{REL}`"
-FILE_TAG = f"[mem0:{FILE_MEM[:8]}]"
+FILE_TAG = seeds.tag(FILE_MEM)
 
 INVOICE_PY = '''"""Invoices: line items, totals and rounding. Money is kept in integer cents."""
 
@@ -344,7 +342,7 @@ class ClaudeCodeRun(unittest.TestCase):
         log(f"    file-hook context in model request {k + 1} (the one with the tool_result) "
             f"at {describe(bodies[k], tagged[0])}")
         # The prompt memory stays in the conversation; it is not injected twice by the file hook.
-        self.assertNotIn(f"[mem0:{PROMPT_MEM[:8]}]",
+        self.assertNotIn(seeds.tag(PROMPT_MEM),
                          "".join(self.strings_at(bodies[k], tagged)), info)
 
         # 3. The fake Mem0 saw the prompt search and the file search.
@@ -484,7 +482,7 @@ class ClaudeCodeTest(ClaudeCodeRun):
 # the prompt memory by its tag, the second by its words only (all four of them, no tag), the third
 # shares no word with it.
 REPLY_TAG = (f"Partial refunds round half up on the whole line, as recorded in "
-             f"[mem0:{PROMPT_MEM[:8]}].")
+             f"{seeds.tag(PROMPT_MEM)}.")
 REPLY_WORDS = "The partial refund follows the rounding rule: half up on the whole line."
 REPLY_UNRELATED = "I renamed the CSS classes of the login page and fixed the footer alignment."
 

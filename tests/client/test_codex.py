@@ -32,67 +32,25 @@ import shlex
 import subprocess
 import sys
 import time
-import unittest
 
-from clientlib import (BIN_DIR, ClientRun, adds_from, client_or_exit, locate, log,
-                       read_text, run_tests, scratch_dir)
+from billing import (FAIL_COMMAND, FINAL_TEXT, M_CLAUDE, M_ERROR, M_FILE, M_PROMPT, PROJECT_ID,
+                     PROMPT, REL, USER, BillingTest)
+from clientlib import (BIN_DIR, ClientRun, adds_from, client_or_exit, locate, log, read_text,
+                       run_tests)
 import codex_cli
 from fake_openai import API_KEY_ENV, FakeOpenAI, provider_config, shell, text
-from fakelib import FakeMem0
-import seeds
-from gitrepo import make_repo
+from seeds import tag
 import wiring
 
 CODEX = None  # set in main()
 RUN_TIMEOUT_S = 120
 CAPTURE_WAIT_S = 10.0  # the sender is detached: how long to poll the fake Mem0 for an add
 
-USER = "tester"
-ORIGIN = "git@github.com:acme/billing-service.git"
-PROJECT_ID = "acme-billing-service"  # the slug the hooks derive from ORIGIN
-REL = "src/billing/invoice.py"
-PROMPT = "Explain how partial refund rounding works"
-FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
-              "every amount stays in integer cents from the line item to the rendered total.")
-FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
 COMPACT_SUMMARY = ("Handoff summary: the user asked how partial refunds are rounded; the invoice "
                    "module was read, and refunds round half up on the whole line in cents.")
 # config.toml lines that make Codex compact after the first model call (which reports 5,000
 # tokens used).
 COMPACT_CONFIG = "model_auto_compact_token_limit = 1000\nmodel_context_window = 8000\n"
-
-# The fake scores a memory by the share of its tokens found in the query (hit at >= 0.3): each
-# text shares its tokens with one hook's query only.
-M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
-M_CLAUDE = "c0de0002-0000-4000-8000-000000000002"  # PROMPT, captured in Claude Code
-M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
-M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
-
-
-def memory(mem_id, text_, metadata):
-    return seeds.memory(mem_id, text_, user=USER, project=PROJECT_ID, metadata=metadata,
-                        created="2026-10-01T09:00:00Z")
-
-
-SEED = [
-    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
-    # What a Stop capture in Claude Code stores (runtime/remember.cpp), from another session.
-    memory(M_CLAUDE, "how partial refund works: refund rounding explained in Claude Code",
-           {"type": "session_summary", "source": "stop", "agent": "claude-code",
-            "session_id": "0f1e2d3c-claude-code-session", "branch": "main"}),
-    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
-    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
-           {"type": "anti_pattern"}),
-]
-
-
-def tag(mem_id):
-    return f"[mem0:{mem_id[:8]}]"
-
-
-INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
-              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
-                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
 
 def codex_rows():
     """(event, matcher, executable, timeout) of each Codex row of the hook table."""
@@ -143,22 +101,14 @@ class Run(ClientRun):
         return [line for line in self.stderr.splitlines() if line.startswith("hook: ")]
 
 
-class CodexTest(unittest.TestCase):
-    maxDiff = None
+class CodexTest(BillingTest):
+    scratch_prefix = "mem0_codex_"
 
     def setUp(self):
-        self.scratch = scratch_dir(self, "mem0_codex_")
-        self.home = os.path.join(self.scratch, "home")
-        self.codex_home = os.path.join(self.scratch, "codex-home")
-        self.project = os.path.join(self.scratch, "project")
-        for d in (self.home, self.codex_home, os.path.dirname(os.path.join(self.project, REL))):
-            os.makedirs(d)
-        make_repo(self.project, origin=ORIGIN)
-        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
-            fh.write(INVOICE_PY)
+        super().setUp()
         assert os.path.getsize(os.path.join(self.project, REL)) >= 1500  # the read hook's floor
-        self.mem0 = FakeMem0(seed=SEED).start()
-        self.addCleanup(self.mem0.stop)
+        self.codex_home = os.path.join(self.scratch, "codex-home")
+        os.makedirs(self.codex_home)
         self.config_tail = ""  # config.toml lines kept under each run's (the plugin's)
         self.wire()
 
@@ -169,9 +119,8 @@ class CodexTest(unittest.TestCase):
     def env(self):
         """The whole environment of a run (codex_cli.client_env): Codex's home, the stand-ins'
         key and URL, the hooks' debug log on."""
-        return codex_cli.client_env(self.home, self.codex_home, **{
-            "USER": USER, API_KEY_ENV: "sk-test-0000", "MEM0_BASE_URL": self.mem0.url,
-            "MEM0_API_KEY": self.mem0.api_key, "MEM0_USER_ID": USER, "MEM0_DEBUG": "1"})
+        return codex_cli.client_env(self.home, self.codex_home,
+                                    **{API_KEY_ENV: "sk-test-0000", **self.mem0_env()})
 
     def codex(self, script, prompt=PROMPT, compact=False):
         with FakeOpenAI(script=script, usage_tokens=5000 if compact else 120,

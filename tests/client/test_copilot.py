@@ -27,34 +27,28 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories (requests, hooks.log, t
 
 import json
 import os
-import subprocess
 import sys
 import time
-import unittest
 
-from clientlib import (BIN_DIR, ClientRun, adds_from, client_or_exit, log, read_text, run_tests,
-                       scratch_dir)
+import billing
+from billing import (FINAL_TEXT, M_ERROR, M_FILE, M_PROMPT, PROJECT_ID, PROMPT, REL, USER,
+                     BillingTest, memory)
+from clientlib import ClientRun, adds_from, client_or_exit, log, read_text, run_tests
 import copilot_cli
 from fake_openai import FakeOpenAI, call, text
-from fakelib import FakeMem0
-from gitrepo import make_repo
-import test_codex
-from test_codex import (FINAL_TEXT, INVOICE_PY, M_ERROR, M_FILE, M_PROMPT, ORIGIN, PROJECT_ID,
-                        PROMPT, REL, SEED, USER, memory, tag)
+from seeds import tag
 
 COPILOT = None  # set in main()
 CAPTURE_WAIT_S = 10.0  # the sender is detached: how long to poll the fake Mem0 for an add
 
-FAIL_COMMAND = test_codex.FAIL_COMMAND + "; exit 2"
+FAIL_COMMAND = billing.FAIL_COMMAND + "; exit 2"
 SEARCH_TOOL = "mem0-search_memories"
-EXECUTABLES = ["mem0-hooks", "on_session_start", "on_user_prompt", "on_file_read",
-               "on_bash_output", "on_stop", "on_compact", "on_session_end"]
 
-# The memories, project and prompt of Codex's test (the fake's scoring is explained there), less
-# its Claude Code capture, plus one for the memory tool's query only.
+# The memories of the billing project, less its Claude Code capture, plus one for the memory
+# tool's query only.
 M_TOOL = "c0de0005-0000-4000-8000-000000000005"
-SEED = [m for m in SEED if m["id"] != test_codex.M_CLAUDE] + [
-    memory(M_TOOL, "webhook retries back off exponentially up to one hour", {"type": "decision"})]
+SEED = [m for m in billing.SEED if m["id"] != billing.M_CLAUDE] + [
+    memory(M_TOOL, "webhook retries back off exponentially up to one hour", "decision")]
 
 
 def user_texts(body):
@@ -79,30 +73,16 @@ def tool_names(body):
     return [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
 
 
-class CopilotTest(unittest.TestCase):
-    maxDiff = None
+class CopilotTest(BillingTest):
+    scratch_prefix = "mem0 copilot "  # a space: the wiring quotes paths
+    seed = SEED
 
     def setUp(self):
-        self.scratch = scratch_dir(self, "mem0 copilot ")  # a space: the wiring quotes paths
-        self.home = os.path.join(self.scratch, "home")
-        self.project = os.path.join(self.scratch, "project")
-        for d in (self.home, os.path.dirname(os.path.join(self.project, REL))):
-            os.makedirs(d)
-        make_repo(self.project, origin=ORIGIN)
-        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
-            fh.write(INVOICE_PY)
-        self.mem0 = FakeMem0(seed=SEED).start()
-        self.addCleanup(self.mem0.stop)
-        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent",
-                               "copilot"], env=self.env(""), capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL, cwd=self.project)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        log("    " + proc.stdout.strip().replace("\n", "\n    "))
+        super().setUp()
+        self.install("copilot", self.env(""))
 
     def env(self, model_url):
-        return copilot_cli.client_env(self.home, model_url, **{
-            "USER": USER, "MEM0_BASE_URL": self.mem0.url, "MEM0_API_KEY": self.mem0.api_key,
-            "MEM0_USER_ID": USER, "MEM0_DEBUG": "1"})
+        return copilot_cli.client_env(self.home, model_url, **self.mem0_env())
 
     def copilot(self, script, prompt=PROMPT):
         with FakeOpenAI(script=script) as api:
@@ -180,7 +160,7 @@ class CopilotTest(unittest.TestCase):
 
 def main():
     global COPILOT
-    COPILOT = client_or_exit("GitHub Copilot CLI", copilot_cli.ensure_copilot, EXECUTABLES)
+    COPILOT = client_or_exit("GitHub Copilot CLI", copilot_cli.ensure_copilot)
     return run_tests()
 
 

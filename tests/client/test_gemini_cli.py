@@ -37,42 +37,29 @@ import gemini_cli
 from fake_gemini import FakeGemini, text_of
 from fakelib import FakeMem0
 import seeds
+from test_claude_code import (FILE_HEADER, FILE_MEM, FILE_TAG, PROMPT, PROMPT_HEADING, PROMPT_LINE,
+                              PROMPT_MEM, REL, USER)
 import wiring
 
 GEMINI = None  # set in main()
 RUN_TIMEOUT_S = 120
 CAPTURE_WAIT_S = 20
-EXECUTABLES = ["on_session_start", "on_user_prompt", "on_file_read", "on_bash_output",
-               "on_stop", "on_session_end"]
 
-USER = "tester"
 PROJECT_ID = "proj-gemini-e2e"
-REL = "src/billing/invoice.py"
-PROMPT = "Explain how partial refund rounding works"
 FINAL_TEXT = ("Done: invoice.py keeps every amount in integer cents and rounds tax half up on "
               "the whole line, never per unit, so partial refunds never lose a cent.")
 
-PROMPT_MEM = "a1b2c3d4-1111-4111-8111-000000000001"  # matches the prompt only
-FILE_MEM = "c0ffee00-2222-4222-8222-000000000002"    # matches "src/billing/invoice.py invoice.py"
 ERROR_MEM = "badc0de0-3333-4333-8333-000000000003"   # matches the shell command's error line
+memory = seeds.builder(user=USER, project=PROJECT_ID, created="2026-10-01T09:00:00Z")
 
-
-def memory(mem_id, text, mtype):
-    return seeds.memory(mem_id, text, mtype, user=USER, project=PROJECT_ID,
-                        created="2026-10-01T09:00:00Z")
-
-
+# The memories of test_claude_code.py, in this project, and one for a failing command.
 SEED = [
     memory(PROMPT_MEM, "partial refund rounding rule", "fact"),
     memory(FILE_MEM, "src billing invoice py stores money as integer cents", "note"),
     memory(ERROR_MEM, "ModuleNotFoundError: No module named 'ledger_core' means the "
            "venv is not active", "anti_pattern"),
 ]
-PROMPT_HEADING = "### Relevant memories (auto-retrieved for this request)"
-PROMPT_LINE = f"- [fact] partial refund rounding rule [mem0:{PROMPT_MEM[:8]}]"
-FILE_HEADER = f"Prior work on `{REL}`"
-FILE_TAG = f"[mem0:{FILE_MEM[:8]}]"
-ERROR_TAG = f"[mem0:{ERROR_MEM[:8]}]"
+ERROR_TAG = seeds.tag(ERROR_MEM)
 FAILING_COMMAND = "python3 -c 'import ledger_core'"  # a traceback, exit status 1
 
 CLAUDE_TEXT = ("Decided: the settlement exporter writes ledger batches as CSV with a trailing "
@@ -275,7 +262,7 @@ class GeminiCliTest(unittest.TestCase):
         self.assertEqual(len(adds), 1, json.dumps(adds))
         self.assertEqual(adds[0]["metadata"].get("agent"), "claude-code", json.dumps(adds))
         memory = next(m for m in self.mem0.memories() if CLAUDE_TEXT[:40] in m.get("memory", ""))
-        tag = f"[mem0:{memory['id'][:8]}]"
+        tag = seeds.tag(memory["id"])
 
         self.wire_hooks()
         with FakeGemini(final_text=FINAL_TEXT) as api:
@@ -310,7 +297,7 @@ class GeminiCliTest(unittest.TestCase):
 
 def main():
     global GEMINI
-    GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli, EXECUTABLES)
+    GEMINI = client_or_exit("Gemini CLI", gemini_cli.ensure_gemini_cli)
     return run_tests()
 
 

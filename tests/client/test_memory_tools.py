@@ -27,7 +27,7 @@ import subprocess
 import sys
 import unittest
 
-from clientlib import BIN_DIR, HERE, REPO, log, read_text, run_tests, scratch_dir
+from clientlib import BIN_DIR, HERE, REPO, install, log, read_text, run_tests, scratch_dir
 import codex_cli
 import gemini_cli
 import npmcache
@@ -61,10 +61,7 @@ class MemoryToolsTest(unittest.TestCase):
         shutil.copy2(os.path.join(BIN_DIR, "mem0-hooks"), self.cli)
 
     def install(self, agent, env):
-        proc = subprocess.run([self.cli, "install", "--agent", agent], cwd=self.project, env=env,
-                              capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        proc = install(self, agent, env, self.project, cli=self.cli)
         log(f"    mem0-hooks install --agent {agent}: "
             + "; ".join(line for line in proc.stdout.splitlines() if "memory tools" in line))
         return proc

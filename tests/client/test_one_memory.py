@@ -44,8 +44,9 @@ import sys
 import time
 import unittest
 
-from clientlib import (BIN_DIR, claude_or_exit, client_env, client_or_exit, log, poll, read_text,
+from clientlib import (claude_or_exit, client_env, client_or_exit, install, log, poll, read_text,
                        run_tests, scratch_dir, texts_with)
+from seeds import tag
 import codex_cli
 import copilot_cli
 from fake_anthropic import FakeAnthropic
@@ -95,10 +96,6 @@ COPILOT_QUESTION = "Which retention does the export archive bucket keep, and in 
 COPILOT_REASON = ["auditors", "card", "network", "quarterly", "evidence"]
 
 
-def tag(mem_id):
-    return f"[mem0:{mem_id[:8]}]"
-
-
 class OneMemoryTest(unittest.TestCase):
     maxDiff = None
 
@@ -120,11 +117,7 @@ class OneMemoryTest(unittest.TestCase):
 
     # -- wiring and running each client ---------------------------------------------------------
     def install(self, agent, env):
-        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent", agent],
-                              cwd=self.project, env=env, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
-        self.assertEqual(proc.returncode, 0, f"install --agent {agent}:\n{proc.stdout}\n"
-                                             f"{proc.stderr}")
+        install(self, agent, env, self.project)
 
     def finished(self, label, proc, elapsed, requests):
         if os.environ.get("MEM0_CLIENT_KEEP"):

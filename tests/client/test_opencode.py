@@ -32,80 +32,29 @@ Set MEM0_CLIENT_KEEP=1 to keep the temporary directories.
 
 import json
 import os
-import subprocess
 import sys
 import time
-import unittest
 
-from clientlib import BIN_DIR, client_or_exit, log, read_text, run_tests, scratch_dir
+from billing import (FAIL_COMMAND, FINAL_TEXT, M_CLAUDE, M_ERROR, M_FILE, M_PROMPT, PROJECT_ID,
+                     PROMPT, REL, USER, BillingTest)
+from clientlib import client_or_exit, log, read_text, run_tests
 import opencode_cli
 from fake_chat import FakeChat, message_texts, text, tool, tool_names
-from fakelib import FakeMem0
-import seeds
+from seeds import tag
 from waiting import wait_until
-from gitrepo import make_repo
 
 OPENCODE = None  # set in main()
 RUN_TIMEOUT_S = 180
 CAPTURE_WAIT_S = 10.0
 SETTLE_S = 1.5  # after the capture awaited, for a second one to arrive
 
-USER = "tester"
-ORIGIN = "git@github.com:acme/billing-service.git"
-PROJECT_ID = "acme-billing-service"
-REL = "src/billing/invoice.py"
-PROMPT = "Explain how partial refund rounding works"
 START_HEADING = f"memories for {PROJECT_ID} (user {USER}"  # on_session_start's heading
-FINAL_TEXT = ("Partial refunds are rounded half up on the whole invoice line, never per unit, and "
-              "every amount stays in integer cents from the line item to the rendered total.")
 # Said before the read, in the same model message as the tool call: not the turn's reply. Long
 # enough that on_stop would capture it, were it handed over as one.
 BEFORE_TOOL = ("Before answering I will read the invoice module, because the rounding of partial "
                "refunds is decided there and nowhere else in the billing service.")
 SUMMARY = ("Compaction summary: the user asked how partial refunds are rounded; the invoice "
            "module was read, which keeps integer cents and rounds half up per invoice line.")
-FAIL_COMMAND = "python3 -c \"raise ValueError('payload too large')\""
-EXECUTABLES = ["on_user_prompt", "on_session_start", "on_file_read", "on_bash_output", "on_stop",
-               "on_compact", "on_session_end", "mem0-hooks"]
-
-M_PROMPT = "c0de0001-0000-4000-8000-000000000001"  # PROMPT
-M_CLAUDE = "c0de0002-0000-4000-8000-000000000002"  # PROMPT, captured in Claude Code
-M_FILE = "c0de0003-0000-4000-8000-000000000003"    # "src/billing/invoice.py invoice.py"
-M_ERROR = "c0de0004-0000-4000-8000-000000000004"   # the ValueError line
-
-
-def memory(mem_id, text_, metadata):
-    return seeds.memory(mem_id, text_, user=USER, project=PROJECT_ID, metadata=metadata,
-                        created="2026-10-01T09:00:00Z")
-
-
-SEED = [
-    memory(M_PROMPT, "partial refund rounding rule", {"type": "fact"}),
-    memory(M_CLAUDE, "how partial refund works: refund rounding explained in Claude Code",
-           {"type": "session_summary", "source": "stop", "agent": "claude-code",
-            "session_id": "0f1e2d3c-claude-code-session", "branch": "main"}),
-    memory(M_FILE, "src billing invoice py stores money as integer cents", {"type": "note"}),
-    memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
-           {"type": "anti_pattern"}),
-]
-
-INVOICE_PY = ('"""Invoices: line items, totals and rounding. Money is integer cents."""\n\n' +
-              "".join(f"def line_{i}_cents(quantity: int, unit_cents: int) -> int:\n"
-                      f"    return quantity * unit_cents  # line {i}\n\n" for i in range(30)))
-
-
-def tag(mem_id):
-    return f"[mem0:{mem_id[:8]}]"
-
-
-def install(env):
-    """`mem0-hooks install --agent opencode` into the scratch HOME; its output."""
-    proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent",
-                           "opencode"], env=env, capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL)
-    if proc.returncode != 0:
-        raise AssertionError(f"install failed: {proc.stdout}{proc.stderr}")
-    return proc.stdout
 
 
 class Run:
@@ -131,26 +80,15 @@ def last_tool_result(body):
     return results[-1] if results else ""
 
 
-class OpenCodeTest(unittest.TestCase):
-    maxDiff = None
+class OpenCodeTest(BillingTest):
+    scratch_prefix = "mem0_opencode_"
 
     def setUp(self):
-        self.scratch = scratch_dir(self, "mem0_opencode_")
-        self.home = os.path.join(self.scratch, "home")
-        self.project = os.path.join(self.scratch, "project")
-        for d in (self.home, os.path.dirname(os.path.join(self.project, REL))):
-            os.makedirs(d)
-        make_repo(self.project, origin=ORIGIN)
-        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
-            fh.write(INVOICE_PY)
-        self.mem0 = FakeMem0(seed=SEED).start()
-        self.addCleanup(self.mem0.stop)
-        log("    " + install(self.env()).strip().replace("\n", "\n    "))
+        super().setUp()
+        self.install("opencode", self.env())
 
     def env(self):
-        return opencode_cli.client_env(self.home, USER=USER, MEM0_BASE_URL=self.mem0.url,
-                                       MEM0_API_KEY=self.mem0.api_key, MEM0_USER_ID=USER,
-                                       MEM0_DEBUG="1")
+        return opencode_cli.client_env(self.home, **self.mem0_env())
 
     def opencode(self, script, prompt=PROMPT, command=None, context_limit=None, usage_tokens=120):
         with FakeChat(script=script, usage_tokens=usage_tokens, summary=SUMMARY) as api:
@@ -257,7 +195,7 @@ class OpenCodeTest(unittest.TestCase):
 
 def main():
     global OPENCODE
-    OPENCODE = client_or_exit("OpenCode", opencode_cli.ensure_opencode, EXECUTABLES)
+    OPENCODE = client_or_exit("OpenCode", opencode_cli.ensure_opencode)
     return run_tests()
 
 

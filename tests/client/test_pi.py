@@ -2,8 +2,8 @@
 """Real-client end-to-end test: a real Pi coding agent runs the built hooks through the shim.
 
 Pi (pinned, installed from npm into a cache dir, see pi_agent.py) runs `pi -p` headless in a
-throw-away project against fake_chat.py (a provider of api `openai-completions` in
-~/.pi/agent/models.json) and tests/fake_mem0, seeded as in test_opencode.py.
+throw-away project (billing.py) against fake_chat.py (a provider of api `openai-completions` in
+~/.pi/agent/models.json) and tests/fake_mem0, seeded with billing.py's memories.
 `mem0-hooks install --agent pi` writes the shim (~/.pi/agent/extensions/mem0.js).
 
 It checks what reached the model:
@@ -24,51 +24,31 @@ Exit status: 0 passed, 1 failed, 77 skipped (npm missing or the registry unreach
 
 import json
 import os
-import subprocess
 import sys
 import time
-import unittest
 
-from clientlib import BIN_DIR, client_or_exit, log, read_text, run_tests, scratch_dir
+from billing import (FAIL_COMMAND, FINAL_TEXT, M_CLAUDE, M_ERROR, M_FILE, M_PROMPT, PROJECT_ID,
+                     PROMPT, REL, USER, BillingTest)
+from clientlib import client_or_exit, log, read_text, run_tests
 import pi_agent
 from fake_chat import FakeChat, message_texts, text, tool, tool_names
-from fakelib import FakeMem0
-from gitrepo import make_repo
+from seeds import tag
 from waiting import wait_until
-from test_opencode import (FAIL_COMMAND, FINAL_TEXT, INVOICE_PY, M_CLAUDE, M_ERROR, M_FILE,
-                           M_PROMPT, ORIGIN, PROJECT_ID, PROMPT, REL, SEED, START_HEADING,
-                           SUMMARY, USER, tag)
+from test_opencode import START_HEADING, SUMMARY
 
 PI = None  # set in main()
 CAPTURE_WAIT_S = 10.0
-EXECUTABLES = ["on_user_prompt", "on_session_start", "on_file_read", "on_bash_output", "on_stop",
-               "on_compact", "on_session_end", "mem0-hooks"]
 
 
-class PiTest(unittest.TestCase):
-    maxDiff = None
+class PiTest(BillingTest):
+    scratch_prefix = "mem0_pi_"
 
     def setUp(self):
-        self.scratch = scratch_dir(self, "mem0_pi_")
-        self.home = os.path.join(self.scratch, "home")
-        self.project = os.path.join(self.scratch, "project")
-        for d in (self.home, os.path.dirname(os.path.join(self.project, REL))):
-            os.makedirs(d)
-        make_repo(self.project, origin=ORIGIN)
-        with open(os.path.join(self.project, REL), "w", encoding="utf-8") as fh:
-            fh.write(INVOICE_PY)
-        self.mem0 = FakeMem0(seed=SEED).start()
-        self.addCleanup(self.mem0.stop)
-        proc = subprocess.run([os.path.join(BIN_DIR, "mem0-hooks"), "install", "--agent", "pi"],
-                              env=self.env(), capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        log("    " + proc.stdout.strip().replace("\n", "\n    "))
+        super().setUp()
+        self.install("pi", self.env())
 
     def env(self):
-        return pi_agent.client_env(self.home, USER=USER, MEM0_BASE_URL=self.mem0.url,
-                                   MEM0_API_KEY=self.mem0.api_key, MEM0_USER_ID=USER,
-                                   MEM0_DEBUG="1")
+        return pi_agent.client_env(self.home, **self.mem0_env())
 
     def pi(self, script, prompt=PROMPT):
         with FakeChat(script=script) as api:
@@ -161,7 +141,7 @@ class PiTest(unittest.TestCase):
 
 def main():
     global PI
-    PI = client_or_exit("Pi", pi_agent.ensure_pi, EXECUTABLES)
+    PI = client_or_exit("Pi", pi_agent.ensure_pi)
     return run_tests()
 
 

@@ -63,6 +63,7 @@ from fake_anthropic import FakeAnthropic
 from fakelib import FakeMem0
 from test_claude_code import (FILE_TAG, PROJECT_ID, PROMPT, PROMPT_LINE, PROMPT_MEM, SEED, USER,
                               sample_project)
+from seeds import tag
 from test_session import FAKE_MCP, ScriptedModel
 
 CLAUDE = None  # set in main()
@@ -512,7 +513,7 @@ class PluginInstallTest(unittest.TestCase):
         results = [b for b in run.bodies if "tool_result" in json.dumps(b)]
         self.assertTrue(results, run.summary())
         answer = json.dumps(results[-1]["messages"][-1], ensure_ascii=False)
-        self.assertIn(f"[mem0:{PROMPT_MEM[:8]}]", answer, run.summary())
+        self.assertIn(tag(PROMPT_MEM), answer, run.summary())
         self.assertNotIn("no API key", answer)
         self.assertNotIn(key, json.dumps(run.bodies))  # the model never sees the key
         searches = [r for r in self.mem0.requests() if r.get("endpoint") == "search"
@@ -527,7 +528,7 @@ class PluginInstallTest(unittest.TestCase):
         model.script = [{"text": "Here is what mem0 has."}]
         run = self.claude_p("slash-recall", prompt=f"/{PLUGIN}:recall {query}")
         first = json.dumps(run.bodies[0], ensure_ascii=False) if run.bodies else ""
-        self.assertIn(f"[mem0:{PROMPT_MEM[:8]}]", first, run.summary())
+        self.assertIn(tag(PROMPT_MEM), first, run.summary())
         self.assertNotIn(key, json.dumps(run.bodies))
         log(f"    /{PLUGIN}:recall {query}: the peek output reached the model")
 

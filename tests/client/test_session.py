@@ -59,6 +59,7 @@ from fakelib import FakeMem0
 from gitrepo import make_repo
 from runresult import RunResult
 import seeds
+from seeds import tag
 from waiting import wait_until
 
 FAKE_MCP = os.path.join(HERE, "fake_mcp.py")
@@ -101,9 +102,7 @@ M_FILE = "d0000004-0000-4000-8000-000000000004"      # "src/upload.py upload.py"
 M_ERROR = "d0000005-0000-4000-8000-000000000005"     # ERROR_LINE
 
 
-def memory(mem_id, text, mtype):
-    return seeds.memory(mem_id, text, mtype, user=USER, project=PROJECT_ID,
-                        created="2026-09-01T09:00:00Z")
+memory = seeds.builder(user=USER, project=PROJECT_ID, created="2026-09-01T09:00:00Z")
 
 
 SEED = [
@@ -114,10 +113,6 @@ SEED = [
     memory(M_ERROR, "ValueError payload too large comes from MAX_BODY_BYTES in the gateway",
            "anti_pattern"),
 ]
-
-
-def tag(mem_id):
-    return f"[mem0:{mem_id[:8]}]"
 
 
 BANNER = f"### mem0: {len(SEED)} memories for {PROJECT_ID} (user {USER}, branch main)"
@@ -248,21 +243,6 @@ def tool_results(body):
     return out
 
 
-class _ScriptedHandler(fake_anthropic._Handler):
-    def _messages(self, body):
-        kind, blocks, stop = self.owner.answer(body)
-        message = {"id": self.owner.next_id("msg"), "type": "message", "role": "assistant",
-                   "model": body.get("model") or fake_anthropic.MODEL_FALLBACK,
-                   "content": blocks, "stop_reason": stop, "stop_sequence": None,
-                   "usage": {"input_tokens": 100, "output_tokens": 20,
-                             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
-        if body.get("stream"):
-            self._stream(message)
-        else:
-            self._json(200, message)
-        return kind
-
-
 class ScriptedModel(fake_anthropic.FakeAnthropic):
     """The Messages API stand-in with a script: `script` is a list of steps, each
     {"tool": name, "input": {...}} or {"text": final text}. In a turn (the messages after the
@@ -271,8 +251,6 @@ class ScriptedModel(fake_anthropic.FakeAnthropic):
     past the end the last step repeats. A compaction request (its last user message asks for
     "a detailed summary of the conversation") gets `compact_summary`; a request offering no
     tools gets a short side text."""
-
-    handler = _ScriptedHandler
 
     def __init__(self):
         super().__init__(read_path=None)

@@ -34,6 +34,7 @@ import unittest
 import test_session
 from clientlib import BIN_DIR, claude_or_exit, hook_outputs, locate, log, run_tests
 from outbox import outbox_items
+from seeds import tag
 from test_session import (BASH_COMMAND, FINAL_TEXT, M_PROMPT, PROJECT_ID, PROMPT, PROMPT_LINE,
                           USER, SessionHarness, hook_runs, tool_results)
 
@@ -92,7 +93,7 @@ class MemoryToolsTest(SessionHarness, unittest.TestCase):
 
         # The tool result the model got holds the memory's line and its citation.
         results = [text for body in run.bodies for _, _, _, text in tool_results(body)]
-        self.assertTrue(any(f"[mem0:{M_PROMPT[:8]}]" in t for t in results),
+        self.assertTrue(any(tag(M_PROMPT) in t for t in results),
                         f"tool results: {results}\n{info}")
 
         adds = [a for a in self.mem0.adds() if "rotated" in json.dumps(a)]

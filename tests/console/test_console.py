@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import unittest
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,6 +23,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import hooklib  # noqa: E402
 from hooklib import HookTest, PROJECT  # noqa: E402
 import seeds as seedlib  # noqa: E402
+from backends import per_backend  # noqa: E402
 from hookevents import prompt_event  # noqa: E402
 import npmcache  # noqa: E402
 import testmain  # noqa: E402
@@ -226,14 +226,7 @@ class ConsoleServer(HookTest):
         self.assertNotEqual(line, first)  # a new console, with a new token
 
 
-class PlatformConsole(ConsoleCase, HookTest):
-    backend = "platform"
-    seed = seeds("platform")
-
-
-class SelfHostedConsole(ConsoleCase, HookTest):
-    backend = "selfhosted"
-    seed = seeds("selfhosted")
+PlatformConsole, SelfHostedConsole = per_backend("Console", ConsoleCase, HookTest, seed=seeds)
 
 
 if __name__ == "__main__":

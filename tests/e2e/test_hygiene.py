@@ -9,11 +9,11 @@ import hashlib
 import json
 import os
 import shutil
-import unittest
 from datetime import datetime, timedelta, timezone
 
 from hooklib import BIN_DIR, kill_senders, senders_of, HookTest, PROJECT, USER
 import seeds
+from backends import per_backend
 import testmain  # noqa: E402
 from hookevents import prompt_event, session_end_event, stop_event
 from waiting import wait_until
@@ -279,14 +279,7 @@ class Hygiene:
         self.assertEqual(stats["injected"]["used"], 1)
 
 
-class HygienePlatform(Hygiene, HookTest):
-    backend = "platform"
-    seed = corpus("platform")
-
-
-class HygieneSelfHosted(Hygiene, HookTest):
-    backend = "selfhosted"
-    seed = corpus("selfhosted")
+PlatformHygiene, SelfHostedHygiene = per_backend("Hygiene", Hygiene, HookTest, seed=corpus)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,10 @@ fake Mem0 server, in both dialects (docs/cli.md#mcp)."""
 import json
 import os
 import time
-import unittest
 
 from hooklib import BIN_DIR, HookTest, PROJECT, USER
 import seeds
+from backends import per_backend
 import testmain  # noqa: E402
 from mcpclient import McpClient
 
@@ -346,13 +346,9 @@ class McpCases:
         self.assertEqual(self.run_bin("mem0-hooks", args=["remember"]).returncode, 2)
 
 
-class PlatformMcp(McpCases, HookTest):
-    backend = "platform"
-
-
-class SelfhostedMcp(McpCases, HookTest):
-    backend = "selfhosted"
-    test_no_key_is_a_tool_error = None  # a self-hosted server may run without a key
+# A self-hosted server may run without a key: no test of the missing key there.
+PlatformMcp, SelfHostedMcp = per_backend("Mcp", McpCases, HookTest,
+                                         selfhosted={"test_no_key_is_a_tool_error": None})
 
 
 if __name__ == "__main__":

@@ -182,6 +182,18 @@ class RecordingHandler(BaseHTTPRequestHandler):
     def send_json(self, status, obj, extra=None):
         self.send(status, json.dumps(obj).encode(), extra=extra)
 
+    def start_events(self, content_type="text/event-stream", extra=None):
+        """Start a 200 answer of server-sent events, written next to wfile; it has no length,
+        so the connection closes after it."""
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.close_connection = True
+
 
 def json_handler(answers):
     """A handler class answering each method with a fixed (status, JSON object) and

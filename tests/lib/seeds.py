@@ -1,6 +1,8 @@
 """Memory records as a Mem0 backend stores and answers them, for seeding the loopback stand-in
 (tests/fake_mem0): the one builder of the Python tests."""
 
+import functools
+
 
 def memory(mem_id, text, mtype=None, *, user, project, backend="platform",
            created="2026-11-20T10:00:00Z", metadata=None, **fields):
@@ -17,6 +19,17 @@ def memory(mem_id, text, mtype=None, *, user, project, backend="platform",
         record["agent_id"] = project
     record.update(fields)
     return record
+
+
+def builder(*, user, project, **defaults):
+    """memory() with the user, the project and other `defaults` given once: one test's
+    seeding (a call may still override a default)."""
+    return functools.partial(memory, user=user, project=project, **defaults)
+
+
+def tag(mem_id):
+    """How the hooks cite a memory in the context they give: `[mem0:<first 8 of its id>]`."""
+    return f"[mem0:{mem_id[:8]}]"
 
 
 # The categories Mem0's 0.3 plugins send as `custom_categories` (docs/api.md#two-layouts).

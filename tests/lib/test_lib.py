@@ -15,10 +15,12 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from backends import per_backend  # noqa: E402
 import hookevents as ev  # noqa: E402
 from gitrepo import make_repo  # noqa: E402
 from loopback import HttpStandIn, closed_port, free_ports, json_handler  # noqa: E402
 from runresult import RunResult, assert_one_json_object  # noqa: E402
+import seeds  # noqa: E402
 import testmain  # noqa: E402
 
 COMMON = {"session_id", "hook_event_name", "permission_mode"}
@@ -202,6 +204,46 @@ class Loopback(unittest.TestCase):
         self.assertEqual(len(set(ports)), 5)
         with self.assertRaises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", closed_port()), timeout=2).close()
+
+
+class Seeds(unittest.TestCase):
+    def test_a_memory_per_backend_and_its_tag(self):
+        platform = seeds.memory("c0de0001-0000", "t", "fact", user="u", project="p")
+        self.assertEqual((platform["app_id"], platform["metadata"]), ("p", {"type": "fact"}))
+        selfhosted = seeds.memory("c0de0001-0000", "t", user="u", project="p",
+                                  backend="selfhosted")
+        self.assertEqual((selfhosted["agent_id"], selfhosted["metadata"]), ("p", None))
+        self.assertNotIn("app_id", selfhosted)
+        self.assertEqual(seeds.tag("c0de0001-0000"), "[mem0:c0de0001]")
+        memory = seeds.builder(user="u", project="p", created="2026-01-01T00:00:00Z")
+        self.assertEqual(memory("c0de0001-0000", "t", "fact", created="2026-11-20T10:00:00Z"),
+                         platform)
+        self.assertEqual(memory("c0de0001-0000", "t", metadata=None, backend="selfhosted",
+                                created="2026-11-20T10:00:00Z"), selfhosted)
+        self.assertEqual(memory("c0de0001-0000", "t")["created_at"], "2026-01-01T00:00:00Z")
+
+
+class PerBackend(unittest.TestCase):
+    def test_a_class_per_backend_with_its_seed(self):
+        class Base(unittest.TestCase):
+            backend, seed = None, []
+
+        class Cases:
+            def test_a(self):
+                pass
+
+            def test_b(self):
+                pass
+        platform, selfhosted = per_backend("Cases", Cases, Base, seed=lambda b: [b],
+                                           selfhosted={"test_b": None})
+        self.assertEqual((platform.__name__, platform.backend, platform.seed),
+                         ("PlatformCases", "platform", ["platform"]))
+        self.assertEqual((selfhosted.__name__, selfhosted.backend, selfhosted.seed),
+                         ("SelfHostedCases", "selfhosted", ["selfhosted"]))
+        self.assertTrue(issubclass(platform, Base) and issubclass(selfhosted, Cases))
+        names = unittest.TestLoader().getTestCaseNames
+        self.assertEqual((names(platform), names(selfhosted)), (["test_a", "test_b"], ["test_a"]))
+        self.assertEqual(per_backend("Cases", Cases, Base)[0].seed, [])  # the base's
 
 
 class TestMain(unittest.TestCase):
