@@ -2,6 +2,7 @@
 #include "mem0/dialect.hpp"
 #include "mem0/identity.hpp"
 #include "util/files.hpp"
+#include "util/git.hpp"
 #include "util/redact.hpp"
 #include "util/strings.hpp"
 #include "util/utf8.hpp"
@@ -282,6 +283,10 @@ Result<std::string> remember(const RunDeps &deps, RunFacts &facts, Capture captu
   spec.expiration_date = capture.expiration_date;
   spec.custom_instructions = custom_instructions(facts.project_root());
   spec.team = team_lane(config, facts, identity, capture.team);
+  // The team's layout names the commit the capture was made at, as 0.3 does.
+  if (!spec.team.agent_id.empty() && facts.repo())
+    if (auto sha = head_commit(*facts.repo()))
+      spec.metadata.emplace_back("git_sha", std::move(*sha));
 
   OutboxItem item;
   item.add = queued_add(spec, identity);

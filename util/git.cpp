@@ -123,6 +123,39 @@ std::optional<std::string> current_branch(const GitRepo &repo) {
   return std::nullopt;
 }
 
+namespace {
+
+// `text` when it is an object name: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.
+std::optional<std::string> object_name(std::string_view text) {
+  const bool hex = text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  if (!hex || (text.size() != 40 && text.size() != 64)) return std::nullopt;
+  return std::string(text);
+}
+
+} // namespace
+
+std::optional<std::string> head_commit(const GitRepo &repo) {
+  const auto text = read_small_file(repo.git_dir / "HEAD", 4096);
+  if (!text) return std::nullopt;
+  const std::string_view head = trim(*text);
+  if (!head.starts_with("ref: ")) return object_name(head);
+  const std::string ref(trim(head.substr(5)));
+  if (ref.find("..") != std::string::npos) return std::nullopt; // a ref never leaves the git dir
+  for (const fs::path &dir : {repo.git_dir, repo.common_dir})
+    if (const auto loose = read_small_file(dir / ref, 4096)) return object_name(trim(*loose));
+  // packed-refs: `<name> <ref>` lines, after an optional `# pack-refs` header; `^<name>` peels.
+  const auto packed = read_small_file(repo.common_dir / "packed-refs", 16 * 1024 * 1024);
+  if (!packed) return std::nullopt;
+  std::istringstream lines(*packed);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string_view l = trim(line);
+    const auto space = l.find(' ');
+    if (space != std::string_view::npos && l.substr(space + 1) == ref)
+      return object_name(l.substr(0, space));
+  }
+  return std::nullopt;
+}
+
 std::string remote_slug(std::string_view url) {
   std::string s = without_user_info(trim(url));
   if (s.ends_with(".git")) s.resize(s.size() - 4); // before any `/`: `repo.git/` keeps it

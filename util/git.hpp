@@ -36,6 +36,11 @@ std::string without_user_info(std::string_view url);
 // The checked-out branch from HEAD, or the short commit for a detached HEAD.
 std::optional<std::string> current_branch(const GitRepo &repo);
 
+// The commit HEAD names, in full (`git rev-parse HEAD`): a detached HEAD's own, else its branch's,
+// from the ref's file (the worktree's, then the repository's) or packed-refs; nullopt for a
+// branch with no commit yet or anything that is not a hex object name.
+std::optional<std::string> head_commit(const GitRepo &repo);
+
 // `owner-repo` from a remote url as Mem0's plugins derive it (docs/configuration.md#git-remote):
 // `git@github.com:mem0ai/mem0.git` → `mem0ai-mem0`, `https://h/o/r.git/` → `o-r.git`; user-info
 // that may hold a credential is left out (without_user_info).

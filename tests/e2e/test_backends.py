@@ -3,6 +3,7 @@ of Mem0's newer plugin, and a back-off kept per server and key (docs/failures.md
 
 import json
 import os
+import subprocess
 import unittest
 
 from hooklib import BIN_DIR, kill_senders, HookTest, PROJECT, USER, memory, shared_agent
@@ -273,11 +274,19 @@ class TeamMemory(BackendTest):
         return body
 
     def test_team_memory_on_shares_the_capture_with_a_teammate(self):
+        # A real commit, its branch then packed as `git gc` packs it: git_sha is HEAD's.
+        git = ["git", "-C", self.project, "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "first"], check=True)
+        subprocess.run(git + ["pack-refs", "--all"], check=True)
+        head = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                              text=True).stdout.strip()
         body = self.capture()
         self.assertEqual((body["agent_id"], body["user_id"], body["app_id"], body["run_id"]),
                          (AGENT, USER, PROJECT, "s-1"))
         self.assertEqual(body["metadata"]["author"], USER)
         self.assertEqual(body["metadata"]["dirs"], ["billing", "billing/stripe"])
+        self.assertEqual(body["metadata"]["git_sha"], head)
+        self.assertFalse(os.path.exists(os.path.join(self.project, ".git/refs/heads/main")))
         self.assertEqual([next(iter(c)) for c in body["custom_categories"]],
                          list(seeds.PLUGIN03_CATEGORIES))
         self.assertIn("agent_custom_instructions", body)

@@ -101,6 +101,8 @@ TEST_CASE("remember: team memory sends 0.3's add fields; --team and --personal c
   HookFixture f;
   write_file(f.project / "mem0.md", "## Instructions\nKeep only decisions.\n");
   write_file(f.project / ".git/HEAD", "ref: refs/heads/main\n"); // the root of `dirs`
+  const std::string head = "3f5e2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f";
+  write_file(f.project / ".git/refs/heads/main", head + "\n");
   fs::create_directories(f.project / "src" / "api");
   StopInput in = stop_input(f, "");
   in.cwd = (f.project / "src" / "api").string();
@@ -126,6 +128,8 @@ TEST_CASE("remember: team memory sends 0.3's add fields; --team and --personal c
   CHECK(std::string(body["metadata"]["dirs"][0].GetString()) == "src");
   CHECK(std::string(body["metadata"]["dirs"][1].GetString()) == "src/api");
   CHECK(std::string(body["metadata"]["type"].GetString()) == "auto_capture");
+  CHECK(std::string(body["metadata"]["branch"].GetString()) == "main");
+  CHECK(std::string(body["metadata"]["git_sha"].GetString()) == head);
   REQUIRE(body["custom_categories"].IsArray());
   REQUIRE(body["custom_categories"].Size() == 5);
   CHECK(body["custom_categories"][1].HasMember("decisions_and_constraints"));
@@ -159,6 +163,7 @@ TEST_CASE("remember: team memory sends 0.3's add fields; --team and --personal c
     body = last_body();
     CHECK_FALSE(body.HasMember("agent_id"));
     CHECK_FALSE(body["metadata"].HasMember("author"));
+    CHECK_FALSE(body["metadata"].HasMember("git_sha"));
   }
   SECTION("self-hosted: only --team writes the shared lane, the project as agent_id") {
     f.set_env("MEM0_BACKEND", "selfhosted");

@@ -158,6 +158,41 @@ TEST_CASE("git: current_branch reads HEAD, or the short commit when detached") {
   CHECK_FALSE(current_branch(*found).has_value());
 }
 
+TEST_CASE("git: head_commit is the full commit of HEAD, from a loose ref or packed-refs") {
+  TempDir tmp;
+  const fs::path repo = tmp / "repo";
+  const std::string sha1 = "3f5e2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f";
+  const std::string sha2 = "0123456789abcdef0123456789abcdef01234567";
+  write_file(repo / ".git/HEAD", "ref: refs/heads/main\n");
+  const auto found = find_repo(repo);
+  REQUIRE(found.has_value());
+  CHECK_FALSE(head_commit(*found)); // no commit on the branch yet
+  write_file(repo / ".git/packed-refs", "# pack-refs with: peeled fully-peeled sorted\n" + sha2 +
+                                            " refs/heads/main\n^" + sha1 + "\n" + sha1 +
+                                            " refs/heads/other\n");
+  CHECK(head_commit(*found) == sha2);
+  write_file(repo / ".git/refs/heads/main", sha1 + "\n"); // a loose ref wins over the packed one
+  CHECK(head_commit(*found) == sha1);
+  write_file(repo / ".git/HEAD", sha2 + "\n"); // detached
+  CHECK(head_commit(*found) == sha2);
+  for (const std::string bad : {"3f5e2a1", "not a commit", "ref: refs/heads/../../../etc"}) {
+    write_file(repo / ".git/HEAD", bad + "\n");
+    CHECK_FALSE(head_commit(*found));
+  }
+  write_file(repo / ".git/HEAD", "ref: refs/heads/main\n");
+  write_file(repo / ".git/refs/heads/main", "garbage\n");
+  CHECK_FALSE(head_commit(*found));
+
+  // A worktree's branch lives in the main repository's refs.
+  const fs::path wt_git = repo / ".git" / "worktrees" / "wt";
+  write_file(wt_git / "HEAD", "ref: refs/heads/other\n");
+  write_file(wt_git / "commondir", "../..\n");
+  write_file(tmp / "wt/.git", "gitdir: " + wt_git.string() + "\n");
+  const auto worktree = find_repo(tmp / "wt");
+  REQUIRE(worktree.has_value());
+  CHECK(head_commit(*worktree) == sha1);
+}
+
 TEST_CASE("git: remote_slug turns remote urls into owner-repo") {
   struct Case {
     const char *url;
