@@ -26,6 +26,22 @@ int ui(const Args &args, const CliContext &ctx);
 
 // Doctor's printed checks as the console's Health view takes them (cli/ui.cpp): {"rows":
 // [{"name", "value", "sub"}], "warnings", "fixes", "summary"}.
-std::string doctor_json(std::string_view text);
+// Doctor's findings (docs/cli.md#doctor): its rows in order, each a name and a value (`sub`: a
+// row under the one before, its value starting at `column` in the printed text), then the
+// warnings and the fixes.
+struct DoctorRow {
+  std::string name, value;
+  bool sub = false;
+  std::size_t column = 12;
+};
+struct DoctorReport {
+  std::vector<DoctorRow> rows;
+  std::vector<std::string> warnings, fixes;
+};
+// Doctor's checks, run without printing: what the console's Health view shows.
+DoctorReport doctor_report(const CliContext &ctx);
+// `report` as JSON: {"rows":[{"name","value","sub"}…],"warnings":[…],"fixes":[…],"summary":…},
+// the summary doctor's last line ("" when there are fixes).
+std::string doctor_json(const DoctorReport &report);
 
 } // namespace mem0::cli

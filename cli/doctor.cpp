@@ -13,6 +13,7 @@
 #include "util/files.hpp"
 #include "util/git.hpp"
 #include "util/json.hpp"
+#include "util/json_writer.hpp"
 #include "util/platform.hpp"
 #include "util/strings.hpp"
 
@@ -26,19 +27,30 @@ namespace {
 // What doctor's checks share: the command's context, what earlier checks found, and the
 // warnings and fixes so far.
 struct Doctor {
-  const Args &args;
   const CliContext &ctx;
+  std::ostream *out;  // where each row is printed as it is found; nullptr for none
+  bool reset_backoff; // --reset: every back-off pause ends first
   const Config &c = ctx.config;
   ProjectId project = {};    // the project id check's
   PreviousIds previous = {}; // the ids of the rules before the 0.3-compatible ones
   Identity identity = {};    // the shared memory check's
   DailyUsage today = {};     // the state dir check's
+  std::vector<DoctorRow> rows = {};
   std::vector<std::string> warnings = {};
   std::vector<std::string> fixes = {};
 
-  // Print row `name` (padded to 12 columns) with `value`.
-  void row(std::string_view name, const std::string &value) const {
-    ctx.out << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << value << "\n";
+  // Row `name` with `value`, padded to 12 columns when printed.
+  void row(std::string_view name, const std::string &value) { add({std::string(name), value}); }
+  // A row under the one before, its value at `column` (past the two spaces it is indented by).
+  void sub(std::string_view name, const std::string &value, std::size_t column) {
+    add({std::string(name), value, true, column});
+  }
+  void add(DoctorRow r) {
+    if (out)
+      *out << (r.sub ? "  " : "") << r.name
+           << std::string(r.name.size() < r.column ? r.column - r.name.size() : 1, ' ') << r.value
+           << "\n";
+    rows.push_back(std::move(r));
   }
 };
 
@@ -137,7 +149,7 @@ void live_check(Doctor &d, const ApiTarget &api) {
 // The checks, in the order of their rows (docs/cli.md#doctor).
 
 void reset(Doctor &d) {
-  if (!d.args.has("--reset")) return;
+  if (!d.reset_backoff) return;
   const auto cleared = d.ctx.state.backoff.reset(d.ctx.now());
   d.row("reset", cleared ? count_of(*cleared, "pause", "pauses") + " ended"
                          : "back-off state not cleared: " + cleared.error().message);
@@ -208,8 +220,7 @@ void settings(Doctor &d) {
   for (const Setting &s : settings_table())
     width = std::max(width, s.name.size());
   for (const Setting &s : settings_table())
-    d.ctx.out << "  " << s.name << std::string(width + 2 - s.name.size(), ' ') << s.parser.show(d.c)
-              << " (" << d.c.origin(s.name) << ")\n";
+    d.sub(s.name, s.parser.show(d.c) + " (" + d.c.origin(s.name) + ")", width + 2);
 }
 
 void state(Doctor &d) {
@@ -321,9 +332,7 @@ void agent_rows(Doctor &d) {
                        (!program          ? std::string(f.program) + " not on PATH"
                         : version.empty() ? program->string() + " (no version)"
                                           : version + " (" + program->string() + ")"));
-    auto sub = [&](std::string_view name, const std::string &value) {
-      d.ctx.out << "  " << name << std::string(14 - name.size(), ' ') << value << "\n";
-    };
+    auto sub = [&](std::string_view name, const std::string &value) { d.sub(name, value, 14); };
     if (!f.plugin_installs) { // such an agent's hooks have the install paths' rows above
       const auto wired = wirings(*agent, d);
       for (const auto &w : wired) {
@@ -415,20 +424,56 @@ constexpr Check k_checks[] = {reset,    api_key,    user_and_project,  target,
 
 } // namespace
 
-int doctor(const Args &args, const CliContext &ctx) {
-  Doctor d{args, ctx};
+namespace {
+
+// Every check in order, each row printed on `out` as it is found when given.
+DoctorReport run_checks(const CliContext &ctx, std::ostream *out, bool reset_backoff) {
+  Doctor d{ctx, out, reset_backoff};
   for (const Check check : k_checks)
     check(d);
-  for (const auto &warning : d.warnings)
+  return {std::move(d.rows), std::move(d.warnings), std::move(d.fixes)};
+}
+
+// Doctor's last line: "" when there are fixes.
+std::string summary(const DoctorReport &report) {
+  if (!report.fixes.empty()) return "";
+  return report.warnings.empty()
+             ? "all checks passed"
+             : "checks passed, with " + count_of(report.warnings.size(), "warning", "warnings");
+}
+
+} // namespace
+
+DoctorReport doctor_report(const CliContext &ctx) { return run_checks(ctx, nullptr, false); }
+
+std::string doctor_json(const DoctorReport &report) {
+  JsonWriter w;
+  w.begin_object().key("rows").begin_array();
+  for (const DoctorRow &r : report.rows)
+    w.begin_object()
+        .member("name", r.name)
+        .member("value", r.value)
+        .key("sub")
+        .boolean(r.sub)
+        .end_object();
+  w.end_array().key("warnings").begin_array();
+  for (const auto &x : report.warnings)
+    w.str(x);
+  w.end_array().key("fixes").begin_array();
+  for (const auto &x : report.fixes)
+    w.str(x);
+  w.end_array().member("summary", summary(report)).end_object();
+  return w.text();
+}
+
+int doctor(const Args &args, const CliContext &ctx) {
+  const DoctorReport report = run_checks(ctx, &ctx.out, args.has("--reset"));
+  for (const auto &warning : report.warnings)
     ctx.out << "warning: " << warning << "\n";
-  for (const auto &fix : d.fixes)
+  for (const auto &fix : report.fixes)
     ctx.out << "fix: " << fix << "\n";
-  if (d.fixes.empty())
-    ctx.out << (d.warnings.empty()
-                    ? "all checks passed"
-                    : "checks passed, with " + count_of(d.warnings.size(), "warning", "warnings"))
-            << "\n";
-  return d.fixes.empty() ? k_ok : k_failure;
+  if (const std::string last = summary(report); !last.empty()) ctx.out << last << "\n";
+  return report.fixes.empty() ? k_ok : k_failure;
 }
 
 } // namespace mem0::cli

@@ -10,22 +10,17 @@
 namespace mem0::cli {
 namespace {
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && s.front() == ' ')
-    s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ')
-    s.remove_suffix(1);
-  return std::string(s);
+// `ctx` with the streams `out` and `err` and a deadline of its own.
+CliContext renewed(const CliContext &ctx, std::ostream &out, std::ostream &err) {
+  return {static_cast<const RunDeps &>(ctx),       out,       err, ctx.cwd, ctx.exe_dir,
+          SteadyClock::now() + ctx.config.timeout, ctx.detach};
 }
 
 // What `command` prints on stdout, run with `args` and a deadline of its own; an error with its
 // stderr when it fails (k_failure without output).
 Result<std::string> captured(Handler command, const Args &args, const CliContext &ctx) {
   std::ostringstream out, err;
-  const CliContext fresh{
-      static_cast<const RunDeps &>(ctx),       out,       err, ctx.cwd, ctx.exe_dir,
-      SteadyClock::now() + ctx.config.timeout, ctx.detach};
-  const int status = command(args, fresh);
+  const int status = command(args, renewed(ctx, out, err));
   if (status != k_ok && out.str().empty()) {
     std::string line = err.str();
     while (!line.empty() && line.back() == '\n')
@@ -37,48 +32,6 @@ Result<std::string> captured(Handler command, const Args &args, const CliContext
 }
 
 } // namespace
-
-std::string doctor_json(std::string_view text) {
-  JsonWriter w;
-  std::vector<std::string> warnings, fixes;
-  std::string summary;
-  w.begin_object().key("rows").begin_array();
-  std::istringstream lines{std::string(text)};
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("warning: ", 0) == 0) {
-      warnings.push_back(line.substr(9));
-    } else if (line.rfind("fix: ", 0) == 0) {
-      fixes.push_back(line.substr(5));
-    } else if (line == "all checks passed" || line.rfind("checks passed, with ", 0) == 0) {
-      summary = line;
-    } else if (line.rfind("  ", 0) == 0) { // a row under the one before: `  name  value`
-      const std::string rest = line.substr(2);
-      const auto gap = rest.find("  ");
-      w.begin_object()
-          .member("name", trimmed(rest.substr(0, gap)))
-          .member("value", gap == std::string::npos ? "" : trimmed(rest.substr(gap)))
-          .key("sub")
-          .boolean(true)
-          .end_object();
-    } else if (!line.empty()) { // `name` padded to 12 columns, then its value
-      const std::size_t cut = std::min<std::size_t>(12, line.size());
-      w.begin_object()
-          .member("name", trimmed(line.substr(0, cut)))
-          .member("value", trimmed(line.substr(cut)))
-          .key("sub")
-          .boolean(false)
-          .end_object();
-    }
-  }
-  w.end_array().key("warnings").begin_array();
-  for (const auto &x : warnings)
-    w.str(x);
-  w.end_array().key("fixes").begin_array();
-  for (const auto &x : fixes)
-    w.str(x);
-  w.end_array().member("summary", summary).end_object();
-  return w.text();
-}
 
 int ui(const Args &args, const CliContext &ctx) {
   const auto usage = [&](std::string_view message) {
@@ -108,12 +61,10 @@ int ui(const Args &args, const CliContext &ctx) {
     return k_ok;
   }
   console::Sources sources;
-  // Doctor's checks, run anew for each look (its status says whether there are fixes; the
-  // rows are what the view shows).
+  // Doctor's checks, run anew for each look, with a deadline of their own.
   sources.health = [&ctx]() -> Result<std::string> {
-    auto printed = captured(doctor, Args{}, ctx);
-    if (!printed) return printed;
-    return doctor_json(*printed);
+    std::ostringstream out, err;
+    return doctor_json(doctor_report(renewed(ctx, out, err)));
   };
   // Stats, the dream report and its apply are the commands' own JSON (docs/hygiene.md), and a
   // pin is the memory service's, as `pin` sends it.

@@ -13,7 +13,8 @@ codex   `codex mcp list` lists `mem0` with our command and `mcp`; a `codex exec`
         The rest of config.toml (the model provider) is kept.
 gemini  `gemini mcp list` shows `mem0` connected, started in the project directory with `mcp`;
         the repository's extension, linked instead, carries the same server
-        (`${extensionPath}/../scripts/mem0-hooks.sh mcp`), also connected.
+        (`node ${extensionPath}/hooks/run.cjs mem0-hooks mcp`, one command for every system),
+        also connected.
 codex plugin  the Codex plugin carries no server: its manifest's empty `mcpServers` keeps Codex
         from loading Claude Code's `.mcp.json` at the same root (which could not start there).
 
@@ -127,9 +128,6 @@ class MemoryToolsTest(unittest.TestCase):
         checkout = os.path.join(self.scratch, "checkout")
         shutil.copytree(os.path.join(REPO, "gemini-extension"),
                         os.path.join(checkout, "gemini-extension"))
-        os.makedirs(os.path.join(checkout, "scripts"))
-        shutil.copy2(os.path.join(REPO, "scripts", "mem0-hooks.sh"),
-                     os.path.join(checkout, "scripts"))
         os.makedirs(os.path.join(checkout, "build", "bin"))
         shutil.copy2(self.cli, os.path.join(checkout, "build", "bin", "mem0-hooks"))
         os.unlink(os.path.join(self.record, "cwd"))
@@ -139,8 +137,8 @@ class MemoryToolsTest(unittest.TestCase):
                                 stdin=subprocess.DEVNULL)
         self.assertEqual(linked.returncode, 0, linked.stdout + linked.stderr)
         out = self.gemini_mcp_list(env)
-        self.assertRegex(out, r"mem0 \(from mem0-native-hooks\).*scripts/mem0-hooks\.sh mcp.*"
-                              r"Connected", out)
+        self.assertRegex(out, r"mem0 \(from mem0-native-hooks\).*node .*run\.cjs mem0-hooks mcp"
+                              r".*Connected", out)
         self.assertEqual(self.recorded(), (os.path.realpath(self.project), ["mcp"]))
         log("    extension: " + next(line.strip() for line in out.splitlines() if "mem0" in line))
 

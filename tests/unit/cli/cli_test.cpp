@@ -899,6 +899,41 @@ TEST_CASE("doctor: an unreachable server that is paused shows the count in the p
   CHECK_FALSE(mt::contains(c.text(), "checks passed"));
 }
 
+TEST_CASE("doctor: the report the console shows holds the rows, warnings and fixes it prints",
+          "[cli][doctor]") {
+  CliFixture c;
+  REQUIRE(c.run({"pause"}) == k_ok); // a warning
+  c.f.http.responder = [](const HttpRequest &) { return mt::http_status(200, "[]"); };
+  c.run({"doctor"});
+  const std::string printed = c.text();
+  std::ostringstream quiet, quiet_err;
+  const DoctorReport report = doctor_report(CliContext{c.f.deps(),
+                                                       quiet,
+                                                       quiet_err,
+                                                       c.f.project,
+                                                       c.exe_dir,
+                                                       SteadyClock::now() + std::chrono::seconds(5),
+                                                       {}});
+  CHECK(quiet.str().empty()); // the report prints nothing
+  REQUIRE(report.rows.size() > 10);
+  CHECK(report.fixes.empty());
+  REQUIRE(report.warnings.size() == 1);
+  std::string again; // the report, printed as doctor prints it
+  for (const DoctorRow &r : report.rows)
+    again += (r.sub ? "  " : "") + r.name +
+             std::string(r.name.size() < r.column ? r.column - r.name.size() : 1, ' ') + r.value +
+             "\n";
+  for (const auto &w : report.warnings)
+    again += "warning: " + w + "\n";
+  CHECK(again + "checks passed, with 1 warning\n" == printed);
+  rapidjson::Document json;
+  json.Parse(doctor_json(report).c_str());
+  REQUIRE(json.IsObject());
+  CHECK(json["rows"].Size() == report.rows.size());
+  CHECK(std::string(json["summary"].GetString()) == "checks passed, with 1 warning");
+  CHECK(json["rows"][0]["sub"].IsFalse());
+}
+
 TEST_CASE("doctor: a pause the check's answer ends is reported as ended early", "[cli][doctor]") {
   CliFixture c;
   c.pause_for(std::chrono::seconds(600));

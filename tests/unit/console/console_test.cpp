@@ -342,14 +342,12 @@ TEST_CASE("console health: doctor's checks, the pause, and never the key", "[con
   ConsoleFixture s;
   const std::string key = *s.f.config.api_key;
   s.sources.health = [&]() -> Result<std::string> {
-    return cli::doctor_json("api key     m0-t…1234 (MEM0_API_KEY)\n"
-                            "settings    /h/.mem0/settings.json (missing)\n"
-                            "  timeout       5000 (default)\n"
-                            "leaked      " +
-                            key +
-                            "\n"
-                            "warning: the hooks are wired 2 times\n"
-                            "fix: run `mem0-hooks install`\n");
+    return cli::doctor_json({.rows = {{"api key", "m0-t…1234 (MEM0_API_KEY)"},
+                                      {"settings", "/h/.mem0/settings.json (missing)"},
+                                      {"timeout", "5000 (default)", true, 16},
+                                      {"leaked", key}},
+                             .warnings = {"the hooks are wired 2 times"},
+                             .fixes = {"run `mem0-hooks install`"}});
   };
   const Response r = s.page("GET", "/api/health");
   REQUIRE(r.status == 200);
