@@ -57,8 +57,8 @@ TEST_CASE("recall: the plan's results are merged in plan order, each once, and c
   f.http.answer_by_type([](const std::string &type) {
     if (type == "decision") return found({memory(3, "decision", "c"), memory(1, "fact", "a")});
     if (type == "convention")
-      return found({memory(4, "convention", "d"), memory(5, "convention", "e"),
-                    memory(2, "fact", "b")});
+      return found(
+          {memory(4, "convention", "d"), memory(5, "convention", "e"), memory(2, "fact", "b")});
     return found({memory(1, "fact", "a"), memory(2, "fact", "b")});
   });
   RecallRequest request = searches(k_session, {"decision", "convention"});
@@ -69,19 +69,18 @@ TEST_CASE("recall: the plan's results are merged in plan order, each once, and c
   CHECK(f.http.requests.size() == 3);
   CHECK(ids_of(first.memories) == ids({1, 2, 3, 4}));
   // Lines as context_line shows them when the request names no line.
-  CHECK(first.lines == std::vector<std::string>{"- [fact] a [mem0:00000001]",
-                                                "- [fact] b [mem0:00000002]",
-                                                "- [decision] c [mem0:00000003]",
-                                                "- [convention] d [mem0:00000004]"});
+  CHECK(first.lines == std::vector<std::string>{
+                           "- [fact] a [mem0:00000001]", "- [fact] b [mem0:00000002]",
+                           "- [decision] c [mem0:00000003]", "- [convention] d [mem0:00000004]"});
   CHECK_FALSE(first.page.has_value());
   CHECK(first.user_notices.empty());
   // The run log: what was injected, and what the cap left out.
   const RunRecord &record = ctx.facts->run_record();
-  CHECK(record.memories == std::vector<std::pair<std::string, std::string>>{
-                               {id_of(1), "fact"},
-                               {id_of(2), "fact"},
-                               {id_of(3), "decision"},
-                               {id_of(4), "convention"}});
+  CHECK(record.memories ==
+        std::vector<std::pair<std::string, std::string>>{{id_of(1), "fact"},
+                                                         {id_of(2), "fact"},
+                                                         {id_of(3), "decision"},
+                                                         {id_of(4), "convention"}});
   std::size_t chars = 0;
   for (const auto &line : first.lines)
     chars += line.size(); // ASCII: a code point a byte
@@ -129,7 +128,8 @@ TEST_CASE("recall: a session never gets a memory twice; another session gets it 
   const Recall none = recall(ctx, one_search("session-a"));
   CHECK(none.memories.empty());
   CHECK(none.lines.empty());
-  CHECK(skips(ctx) == std::vector<std::string>{"deduped: 4 memories already shown in this session"});
+  CHECK(skips(ctx) ==
+        std::vector<std::string>{"deduped: 4 memories already shown in this session"});
   CHECK(f.store().sessions.load("session-a").injected == ids({1, 2, 3, 4}));
 
   CHECK(ids_of(recall(f.context(), one_search("session-b")).memories) == ids({1, 2, 3, 4}));
@@ -181,8 +181,7 @@ TEST_CASE("recall: keep filters the candidates before the cap", "[recall]") {
   CHECK(f.store().sessions.load(k_session).injected == ids({2, 4}));
 }
 
-TEST_CASE("recall: line decides how a memory is shown and what the run log counts",
-          "[recall]") {
+TEST_CASE("recall: line decides how a memory is shown and what the run log counts", "[recall]") {
   HookFixture f;
   f.http.answer({memory(1, "fact", "caf\xC3\xA9"), memory(2, "decision", "b")});
   RecallRequest request = one_search(k_session);
@@ -313,7 +312,8 @@ TEST_CASE("recall: problems go to the user, each kind once per session", "[recal
   CHECK(recall(f.context(), one_search("")).user_notices.size() == 1);
 }
 
-TEST_CASE("recall: a 429 and the pause it starts are one kind; an outage pause is another", "[recall]") {
+TEST_CASE("recall: a 429 and the pause it starts are one kind; an outage pause is another",
+          "[recall]") {
   HookFixture f;
   f.http.responder = [](const HttpRequest &) {
     return http_status(429, "{}", std::chrono::seconds(20));
@@ -321,7 +321,8 @@ TEST_CASE("recall: a 429 and the pause it starts are one kind; an outage pause i
   CHECK(recall(f.context(), one_search(k_session)).user_notices ==
         std::vector<std::string>{
             "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 20 s)"});
-  CHECK(recall(f.context(), one_search(k_session)).user_notices.empty()); // paused: the same problem
+  CHECK(
+      recall(f.context(), one_search(k_session)).user_notices.empty()); // paused: the same problem
   CHECK(recall(f.context(), one_search("session-10")).user_notices ==
         std::vector<std::string>{
             "mem0: recall paused \xE2\x80\x94 rate limited by Mem0, retrying in 20 s"});
@@ -499,8 +500,7 @@ TEST_CASE("recall: yesterday's searches do not count against today's limit", "[r
 
 // --- recall_output ------------------------------------------------------------------------------
 
-TEST_CASE("recall: recall_output fits head, lines and tail and carries the notices",
-          "[recall]") {
+TEST_CASE("recall: recall_output fits head, lines and tail and carries the notices", "[recall]") {
   Recall found;
   found.user_notices = {"mem0: 2 memories recalled",
                         "mem0: recall skipped \xE2\x80\x94 API key rejected"};
@@ -536,7 +536,8 @@ TEST_CASE("recall: recall_output fits head, lines and tail and carries the notic
 
 // --- claim_new and the problem lines -------------------------------------------------------------
 
-TEST_CASE("recall: claim_new skips injected ids, respects the cap and records what it took", "[recall]") {
+TEST_CASE("recall: claim_new skips injected ids, respects the cap and records what it took",
+          "[recall]") {
   SessionState state;
   state.injected = {id_of(2)};
   const std::vector<Memory> candidates{memory(1, "", ""), memory(2, "", ""), memory(3, "", ""),
