@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -259,6 +260,28 @@ inline Memory memory(unsigned n, std::string type, std::string text, std::string
   return m;
 }
 
+// Memories n = from..to of `type`, whose texts name their numbers.
+inline std::vector<Memory> numbered(unsigned from, unsigned to, const std::string &type = "fact") {
+  std::vector<Memory> out;
+  for (unsigned n = from; n <= to; ++n)
+    out.push_back(memory(n, type, "memory number " + std::to_string(n)));
+  return out;
+}
+
+// The ids of `memories`, in order; and the ids of the numbers, as id_of makes them.
+inline std::vector<std::string> ids_of(const std::vector<Memory> &memories) {
+  std::vector<std::string> out;
+  for (const auto &m : memories)
+    out.push_back(m.id);
+  return out;
+}
+inline std::vector<std::string> ids(std::initializer_list<unsigned> numbers) {
+  std::vector<std::string> out;
+  for (const unsigned n : numbers)
+    out.push_back(id_of(n));
+  return out;
+}
+
 // A search response body in the API's shape: {"results":[{id, memory, metadata:{type}, ...}]}.
 inline std::string results_json(const std::vector<Memory> &memories) {
   rapidjson::StringBuffer buffer;
@@ -292,6 +315,11 @@ inline std::string results_json(const std::vector<Memory> &memories) {
   w.EndArray();
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+// A list response in the Platform's shape: {"count": N, "results": [...]}.
+inline std::string list_json(long count, const std::vector<Memory> &memories) {
+  return "{\"count\":" + std::to_string(count) + "," + results_json(memories).substr(1);
 }
 
 inline Result<HttpResponse> http_status(long status, std::string body,
@@ -437,6 +465,15 @@ public:
   std::size_t batches = 0;
   Responder responder = [](const HttpRequest &) { return found({}); };
 };
+
+// A recall of one untyped search for `session`, at most 6 memories (runtime/recall.hpp).
+inline RecallRequest one_search(std::string session) {
+  RecallRequest r;
+  r.plan = {SearchSpec{"how are invoices rounded", std::nullopt}};
+  r.identity = {"alice", "proj", std::move(session)};
+  r.cap = 6;
+  return r;
+}
 
 // 2025-03-10 12:00:00 UTC: the fixed "now" of the hook tests.
 inline std::chrono::system_clock::time_point fixed_now() {

@@ -64,11 +64,6 @@ std::string run(HookFixture &f, const std::string &source,
 // True when the output asks the runner to import the project files in the detached sender.
 bool imports(const HookOutput &out) { return static_cast<bool>(out.detached); }
 
-// A list response: {"count": N, "results": [...]}.
-std::string list_json(long count, const std::vector<Memory> &memories) {
-  return "{\"count\":" + std::to_string(count) + "," + results_json(memories).substr(1);
-}
-
 // Answer list requests with `count` and `memories`, and searches with `searched`.
 void answer_list(HookFixture &f, long count, std::vector<Memory> memories,
                  std::vector<Memory> searched = {}) {

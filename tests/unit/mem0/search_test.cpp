@@ -11,26 +11,6 @@ using namespace mem0::testing;
 
 namespace {
 
-std::vector<std::string> ids_of(const std::vector<Memory> &memories) {
-  std::vector<std::string> out;
-  for (const auto &m : memories)
-    out.push_back(m.id);
-  return out;
-}
-
-std::vector<std::string> ids(std::initializer_list<unsigned> numbers) {
-  std::vector<std::string> out;
-  for (const unsigned n : numbers)
-    out.push_back(id_of(n));
-  return out;
-}
-
-Error failure_of(ErrorKind kind, std::optional<std::chrono::seconds> retry_after = {}) {
-  Error e = make_error(kind, "simulated");
-  e.retry_after = retry_after;
-  return e;
-}
-
 bool has_header(const HttpRequest &r, std::string_view header) {
   return std::find(r.headers.begin(), r.headers.end(), header) != r.headers.end();
 }
@@ -93,62 +73,6 @@ TEST_CASE("search: put_types_first leaves the order alone when no type matches")
   std::vector<Memory> ms{memory(1, "fact", ""), memory(2, "note", ""), memory(3, "fact", "")};
   put_types_first(ms, {"anti_pattern", "task_learning"});
   CHECK(ids_of(ms) == ids({1, 2, 3}));
-}
-
-TEST_CASE("search: claim_new skips injected ids, respects the cap and records what it took") {
-  SessionState state;
-  state.injected = {id_of(2)};
-  const std::vector<Memory> candidates{memory(1, "", ""), memory(2, "", ""), memory(3, "", ""),
-                                       memory(4, "", ""), memory(5, "", "")};
-  const auto claimed = claim_new(state, candidates, 3);
-  CHECK(ids_of(claimed) == ids({1, 3, 4}));
-  CHECK(state.injected == ids({2, 1, 3, 4}));
-
-  const auto again = claim_new(state, candidates, 3);
-  CHECK(ids_of(again) == ids({5}));
-  CHECK(claim_new(state, candidates, 3).empty());
-}
-
-TEST_CASE("search: recall problem lines name a rejected key") {
-  PlanOutcome outcome;
-  outcome.failures = {failure_of(ErrorKind::unauthorized)};
-  CHECK(recall_problem_lines(outcome, 1) ==
-        std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 API key rejected"});
-}
-
-TEST_CASE("search: recall problem lines name a rate limit with its retry delay") {
-  PlanOutcome outcome;
-  outcome.failures = {failure_of(ErrorKind::rate_limited, std::chrono::seconds(7))};
-  CHECK(
-      recall_problem_lines(outcome, 1) ==
-      std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 rate limited (retry after 7 s)"});
-
-  outcome.failures = {failure_of(ErrorKind::rate_limited)};
-  CHECK(recall_problem_lines(outcome, 1) ==
-        std::vector<std::string>{"mem0: recall skipped \xE2\x80\x94 rate limited"});
-}
-
-TEST_CASE("search: recall problem lines count other failures with their class") {
-  PlanOutcome outcome;
-  outcome.failures = {failure_of(ErrorKind::timeout)};
-  CHECK(recall_problem_lines(outcome, 2) ==
-        std::vector<std::string>{
-            "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)"});
-}
-
-TEST_CASE("search: recall problem lines come in a fixed order, one per problem") {
-  PlanOutcome outcome;
-  outcome.failures = {failure_of(ErrorKind::server), failure_of(ErrorKind::rate_limited),
-                      failure_of(ErrorKind::unauthorized)};
-  const auto lines = recall_problem_lines(outcome, 4);
-  REQUIRE(lines.size() == 3);
-  CHECK(lines[0] == "mem0: recall skipped \xE2\x80\x94 API key rejected");
-  CHECK(lines[1] == "mem0: recall skipped \xE2\x80\x94 rate limited");
-  CHECK(lines[2] == "mem0: recall incomplete \xE2\x80\x94 1 of 4 searches failed (server)");
-}
-
-TEST_CASE("search: no failures means no recall problem lines") {
-  CHECK(recall_problem_lines(PlanOutcome{}, 3).empty());
 }
 
 TEST_CASE("search: run_plan sends one request per search in one parallel batch") {
@@ -298,18 +222,6 @@ TEST_CASE("search: make_query never sends a secret split by its input window") {
 
 // --- user notices (docs/failures.md#recall-notices) ----------------------------------------------
 
-namespace {
-
-RecallRequest one_search(std::string session = "session-9") {
-  RecallRequest r;
-  r.plan = {SearchSpec{"how are invoices rounded", std::nullopt}};
-  r.identity = {"alice", "proj", std::move(session)};
-  r.cap = 6;
-  return r;
-}
-
-} // namespace
-
 TEST_CASE("recall: the kinds shown survive the session file") {
   SessionState s;
   CHECK(claim_notice(s, notice_kind::key_rejected));
@@ -326,83 +238,6 @@ TEST_CASE("recall: the kinds shown survive the session file") {
   CHECK(claim_notice(copy, "failed:server"));
   // An older file without the field reads as nothing shown.
   CHECK(parse_session_state(R"({"injected":[],"limit_notice_shown":false})").notices_shown.empty());
-}
-
-TEST_CASE("recall: problems go to the user, each kind once per session") {
-  HookFixture f;
-  f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::timeout); };
-  const Recall first = recall(f.context(), one_search());
-  CHECK(first.memories.empty());
-  CHECK(first.user_notices ==
-        std::vector<std::string>{
-            "mem0: recall incomplete \xE2\x80\x94 1 of 1 searches failed (timeout)"});
-  CHECK(recall(f.context(), one_search()).user_notices.empty());
-  // A line with a class not shown yet is shown whole; then both classes are known.
-  f.http.responder = [](const HttpRequest &r) -> Result<HttpResponse> {
-    if (parse_sent(r).type) return http_status(500, "{}");
-    return transport_failure(ErrorKind::timeout);
-  };
-  RecallRequest two = one_search();
-  two.plan.push_back(SearchSpec{"q", std::string("decision")});
-  CHECK(recall(f.context(), two).user_notices ==
-        std::vector<std::string>{
-            "mem0: recall incomplete \xE2\x80\x94 2 of 2 searches failed (timeout, server)"});
-  CHECK(recall(f.context(), two).user_notices.empty());
-  // Without a session: every time.
-  CHECK(recall(f.context(), one_search("")).user_notices.size() == 1);
-  CHECK(recall(f.context(), one_search("")).user_notices.size() == 1);
-}
-
-TEST_CASE("recall: a 429 and the pause it starts are one kind; an outage pause is another") {
-  HookFixture f;
-  f.http.responder = [](const HttpRequest &) {
-    return http_status(429, "{}", std::chrono::seconds(20));
-  };
-  CHECK(recall(f.context(), one_search()).user_notices ==
-        std::vector<std::string>{
-            "mem0: recall skipped \xE2\x80\x94 rate limited (retry after 20 s)"});
-  CHECK(recall(f.context(), one_search()).user_notices.empty()); // paused: the same problem
-  CHECK(recall(f.context(), one_search("session-10")).user_notices ==
-        std::vector<std::string>{
-            "mem0: recall paused \xE2\x80\x94 rate limited by Mem0, retrying in 20 s"});
-
-  f.now += std::chrono::seconds(21);
-  f.http.responder = [](const HttpRequest &) { return transport_failure(ErrorKind::transport); };
-  for (int i = 0; i < 3; ++i)
-    recall(f.context(), one_search());
-  const Recall paused = recall(f.context(), one_search());
-  CHECK(paused.user_notices ==
-        std::vector<std::string>{"mem0: recall paused \xE2\x80\x94 Mem0 unreachable after 3 failed "
-                                 "attempts, retrying in 30 s"});
-  CHECK(recall(f.context(), one_search()).user_notices.empty());
-}
-
-TEST_CASE("recall: nothing wrong, nothing for the user; show_recall adds the summary") {
-  HookFixture f;
-  f.http.answer({memory(1, "fact", "a"), memory(2, "fact", "b")});
-  const Recall quiet = recall(f.context(), one_search());
-  CHECK(quiet.memories.size() == 2);
-  CHECK(quiet.user_notices.empty());
-  CHECK(f.store().sessions.load("session-9").notices_shown.empty());
-
-  f.set_env("MEM0_SHOW_RECALL", "yes");
-  f.http.answer({memory(3, "fact", "c")});
-  CHECK(recall(f.context(), one_search()).user_notices ==
-        std::vector<std::string>{"mem0: 1 memory recalled"});
-  CHECK(recall(f.context(), one_search()).user_notices.empty()); // nothing new recalled
-  CHECK(recalled_line(4) == "mem0: 4 memories recalled");
-
-  // The summary comes first, then the problems.
-  f.http.responder = [](const HttpRequest &r) -> Result<HttpResponse> {
-    if (parse_sent(r).type) return transport_failure(ErrorKind::timeout);
-    return found({memory(4, "fact", "d")});
-  };
-  RecallRequest two = one_search();
-  two.plan.push_back(SearchSpec{"q", std::string("decision")});
-  CHECK(recall(f.context(), two).user_notices ==
-        std::vector<std::string>{
-            "mem0: 1 memory recalled",
-            "mem0: recall incomplete \xE2\x80\x94 1 of 2 searches failed (timeout)"});
 }
 
 TEST_CASE("recall: the no-key notice is claimed once per session") {
