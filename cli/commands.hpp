@@ -24,8 +24,6 @@ int unpin(const Args &args, const CliContext &ctx);
 int dream(const Args &args, const CliContext &ctx);
 int ui(const Args &args, const CliContext &ctx);
 
-// Doctor's printed checks as the console's Health view takes them (cli/ui.cpp): {"rows":
-// [{"name", "value", "sub"}], "warnings", "fixes", "summary"}.
 // Doctor's findings (docs/cli.md#doctor): its rows in order, each a name and a value (`sub`: a
 // row under the one before, its value starting at `column` in the printed text), then the
 // warnings and the fixes.

@@ -422,10 +422,6 @@ constexpr Check k_checks[] = {reset,    api_key,    user_and_project,  target,
                               settings, state,      controls,          plan,
                               hooks,    agent_rows, wired_executables, live};
 
-} // namespace
-
-namespace {
-
 // Every check in order, each row printed on `out` as it is found when given.
 DoctorReport run_checks(const CliContext &ctx, std::ostream *out, bool reset_backoff) {
   Doctor d{ctx, out, reset_backoff};

@@ -112,18 +112,14 @@ std::string without_user_info(std::string_view url) {
   return s;
 }
 
-std::optional<std::string> current_branch(const GitRepo &repo) {
+namespace {
+
+// The text of `repo`'s HEAD, trimmed: `ref: <ref>`, or a detached HEAD's object name.
+std::optional<std::string> head_of(const GitRepo &repo) {
   const auto text = read_small_file(repo.git_dir / "HEAD", 4096);
   if (!text) return std::nullopt;
-  const std::string_view head = trim(*text);
-  constexpr std::string_view ref = "ref: refs/heads/";
-  if (head.starts_with(ref)) return std::string(head.substr(ref.size()));
-  if (head.starts_with("ref: ")) return std::string(head.substr(5));
-  if (head.size() >= 7) return std::string(head.substr(0, 7));
-  return std::nullopt;
+  return std::string(trim(*text));
 }
-
-namespace {
 
 // `text` when it is an object name: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.
 std::optional<std::string> object_name(std::string_view text) {
@@ -134,10 +130,21 @@ std::optional<std::string> object_name(std::string_view text) {
 
 } // namespace
 
-std::optional<std::string> head_commit(const GitRepo &repo) {
-  const auto text = read_small_file(repo.git_dir / "HEAD", 4096);
+std::optional<std::string> current_branch(const GitRepo &repo) {
+  const auto text = head_of(repo);
   if (!text) return std::nullopt;
-  const std::string_view head = trim(*text);
+  const std::string_view head = *text;
+  constexpr std::string_view ref = "ref: refs/heads/";
+  if (head.starts_with(ref)) return std::string(head.substr(ref.size()));
+  if (head.starts_with("ref: ")) return std::string(head.substr(5));
+  if (head.size() >= 7) return std::string(head.substr(0, 7));
+  return std::nullopt;
+}
+
+std::optional<std::string> head_commit(const GitRepo &repo) {
+  const auto text = head_of(repo);
+  if (!text) return std::nullopt;
+  const std::string_view head = *text;
   if (!head.starts_with("ref: ")) return object_name(head);
   const std::string ref(trim(head.substr(5)));
   if (ref.find("..") != std::string::npos) return std::nullopt; // a ref never leaves the git dir
