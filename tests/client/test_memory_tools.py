@@ -128,6 +128,12 @@ class MemoryToolsTest(unittest.TestCase):
         checkout = os.path.join(self.scratch, "checkout")
         shutil.copytree(os.path.join(REPO, "gemini-extension"),
                         os.path.join(checkout, "gemini-extension"))
+        # Not built yet: the server's command fails at once, saying so.
+        run_cjs = os.path.join(checkout, "gemini-extension", "hooks", "run.cjs")
+        unbuilt = subprocess.run(["node", run_cjs, "mem0-hooks", "mcp"], capture_output=True,
+                                 text=True, timeout=30, stdin=subprocess.DEVNULL)
+        self.assertEqual(unbuilt.returncode, 1, unbuilt.stderr)
+        self.assertIn("mem0: cannot run ", unbuilt.stderr)
         os.makedirs(os.path.join(checkout, "build", "bin"))
         shutil.copy2(self.cli, os.path.join(checkout, "build", "bin", "mem0-hooks"))
         os.unlink(os.path.join(self.record, "cwd"))
