@@ -139,7 +139,7 @@ const Outbox::Stats &RunFacts::outbox_stats() {
 bool RunFacts::outbox_has_pending() {
   if (m_queued) return true;
   if (m_outbox) return m_outbox->pending > 0;
-  return once(m_pending, [&] { return !m_state.outbox.pending().empty(); });
+  return once(m_pending, [&] { return !m_state.outbox.waiting().empty(); });
 }
 
 void RunFacts::note_queued() { m_queued = true; }

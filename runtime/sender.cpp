@@ -247,6 +247,7 @@ SendReport send_round(const RunDeps &deps, std::optional<Deadline> end, const st
   while (SteadyClock::now() < round.end && !report.stopped) {
     const auto now = deps.now();
     if (!round.may_send(now)) break;
+    outbox.admit_parked(now); // a look at an empty directory when nothing is parked
     const auto batch = round.next_batch();
     if (!batch) break;
     if (batch->requests.empty()) continue; // each was unreadable, and is set aside

@@ -24,6 +24,25 @@ bool is_item_name(const std::string &name) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// A parked item's file name (Outbox::put): "i-" and its identity, or for an item without one
+// "c-" and its content's hash (the same item twice is one request; an identity that is no file
+// name too: a duplicate is better than a loss).
+std::string parked_name(const std::string &identity, const std::string &content) {
+  const bool named = !identity.empty() && all_of_class(identity, is_id_char);
+  return (named ? "i-" + identity : "c-" + sha256_hex(content)) + ".json";
+}
+
+bool is_parked_name(const std::string &name) {
+  return (name.starts_with("i-") || name.starts_with("c-")) && name.ends_with(".json") &&
+         all_of_class(std::string_view(name).substr(0, name.size() - 5), is_id_char);
+}
+
+// The identity a parked item is deduplicated by; empty for none.
+std::string parked_identity(const std::string &name) {
+  const std::string file = name.substr(name.rfind('/') + 1);
+  return file.starts_with("i-") ? file.substr(2, file.size() - 7) : std::string();
+}
+
 struct OutboxState {
   long long next = 1;
   long long last_delivery = 0;
@@ -198,6 +217,18 @@ Outbox::Outbox(StateDisk &disk, const fs::path &state_dir)
 Result<std::string> Outbox::put(const OutboxItem &item, const std::string &identity, WallTime now) {
   if (!m_disk->make_dir(m_dir)) return unexpected(make_error(ErrorKind::io, "outbox: io"));
   const std::string content = serialize_item(item);
+  auto queued = queue(content, identity, now);
+  if (queued || queued.error().kind != ErrorKind::timeout) return queued;
+  // The lock stayed busy (a crowd of captures on a slow machine): parked, never lost to a wait.
+  const std::string name = "parked/" + parked_name(identity, content);
+  if (!m_disk->make_dir(m_dir / "parked") ||
+      !m_disk->write(m_dir / name, content, Durability::durable))
+    return unexpected(make_error(ErrorKind::io, "outbox: io"));
+  return name;
+}
+
+Result<std::string> Outbox::queue(const std::string &content, const std::string &identity,
+                                  WallTime now) {
   std::optional<ErrorKind> refused;
   std::string name;
   auto done = m_disk->update_locked(
@@ -235,11 +266,44 @@ Result<std::string> Outbox::put(const OutboxItem &item, const std::string &ident
       k_lock_wait);
   if (refused)
     return unexpected(make_error(*refused, "outbox: " + std::string(to_string(*refused))));
-  if (!done) {
-    // The item may be written while the state is not: keep it (a duplicate is better than a loss).
-    if (name.empty()) return unexpected(make_error(ErrorKind::io, "outbox: io"));
-  }
+  // The item may be written while the state is not: keep it (a duplicate is better than a loss).
+  if (!done && name.empty())
+    return unexpected(
+        make_error(done.error().kind == ErrorKind::timeout ? ErrorKind::timeout : ErrorKind::io,
+                   "outbox: " + done.error().message));
   return name;
+}
+
+void Outbox::admit_parked(WallTime now) {
+  for (const auto &name : parked()) {
+    const auto content = m_disk->read(m_dir / name, k_max_bytes);
+    if (!content) continue;
+    const auto queued = queue(*content, parked_identity(name), now);
+    if (!queued && queued.error().kind != ErrorKind::duplicate) return; // busy or full: it waits
+    m_disk->remove(m_dir / name);
+  }
+}
+
+std::vector<std::string> Outbox::parked() const {
+  std::vector<std::pair<fs::file_time_type, std::string>> found;
+  for (auto &entry : m_disk->list(m_dir / "parked"))
+    if (entry.file && is_parked_name(entry.name)) {
+      std::string name = "parked/" + entry.name;
+      found.emplace_back(m_disk->modified(m_dir / name).value_or(fs::file_time_type{}),
+                         std::move(name));
+    }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> names;
+  for (auto &[when, name] : found)
+    names.push_back(std::move(name));
+  return names;
+}
+
+std::vector<std::string> Outbox::waiting() const {
+  auto names = pending();
+  for (auto &name : parked())
+    names.push_back(std::move(name));
+  return names;
 }
 
 std::vector<std::string> Outbox::pending() const {
@@ -251,7 +315,7 @@ std::vector<std::string> Outbox::pending() const {
 }
 
 bool Outbox::has_asked() const {
-  const auto names = pending();
+  const auto names = waiting();
   return std::any_of(names.rbegin(), names.rend(), [&](const std::string &name) {
     const auto item = load(name);
     return item && item->asked;
@@ -298,7 +362,7 @@ void Outbox::delivered(WallTime now) {
 
 Outbox::Stats Outbox::stats() const {
   Stats stats;
-  for (const auto &name : pending()) {
+  for (const auto &name : waiting()) {
     ++stats.pending;
     stats.bytes += static_cast<std::size_t>(m_disk->size(m_dir / name).value_or(0));
   }

@@ -56,7 +56,8 @@ struct OutboxItem {
 // The durable queue of writes under `<state dir>/outbox/`: one private file per item, named by
 // a sequence number so that the order of capture is the order of sending; rejected items under
 // `outbox/rejected/`; the sequence, the dedupe record and the last delivery in `outbox/state.json`.
-// Queueing is made under `outbox/state.json.lock`; only the one sender (under its own lock)
+// Queueing is made under `outbox/state.json.lock`; an item that could not wait for it is parked
+// in `outbox/parked/` until the sender queues it. Only the one sender (under its own lock)
 // removes or rejects items. On `disk`.
 class Outbox {
 public:
@@ -70,13 +71,20 @@ public:
   // Queue `item` unless `identity` (a content hash; empty for none) was queued within the
   // dedupe window (a `duplicate` error), or the outbox holds k_max_items items or k_max_bytes
   // already (`full`). Stored items are never dropped to make room. Returns the item's name; an
-  // `io` error when it could not be written.
+  // `io` error when it could not be written. When the queue's lock stays busy for k_lock_wait
+  // (a crowd of captures), the item is parked instead, written whole to `parked/`, and its name
+  // is `parked/…`: the sender queues it by these rules (admit_parked).
   Result<std::string> put(const OutboxItem &item, const std::string &identity, WallTime now);
-
+  // Queue the parked items, oldest first, as put does; one that cannot be yet (the lock busy,
+  // the outbox full) stays parked, and so do those after it. A duplicate goes.
+  void admit_parked(WallTime now);
   // The names of the pending items, oldest first.
   std::vector<std::string> pending() const;
-
-  // Whether a pending item is `asked`: read newest first, the way explicit adds are found.
+  // The names of the parked items (`parked/…`), oldest first.
+  std::vector<std::string> parked() const;
+  // The pending items, then the parked ones: what is still to be sent.
+  std::vector<std::string> waiting() const;
+  // Whether a waiting item is `asked`: read newest first, the way explicit adds are found.
   bool has_asked() const;
   // The item called `name`; nullopt when it is gone or unreadable.
   std::optional<OutboxItem> load(const std::string &name) const;
@@ -91,7 +99,7 @@ public:
   void delivered(WallTime now);
 
   struct Stats {
-    std::size_t pending = 0;
+    std::size_t pending = 0; // waiting: parked items count
     std::size_t bytes = 0;
     std::size_t rejected = 0;
     long long last_delivery = 0; // unix seconds; 0 = never
@@ -101,6 +109,9 @@ public:
   const std::filesystem::path &dir() const { return m_dir; }
 
 private:
+  // put under the lock: a `timeout` error when the lock stays busy.
+  Result<std::string> queue(const std::string &content, const std::string &identity, WallTime now);
+
   StateDisk *m_disk;
   std::filesystem::path m_dir;
 };

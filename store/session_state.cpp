@@ -48,7 +48,8 @@ void sweep_state_dir(StateDisk &disk, const fs::path &state_dir) {
       disk.remove(path);
   }
   // Items (`NNNNNNNNNNNN.json`) never start with a dot: only temporaries go.
-  for (const fs::path &dir : {state_dir, state_dir / "outbox", state_dir / "outbox" / "rejected"})
+  for (const fs::path &dir : {state_dir, state_dir / "outbox", state_dir / "outbox" / "rejected",
+                              state_dir / "outbox" / "parked"})
     for (const auto &entry : disk.list(dir))
       if (entry.file && is_leftover_temp(entry.name) && older(dir / entry.name, temp_cutoff))
         disk.remove(dir / entry.name);

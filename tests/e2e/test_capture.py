@@ -3,6 +3,7 @@ executables against a fake Mem0 of their own (one per test, so that a sender sti
 one test never writes into another's record)."""
 
 import concurrent.futures
+import fcntl
 import json
 import os
 import socket
@@ -10,7 +11,7 @@ import time
 import unittest
 
 from hooklib import PROJECT, USER, SenderTest
-from outbox import outbox_items
+from outbox import outbox_items, parked_items
 import testmain  # noqa: E402
 from hookevents import prompt_event, session_end_event, stop_event
 
@@ -131,10 +132,33 @@ class CaptureTest(SenderTest):
             results = list(pool.map(self.stop, messages + messages[:5]))
         self.assertTrue(all(r.returncode == 0 for r in results))
         self.wait_for("twenty adds", lambda: len(self.fake.memories()) >= 20, timeout=20)
-        self.wait_for("an empty outbox", lambda: not self.pending(), timeout=20)
+        self.wait_for("an empty outbox",
+                      lambda: not self.pending() and not parked_items(self.outbox), timeout=20)
         time.sleep(0.3)
         texts = self.added_texts()
         self.assertEqual(sorted(texts), sorted(messages), "a capture was lost or sent twice")
+        self.assertFalse(any(b"capture lost" in r.stderr for r in results))
+
+    def test_a_capture_that_cannot_wait_for_the_queue_is_parked_then_delivered(self):
+        self.stop("The first capture makes the outbox. " + LONG)
+        self.wait_for("the first add", lambda: len(self.fake.memories()) == 1)
+        with open(os.path.join(self.outbox, "state.json.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            result = self.stop("Parked while the queue was locked. " + LONG)
+            self.assertNotIn(b"capture lost", result.stderr)
+            self.assertEqual(self.pending(), [])
+            self.assertEqual(len(parked_items(self.outbox)), 1)
+            time.sleep(1.5)  # the sender it started waits for the lock too, and leaves it parked
+            self.assertEqual(len(parked_items(self.outbox)), 1)
+        # The next hook run's sender queues it and sends it.
+        def next_hook_run_delivers():
+            self.run_hook("on_session_end", session_end_event("other", cwd=self.project))
+            time.sleep(0.3)
+            return len(self.fake.memories()) == 2
+        self.wait_for("the parked capture delivered", next_hook_run_delivers, timeout=20)
+        self.assertEqual(parked_items(self.outbox), [])
+        self.assertEqual(self.pending(), [])
+        self.assertTrue(self.added_texts()[-1].startswith("Parked while the queue was locked."))
 
     def test_a_sender_killed_mid_round_loses_nothing(self):
         self.fake.control(status=503, only_endpoint="add")

@@ -11,3 +11,13 @@ def outbox_items(outbox):
         return sorted(n for n in os.listdir(outbox) if re.fullmatch(r"\d+\.json", n))
     except FileNotFoundError:
         return []
+
+
+def parked_items(outbox):
+    """The names of the parked items (outbox/parked/, i-<identity>.json or c-<hash>.json): captures
+    whose hook could not wait for the queue's lock; [] when there is none."""
+    try:
+        return sorted(n for n in os.listdir(os.path.join(outbox, "parked"))
+                      if re.fullmatch(r"[ic]-[\w-]+\.json", n))
+    except FileNotFoundError:
+        return []

@@ -2,11 +2,13 @@
 // 30-day identity, the limits, rejected items, the team lane.
 #include "tests/unit/capture_support.hpp"
 #include "tests/unit/catch.hpp"
+#include "tests/unit/store/memory_disk.hpp"
 #include "tests/unit/test_support.hpp"
 
 #include "store/outbox.hpp"
 
 #include <algorithm>
+#include <set>
 
 using namespace mem0;
 using namespace mem0::testing;
@@ -85,6 +87,53 @@ TEST_CASE("outbox: the same identity is queued once within 30 days", "[capture]"
   CHECK(outbox.put(add_item("a"), "same", now + hours(24 * 31)));
   CHECK(outbox.put(add_item("b"), "other", now));
   CHECK(outbox.pending().size() == 3);
+}
+
+TEST_CASE("outbox: an item that cannot wait for the lock is parked whole, and queued later",
+          "[capture]") {
+  MemoryDisk disk;
+  const fs::path state = "/state";
+  Outbox outbox(disk, state);
+  const auto now = fixed_now();
+  REQUIRE(outbox.put(add_item("before the crowd"), "first", now));
+  auto holder = disk.try_lock(state / "outbox" / "state.json.lock");
+  REQUIRE(holder->held());
+
+  const auto parked = outbox.put(add_item("a capture in the crowd"), "crowd", now);
+  REQUIRE(parked);
+  CHECK(*parked == "parked/i-crowd.json");
+  OutboxItem remove;
+  remove.kind = OutboxItem::Kind::remove;
+  remove.memory_id = "abc-123";
+  const auto without_identity = outbox.put(remove, "", now).value();
+  CHECK(without_identity.starts_with("parked/c-"));
+  CHECK(outbox.put(add_item("first again"), "first", now)); // parked: the record is locked
+  CHECK(outbox.pending().size() == 1);
+  CHECK(outbox.parked().size() == 3);
+  CHECK(outbox.waiting().size() == 4);
+  CHECK(outbox.stats().pending == 4);
+  CHECK(first_content(platform_body(outbox.load(*parked))) == "a capture in the crowd");
+
+  outbox.admit_parked(now); // the lock still busy: everything stays
+  CHECK(outbox.parked().size() == 3);
+
+  holder.reset();
+  outbox.admit_parked(now);
+  CHECK(outbox.parked().empty());
+  const auto names = outbox.pending();
+  REQUIRE(names.size() == 3); // the duplicate of "first" went
+  CHECK(first_content(platform_body(outbox.load(names[0]))) == "before the crowd");
+  std::set<std::string> admitted; // parked at once: in either order
+  for (const auto &name : {names[1], names[2]}) {
+    const auto item = outbox.load(name);
+    REQUIRE(item);
+    admitted.insert(item->kind == OutboxItem::Kind::remove ? item->memory_id
+                                                           : first_content(platform_body(item)));
+  }
+  CHECK(admitted == std::set<std::string>{"a capture in the crowd", "abc-123"});
+  const auto again = outbox.put(add_item("a capture in the crowd"), "crowd", now);
+  REQUIRE_FALSE(again);
+  CHECK(again.error().kind == ErrorKind::duplicate);
 }
 
 TEST_CASE("outbox: a full outbox refuses new items and keeps every stored one", "[capture]") {
