@@ -153,10 +153,11 @@ class OneSessionCrowd(CrowdTest):
         results = run_all(jobs)
         self.assert_all_ok(results)
         received = len(self.fake.searches())
-        self.assertGreater(received, 0)
         # A search counts once sent; one cut by the deadline before the server had it (a crowd on
-        # a slow build) is counted and not received, and says so in its run's log.
+        # a slow build) is counted and not received, and says so in its run's log. On a sanitizer
+        # build with two cores every search may be cut (and the cuts start a back-off pause).
         cut = sum(r.stderr.count(b"failed: timeout") for r in results)
+        self.assertGreater(received + cut, 0, "no run searched")
         counted = self.searches_today()
         self.assertGreaterEqual(counted, received, "a daily search count was lost")
         self.assertLessEqual(counted, received + cut, "a search was counted twice")
