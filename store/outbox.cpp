@@ -299,18 +299,24 @@ std::vector<std::string> Outbox::parked() const {
   return names;
 }
 
-std::vector<std::string> Outbox::waiting() const {
-  auto names = pending();
-  for (auto &name : parked())
-    names.push_back(std::move(name));
-  return names;
-}
+std::vector<std::string> Outbox::pending() const { return items(false); }
 
-std::vector<std::string> Outbox::pending() const {
+std::vector<std::string> Outbox::waiting() const { return items(true); }
+
+std::vector<std::string> Outbox::items(bool with_parked) const {
   std::vector<std::string> names;
-  for (auto &entry : m_disk->list(m_dir))
-    if (is_item_name(entry.name)) names.push_back(std::move(entry.name));
+  bool parked_dir = false;
+  for (auto &entry : m_disk->list(m_dir)) {
+    if (is_item_name(entry.name))
+      names.push_back(std::move(entry.name));
+    else if (entry.name == "parked" && !entry.file)
+      parked_dir = true;
+  }
   std::sort(names.begin(), names.end());
+  // Every hook run asks (RunFacts::outbox_has_pending): `parked/` is listed only when it exists.
+  if (with_parked && parked_dir)
+    for (auto &name : parked())
+      names.push_back(std::move(name));
   return names;
 }
 

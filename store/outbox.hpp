@@ -109,6 +109,8 @@ public:
   const std::filesystem::path &dir() const { return m_dir; }
 
 private:
+  // The pending items, oldest first; `with_parked`: then the parked ones.
+  std::vector<std::string> items(bool with_parked) const;
   // put under the lock: a `timeout` error when the lock stays busy.
   Result<std::string> queue(const std::string &content, const std::string &identity, WallTime now);
 
